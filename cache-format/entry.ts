@@ -1,0 +1,179 @@
+/**
+ * The cache entry schema (DESIGN §6). Versioned, validated all-or-nothing, strict (unknown
+ * keys are refused). An entry holds no prompt, transcript, screenshot, tree or secret value.
+ */
+import { z } from 'zod';
+
+/** The schema version this build writes. */
+export const ENTRY_SCHEMA_VERSION = 1;
+/** Versions this build can read (older ones are migrated in `migrate.ts`). */
+export const SUPPORTED_ENTRY_VERSIONS = [1] as const;
+
+export const MAX_ENTRY_BYTES = 1024 * 1024;
+export const MAX_ACTIONS = 50;
+export const MAX_VALUE_CHARS = 4096;
+export const MAX_STATE_CONTROLS = 8;
+
+const shortText = z.string().max(1024);
+const longText = z.string().max(MAX_VALUE_CHARS);
+
+/** States recorded for end checks. */
+export const recordedStateSchema = z.enum(['checked', 'disabled', 'selected', 'expanded', 'pressed']);
+
+/** The named container (row, list item, group, dialog, form…) a target sits in. */
+export const containerSchema = z.strictObject({
+  role: shortText,
+  name: shortText,
+});
+
+/**
+ * A semantic description of a control, enough to re-find it on a changed screen. Volatile
+ * parts (dates, times, ids) in `name`/`text` are kept literal here; the matcher reads them as
+ * placeholders.
+ */
+export const targetDescriptionSchema = z.strictObject({
+  role: shortText,
+  name: shortText,
+  testId: shortText.optional(),
+  text: shortText.optional(),
+  placeholder: shortText.optional(),
+  href: longText.optional(),
+  container: containerSchema.optional(),
+  /** 0-based position among twins (same role+name+container) and how many twins there were. */
+  twinIndex: z.number().int().min(0).max(10_000),
+  twinCount: z.number().int().min(1).max(10_000),
+});
+export type TargetDescription = z.infer<typeof targetDescriptionSchema>;
+
+/**
+ * Where a typed value came from, so replay knows how to reproduce it.
+ * - `literal`: from the instruction/params; typed as recorded.
+ * - `unique`: a `unique()` param; the current run's value is substituted.
+ * - `secret`: a configured secret; only the name is stored, resolved and re-authorized on replay.
+ */
+export const typedValueSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('literal'), value: longText }),
+  z.strictObject({ kind: z.literal('unique'), param: shortText }),
+  z.strictObject({ kind: z.literal('secret'), name: shortText }),
+]);
+export type TypedValue = z.infer<typeof typedValueSchema>;
+
+const point = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
+
+/** One recorded action. `gap` marks what cannot be repeated (a mutating tool, a value read off the screen). */
+export const recordedActionSchema = z.discriminatedUnion('verb', [
+  z.strictObject({
+    verb: z.enum(['tap', 'doubleTap', 'longPress', 'secondaryTap', 'hover', 'scrollTo']),
+    target: targetDescriptionSchema,
+  }),
+  z.strictObject({ verb: z.literal('type'), target: targetDescriptionSchema, value: typedValueSchema, replace: z.boolean() }),
+  z.strictObject({ verb: z.literal('press'), target: targetDescriptionSchema.optional(), key: shortText }),
+  z.strictObject({ verb: z.literal('select'), target: targetDescriptionSchema, value: typedValueSchema }),
+  z.strictObject({ verb: z.literal('check'), target: targetDescriptionSchema, checked: z.boolean() }),
+  z.strictObject({
+    verb: z.literal('scroll'),
+    direction: z.enum(['up', 'down', 'left', 'right']),
+    target: targetDescriptionSchema.optional(),
+  }),
+  z.strictObject({ verb: z.literal('upload'), target: targetDescriptionSchema, paths: z.array(longText).max(20) }),
+  z.strictObject({ verb: z.literal('drag'), target: targetDescriptionSchema, destination: targetDescriptionSchema }),
+  z.strictObject({ verb: z.literal('navigate'), url: longText }),
+  z.strictObject({ verb: z.literal('back') }),
+  z.strictObject({ verb: z.literal('typeText'), value: typedValueSchema }),
+  z.strictObject({ verb: z.literal('pressKey'), key: shortText }),
+  z.strictObject({ verb: z.literal('tapAt'), point, target: targetDescriptionSchema.optional() }),
+  z.strictObject({ verb: z.literal('gap'), rule: shortText, tool: shortText.optional() }),
+]);
+export type RecordedAction = z.infer<typeof recordedActionSchema>;
+
+/** A control whose presence (or absence) proves the step's outcome. */
+export const stateControlSchema = z.strictObject({
+  role: shortText,
+  name: shortText,
+  text: shortText.optional(),
+  testId: shortText.optional(),
+  container: containerSchema.optional(),
+  states: z.array(recordedStateSchema).max(5),
+});
+export type StateControl = z.infer<typeof stateControlSchema>;
+
+/** A route: origin + path + query (fragment dropped). */
+export const routeSchema = z.strictObject({
+  origin: longText,
+  path: longText,
+  query: longText,
+});
+export type Route = z.infer<typeof routeSchema>;
+
+export const provenanceSchema = z.strictObject({
+  /** What verified the step: `expect`, `assert`, `waitFor`. */
+  verifiedBy: z.enum(['expect', 'assert', 'waitFor', 'extract']),
+  executor: shortText,
+  executorVersion: shortText.optional(),
+  toolVersion: shortText,
+  recordedAt: z.string().datetime(),
+});
+
+/** The parts of the key, kept readable for `cache ls`, `diff` and miss explanations. Never a secret value. */
+export const keyPartsSchema = z.strictObject({
+  projectId: shortText,
+  testId: longText,
+  target: shortText,
+  engine: shortText,
+  engineContract: z.number().int(),
+  kind: z.enum(['act', 'assert', 'waitFor', 'extract']),
+  instruction: longText,
+  params: z.record(shortText, shortText),
+  occurrence: z.number().int().min(0),
+  appIdentity: longText,
+  agent: shortText,
+  contextDigest: shortText,
+  replayPolicy: z.number().int(),
+});
+export type KeyParts = z.infer<typeof keyPartsSchema>;
+
+/** An `act` entry. */
+export const actEntrySchema = z.strictObject({
+  version: z.literal(1),
+  kind: z.literal('act'),
+  key: shortText,
+  keyParts: keyPartsSchema,
+  actions: z.array(recordedActionSchema).min(1).max(MAX_ACTIONS),
+  startRoute: routeSchema,
+  endRoute: routeSchema,
+  /** Origins the recording visited (replay refuses an action on any other). */
+  origins: z.array(longText).max(20),
+  appeared: z.array(stateControlSchema).max(MAX_STATE_CONTROLS),
+  gone: z.array(stateControlSchema).max(MAX_STATE_CONTROLS),
+  summary: shortText,
+  provenance: provenanceSchema,
+});
+export type ActEntry = z.infer<typeof actEntrySchema>;
+
+/** A check that proved a judgment (issue 5). */
+export const evidenceCheckSchema = z.strictObject({
+  control: stateControlSchema,
+  expect: z.enum(['present', 'absent']),
+  /** When the question is about a count: how many controls like this one were there. */
+  count: z.number().int().min(0).max(10_000).optional(),
+});
+export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>;
+
+/** A judgment entry (assert / waitFor / extract). */
+export const judgmentEntrySchema = z.strictObject({
+  version: z.literal(1),
+  kind: z.enum(['assert', 'waitFor', 'extract']),
+  key: shortText,
+  keyParts: keyPartsSchema,
+  route: routeSchema,
+  evidence: z.array(evidenceCheckSchema).min(1).max(16),
+  /** For `extract`: the value as JSON text, re-validated on replay. */
+  extracted: longText.optional(),
+  summary: shortText,
+  provenance: provenanceSchema,
+});
+export type JudgmentEntry = z.infer<typeof judgmentEntrySchema>;
+
+/** Any entry. */
+export const entrySchema = z.union([actEntrySchema, judgmentEntrySchema]);
+export type Entry = z.infer<typeof entrySchema>;

@@ -1,0 +1,218 @@
+/**
+ * The Engine contract (`e2e/engine`, DESIGN §8). An engine answers one immediate query at a
+ * time: observe the screen, perform one action on one node, take a masked screenshot.
+ * Waiting, strictness, staleness handling, budgets, secrets and redaction belong to the
+ * runner, never to the engine. This file must not import Playwright.
+ */
+import { E2EError, type ErrorCode } from '../errors/index.js';
+
+/** Version of this contract; part of every cache key (an engine's patch version is not). */
+export const ENGINE_CONTRACT_VERSION = 1;
+
+/** The verbs an engine may declare. Only declared verbs exist on `ctx.actions`. */
+export const VERBS = [
+  'tap',
+  'doubleTap',
+  'longPress',
+  'secondaryTap',
+  'hover',
+  'type',
+  'press',
+  'select',
+  'check',
+  'scroll',
+  'scrollTo',
+  'upload',
+  'drag',
+  'navigate',
+  'back',
+  'tapAt',
+  'hoverAt',
+  'dragAt',
+  'screenshot',
+] as const;
+
+/** One verb. */
+export type Verb = (typeof VERBS)[number];
+
+/** Boolean states a node can hold; only the true ones are listed. */
+export const NODE_STATES = ['checked', 'disabled', 'selected', 'expanded', 'pressed', 'focused', 'secure'] as const;
+export type NodeState = (typeof NODE_STATES)[number];
+
+/** Position and size in CSS pixels, relative to the top-level viewport. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One node of an observed screen. `id` is stable for as long as the element lives. */
+export interface ScreenNode {
+  id: string;
+  role: string;
+  name: string;
+  text?: string;
+  value?: string;
+  testId?: string;
+  href?: string;
+  placeholder?: string;
+  states: NodeState[];
+  rect?: Rect;
+  depth: number;
+  children: ScreenNode[];
+}
+
+/** What an engine returns from `observe()`. Redaction is the runner's job. */
+export interface EngineObservation {
+  /** The root node (a document on the web). */
+  root: ScreenNode;
+  /** The current URL (web) or route; `about:blank` before anything opened. */
+  url: string;
+  title: string;
+  /** Total nodes in the tree, for quick size checks. */
+  nodeCount: number;
+}
+
+/** A reference to a node from the most recent observation. */
+export interface NodeRef {
+  id: string;
+}
+
+/** A point in CSS pixels. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** Scroll directions. */
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+/** An action on one node (or on the page when the verb needs no node). */
+export type EngineAction =
+  | { verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' | 'hover' | 'scrollTo' }
+  | { verb: 'type'; value: string; replace: boolean }
+  | { verb: 'press'; key: string }
+  | { verb: 'select'; value: string }
+  | { verb: 'check'; checked: boolean }
+  | { verb: 'scroll'; direction: ScrollDirection }
+  | { verb: 'upload'; paths: string[] }
+  | { verb: 'drag'; destination: NodeRef };
+
+/** A page-level action (no node). */
+export type SessionAction =
+  | { verb: 'navigate'; url: string }
+  | { verb: 'back' }
+  | { verb: 'press'; key: string }
+  | { verb: 'scroll'; direction: ScrollDirection }
+  | { verb: 'typeText'; value: string };
+
+/** A point action, for engines with pixels. */
+export type PointAction = { verb: 'tapAt' | 'hoverAt' } | { verb: 'dragAt'; to: Point };
+
+/** Codes an engine may raise. */
+export const ENGINE_ERROR_CODES = [
+  'NODE_STALE',
+  'NOT_ACTIONABLE',
+  'ACTION_MAY_HAVE_COMMITTED',
+  'OPERATION_TIMEOUT',
+  'UNSUPPORTED_CAPABILITY',
+  'ENGINE_FAILURE',
+] as const;
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
+
+const ENGINE_TO_RUNTIME: Record<EngineErrorCode, ErrorCode> = {
+  NODE_STALE: 'ACTION_FAILED',
+  NOT_ACTIONABLE: 'ACTION_FAILED',
+  ACTION_MAY_HAVE_COMMITTED: 'ACTION_FAILED',
+  OPERATION_TIMEOUT: 'ACTION_FAILED',
+  UNSUPPORTED_CAPABILITY: 'UNSUPPORTED_CAPABILITY',
+  ENGINE_FAILURE: 'ENGINE_FAILURE',
+};
+
+/** A typed engine failure. `engineCode` is precise; `code` is the runtime code it maps to. */
+export class EngineError extends E2EError {
+  override readonly name: string = 'EngineError';
+  readonly engineCode: EngineErrorCode;
+
+  constructor(engineCode: EngineErrorCode, message: string, options?: { cause?: unknown }) {
+    super(ENGINE_TO_RUNTIME[engineCode], message, options);
+    this.engineCode = engineCode;
+  }
+}
+
+/** True for an {@link EngineError}, across module copies. */
+export function isEngineError(value: unknown): value is EngineError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { engineCode?: unknown }).engineCode === 'string' &&
+    (ENGINE_ERROR_CODES as readonly string[]).includes((value as { engineCode: string }).engineCode)
+  );
+}
+
+/** Session control of a running engine. */
+export interface EngineSession {
+  /** Open a URL (absolute). */
+  open(url: string): Promise<void>;
+  back(): Promise<void>;
+  /** Drop all state and start over (fresh context on the web). */
+  restart(): Promise<void>;
+  /** Current URL. */
+  url(): string;
+}
+
+/** Options for a screenshot. */
+export interface ScreenshotOptions {
+  /** Extra node ids to mask besides secure fields. */
+  mask?: NodeRef[];
+}
+
+/** The attempt-scoped handle an engine gives the runner. */
+export interface EngineInstance {
+  readonly session: EngineSession;
+  observe(options?: { signal?: AbortSignal }): Promise<EngineObservation>;
+  perform(ref: NodeRef, action: EngineAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+  performOnPage(action: SessionAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+  performAt?(point: Point, action: PointAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+  /** Masked PNG of the viewport; secure fields are always masked. */
+  screenshot(options?: ScreenshotOptions): Promise<Uint8Array>;
+  /** The node at a point, when the engine can tell. */
+  hitTest?(point: Point): Promise<NodeRef | undefined>;
+  /**
+   * Subscribe to navigations of the top-level document (for origin policy). The callback
+   * may return false to refuse the navigation before it is sent.
+   */
+  onNavigationRequest?(listener: (url: string) => boolean): () => void;
+  /** Close the attempt's resources. */
+  close(): Promise<void>;
+}
+
+/** Lifecycle context handed to an engine when an attempt starts. */
+export interface EngineStartOptions {
+  /** The app's base URL. */
+  baseUrl: string;
+  /** Called for every top-level navigation request; return false to block it. */
+  allowNavigation?: (url: string) => boolean;
+  signal?: AbortSignal;
+  /** Opaque host handle (e.g. Playwright's `page` fixture) when the engine runs inside a test runner. */
+  host?: unknown;
+}
+
+/** An engine definition: what `web()` returns. */
+export interface Engine {
+  /** Engine name; part of the cache key. */
+  readonly name: string;
+  /** Engine version (patch-level; not part of the cache key). */
+  readonly version: string;
+  /** Version of the engine contract this engine implements. */
+  readonly contractVersion: number;
+  /** Platform family, e.g. `web`. */
+  readonly platform: string;
+  /** The verbs this engine supports. */
+  readonly verbs: readonly Verb[];
+  /** Start one attempt. */
+  start(options: EngineStartOptions): Promise<EngineInstance>;
+  /** Free process-wide resources (browsers). */
+  dispose?(): Promise<void>;
+}
