@@ -9,9 +9,13 @@ export const ENTRY_SCHEMA_VERSION = 1;
 /** Versions this build can read (older ones are migrated in `migrate.ts`). */
 export const SUPPORTED_ENTRY_VERSIONS = [1] as const;
 
+/** Largest entry file read or written (1 MiB); a bigger file is refused by size before it is read. */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
+/** Most recorded actions in one entry. */
 export const MAX_ACTIONS = 50;
+/** Longest typed value or URL, in characters. */
 export const MAX_VALUE_CHARS = 4096;
+/** Most appeared (and most gone) controls kept for the end check. */
 export const MAX_STATE_CONTROLS = 8;
 
 const shortText = z.string().max(1024);
@@ -43,6 +47,7 @@ export const targetDescriptionSchema = z.strictObject({
   twinIndex: z.number().int().min(0).max(10_000),
   twinCount: z.number().int().min(1).max(10_000),
 });
+/** A semantic description of a control (see {@link targetDescriptionSchema}). */
 export type TargetDescription = z.infer<typeof targetDescriptionSchema>;
 
 /**
@@ -56,6 +61,7 @@ export const typedValueSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('unique'), param: shortText }),
   z.strictObject({ kind: z.literal('secret'), name: shortText }),
 ]);
+/** Where a typed value came from (see {@link typedValueSchema}). */
 export type TypedValue = z.infer<typeof typedValueSchema>;
 
 const point = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
@@ -84,6 +90,7 @@ export const recordedActionSchema = z.discriminatedUnion('verb', [
   z.strictObject({ verb: z.literal('tapAt'), point, target: targetDescriptionSchema.optional() }),
   z.strictObject({ verb: z.literal('gap'), rule: shortText, tool: shortText.optional() }),
 ]);
+/** One recorded action (see {@link recordedActionSchema}). */
 export type RecordedAction = z.infer<typeof recordedActionSchema>;
 
 /** A control whose presence (or absence) proves the step's outcome. */
@@ -95,6 +102,7 @@ export const stateControlSchema = z.strictObject({
   container: containerSchema.optional(),
   states: z.array(recordedStateSchema).max(5),
 });
+/** A control proving an outcome (see {@link stateControlSchema}). */
 export type StateControl = z.infer<typeof stateControlSchema>;
 
 /** A route: origin + path + query (fragment dropped). */
@@ -103,8 +111,10 @@ export const routeSchema = z.strictObject({
   path: longText,
   query: longText,
 });
+/** A route (see {@link routeSchema}). */
 export type Route = z.infer<typeof routeSchema>;
 
+/** What an entry was recorded for and by whom. */
 export const provenanceSchema = z.strictObject({
   /** What verified the step: `expect`, `assert`, `waitFor`. */
   verifiedBy: z.enum(['expect', 'assert', 'waitFor', 'extract']),
@@ -113,6 +123,8 @@ export const provenanceSchema = z.strictObject({
   toolVersion: shortText,
   recordedAt: z.string().datetime(),
 });
+/** Provenance of an entry (see {@link provenanceSchema}). */
+export type Provenance = z.infer<typeof provenanceSchema>;
 
 /** The parts of the key, kept readable for `cache ls`, `diff` and miss explanations. Never a secret value. */
 export const keyPartsSchema = z.strictObject({
@@ -130,6 +142,7 @@ export const keyPartsSchema = z.strictObject({
   contextDigest: shortText,
   replayPolicy: z.number().int(),
 });
+/** The parts of a cache key (see {@link keyPartsSchema}). */
 export type KeyParts = z.infer<typeof keyPartsSchema>;
 
 /** An `act` entry. */
@@ -148,6 +161,7 @@ export const actEntrySchema = z.strictObject({
   summary: shortText,
   provenance: provenanceSchema,
 });
+/** An `act` entry (see {@link actEntrySchema}). */
 export type ActEntry = z.infer<typeof actEntrySchema>;
 
 /** A check that proved a judgment (issue 5). */
@@ -157,6 +171,7 @@ export const evidenceCheckSchema = z.strictObject({
   /** When the question is about a count: how many controls like this one were there. */
   count: z.number().int().min(0).max(10_000).optional(),
 });
+/** A check that proved a judgment (see {@link evidenceCheckSchema}). */
 export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>;
 
 /** A judgment entry (assert / waitFor / extract). */
@@ -172,8 +187,10 @@ export const judgmentEntrySchema = z.strictObject({
   summary: shortText,
   provenance: provenanceSchema,
 });
+/** A judgment entry (see {@link judgmentEntrySchema}). */
 export type JudgmentEntry = z.infer<typeof judgmentEntrySchema>;
 
 /** Any entry. */
 export const entrySchema = z.union([actEntrySchema, judgmentEntrySchema]);
+/** Any entry (see {@link entrySchema}). */
 export type Entry = z.infer<typeof entrySchema>;
