@@ -1,0 +1,67 @@
+/**
+ * Playwright failures → typed {@link EngineError}s. Playwright reports actionability in a
+ * call log ("element is not enabled", "<div> intercepts pointer events"); we keep the last
+ * reason, drop the log (it echoes typed values), and say whether the action may have run.
+ */
+import { isE2EError } from '../../errors/index.js';
+import { EngineError } from '../../executor/engine.js';
+
+const STALE = /not attached to the DOM|element is detached|was detached|JSHandle is disposed|Node is detached|Cannot find context with specified id|Execution context was destroyed/i;
+const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed|browser has disconnected|Connection closed/i;
+const UNFIT = /Not a checkbox or radio button|Element is not an? <|Element is not a <select>|Unknown key|Clicking the checkbox did not change its state|did not change its state|Cannot set input files|Non-multiple file input|is not a file input|does not have a role allowing|Element is not a checkbox|Cannot type text into/i;
+/** Call-log lines saying the input events were already sent. */
+const STARTED = /performing \w[\w ]* action|\w+ action done|waiting for scheduled navigations/i;
+/** Call-log lines that explain why the element could not be acted on, most telling first. */
+const REASONS: RegExp[] = [/intercepts pointer events/i, /element is not (visible|enabled|stable|editable|attached)/i, /element is outside of the viewport/i, /waiting for element to be [\w, ]+/i];
+
+// Playwright colours its call log with ANSI escapes.
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** Context for messages: what was attempted, and a typed value that must never be echoed. */
+export interface ActionDescription {
+  /** e.g. `tap #n12` */
+  what: string;
+  /** A value the action typed; replaced by `…` wherever Playwright repeats it. */
+  sensitive?: string;
+}
+
+/** The last, most telling reason of a Playwright call log. */
+function reasonOf(log: string[]): string | undefined {
+  for (const pattern of REASONS) {
+    for (let index = log.length - 1; index >= 0; index--) {
+      const line = log[index];
+      if (line !== undefined && pattern.test(line)) return line.replace(/^[\s-]*/, '').replace(/^\d+ × /, '');
+    }
+  }
+  return undefined;
+}
+
+/** Keep a message free of a typed value. */
+function scrub(text: string, sensitive: string | undefined): string {
+  return sensitive === undefined || sensitive === '' ? text : text.split(sensitive).join('…');
+}
+
+/**
+ * Translate anything an action threw. E2E errors pass through untouched; the rest become
+ * `NODE_STALE`, `NOT_ACTIONABLE`, `ACTION_MAY_HAVE_COMMITTED`, `OPERATION_TIMEOUT` or `ENGINE_FAILURE`.
+ */
+export function toEngineError(error: unknown, action: ActionDescription): Error {
+  if (isE2EError(error)) return error;
+  const raw = error instanceof Error ? error.message : String(error);
+  const lines = raw.replace(ANSI, '').split('\n');
+  const headline = scrub((lines[0] ?? '').replace(/^[\w.]+: /, ''), action.sensitive);
+  const log = lines.slice(1).map((line) => line.trim());
+  const isTimeout = error instanceof Error && error.name === 'TimeoutError';
+  const reason = reasonOf(log);
+  if (STALE.test(headline)) return new EngineError('NODE_STALE', `${action.what}: the element is gone from the page (${headline}). Observe again and use a current id.`, { cause: error });
+  if (CLOSED.test(headline)) return new EngineError('ENGINE_FAILURE', `${action.what}: the browser or page closed (${headline}).`, { cause: error });
+  if (UNFIT.test(headline)) return new EngineError('NOT_ACTIONABLE', `${action.what}: ${headline}.`, { cause: error });
+  if (isTimeout) {
+    if (log.some((line) => STARTED.test(line))) {
+      return new EngineError('ACTION_MAY_HAVE_COMMITTED', `${action.what}: timed out after the input was sent (${headline}); the action may have taken effect.`, { cause: error });
+    }
+    const because = reason === undefined ? '' : ` Last check: ${scrub(reason, action.sensitive)}.`;
+    return new EngineError('NOT_ACTIONABLE', `${action.what}: not actionable in time (${headline}).${because}`, { cause: error });
+  }
+  return new EngineError('ENGINE_FAILURE', `${action.what}: ${headline}`, { cause: error });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { isE2EError } from '../../errors/index.js';
+import { CHROMIUM_LAUNCH_ARGUMENTS, findChromium, resolveLaunchOptions } from './browser-discovery.js';
+
+/** A file system where only `present` paths are executables. */
+const only =
+  (...present: string[]) =>
+  (path: string): boolean =>
+    present.includes(path);
+
+describe('findChromium', () => {
+  it('prefers E2E_CHROMIUM_PATH over everything else', () => {
+    const found = findChromium({
+      env: { E2E_CHROMIUM_PATH: '/opt/chrome/chrome', PATH: '/usr/bin' },
+      playwrightExecutablePath: () => '/cache/ms-playwright/chrome',
+      isExecutable: only('/opt/chrome/chrome', '/cache/ms-playwright/chrome', '/usr/bin/chromium'),
+    });
+    expect(found).toEqual({ executablePath: '/opt/chrome/chrome', source: 'E2E_CHROMIUM_PATH' });
+  });
+
+  it('refuses an E2E_CHROMIUM_PATH that is not an executable instead of silently using another browser', () => {
+    let error: unknown;
+    try {
+      findChromium({ env: { E2E_CHROMIUM_PATH: '/nope/chrome' }, isExecutable: only('/usr/bin/chromium') });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isE2EError(error) && error.code).toBe('ENVIRONMENT_UNAVAILABLE');
+    expect(String((error as Error).message)).toContain('/nope/chrome');
+  });
+
+  it("uses Playwright's installed browser next, when its file exists", () => {
+    const found = findChromium({ env: { PATH: '/usr/bin' }, playwrightExecutablePath: () => '/cache/chrome', isExecutable: only('/cache/chrome', '/usr/bin/chromium') });
+    expect(found).toEqual({ executablePath: '/cache/chrome', source: 'playwright' });
+  });
+
+  it('falls back to chromium, chromium-browser, google-chrome on PATH, in that order', () => {
+    const options = { playwrightExecutablePath: () => '/cache/missing', env: { PATH: '/a:/b' } };
+    expect(findChromium({ ...options, isExecutable: only('/b/chromium-browser', '/a/google-chrome') })).toEqual({ executablePath: '/b/chromium-browser', source: 'PATH' });
+    expect(findChromium({ ...options, isExecutable: only('/b/chromium', '/a/chromium-browser') })).toEqual({ executablePath: '/b/chromium', source: 'PATH' });
+  });
+
+  it('names all three places and the fix when nothing is found', () => {
+    let error: unknown;
+    try {
+      findChromium({ env: { PATH: '/empty' }, playwrightExecutablePath: () => undefined, isExecutable: only() });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isE2EError(error) && error.code).toBe('ENVIRONMENT_UNAVAILABLE');
+    const message = String((error as Error).message);
+    for (const part of ['E2E_CHROMIUM_PATH', 'Playwright', 'chromium, chromium-browser, google-chrome', 'PATH', 'apt-get install -y chromium']) expect(message).toContain(part);
+  });
+
+  it('finds the real browser of this machine', () => {
+    const found = findChromium({ env: { PATH: process.env['PATH'] ?? '' } });
+    expect(found.executablePath).toMatch(/chrom/);
+  });
+});
+
+describe('resolveLaunchOptions', () => {
+  it('adds the headless-friendly flags and keeps headless by default', () => {
+    const options = resolveLaunchOptions({ env: { PATH: '/a' }, playwrightExecutablePath: () => undefined, isExecutable: only('/a/chromium') });
+    expect(options).toEqual({ executablePath: '/a/chromium', args: [...CHROMIUM_LAUNCH_ARGUMENTS], headless: true });
+    expect(options.args).toEqual(['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']);
+  });
+});

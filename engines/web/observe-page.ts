@@ -1,0 +1,100 @@
+/**
+ * Node side of observation: run {@link walkPage} once in the page and turn its compact JSON
+ * into the contract's {@link ScreenNode} tree. The in-page function is sent as source text
+ * with a no-op `__name` in scope, because TS runners (tsx, esbuild's keepNames) wrap inner
+ * functions in a module-level `__name(...)` helper that does not exist inside the page.
+ */
+import type { Page } from 'playwright';
+import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../executor/engine.js';
+import { pageSemantics } from './page-semantics.js';
+import { walkPage, type WalkArguments, type WalkedNode, type WalkResult } from './page-walk.js';
+
+/** Longest name or text a node keeps. */
+export const TEXT_LIMIT = 160;
+/** Longest value a node keeps. */
+export const VALUE_LIMIT = 500;
+
+/** Source of an in-page function, callable with one JSON argument, `__name` made harmless. */
+export function inPageExpression(source: string, argument: unknown): string {
+  return `(() => { const __name = (target) => target; return (${source})(${JSON.stringify(argument)}); })()`;
+}
+
+const WALK_SOURCE = walkPage.toString();
+const SEMANTICS_SOURCE = pageSemantics.toString();
+
+/**
+ * Installs the walker (with its semantics helpers) once per document, since a warm JIT
+ * makes later walks ~30% faster, then calls it. `Symbol.for` keys keep it off the page's own globals.
+ */
+function walkExpression(argument: WalkArguments): string {
+  return (
+    `(() => { const key = Symbol.for('e2e.walk'); let walk = window[key];` +
+    ` if (typeof walk !== 'function') { const __name = (target) => target; const walker = (${WALK_SOURCE});` +
+    ` const semantics = (${SEMANTICS_SOURCE})(); walk = (argument) => walker(argument, semantics); window[key] = walk; }` +
+    ` return walk(${JSON.stringify(argument)}); })()`
+  );
+}
+
+/** Turn a walked node into a screen node, depth-first, counting as it goes. */
+function toScreenNode(walked: WalkedNode, depth: number, counter: { nodes: number; textIds: Set<string> }): ScreenNode {
+  counter.nodes++;
+  if (walked.r === 'text') counter.textIds.add(walked.i);
+  const states: NodeState[] = [];
+  NODE_STATES.forEach((state, index) => {
+    if ((walked.s & (1 << index)) !== 0) states.push(state);
+  });
+  const node: ScreenNode = {
+    id: walked.i,
+    role: walked.r,
+    name: walked.n,
+    states,
+    depth,
+    children: (walked.c ?? []).map((child) => toScreenNode(child, depth + 1, counter)),
+  };
+  if (walked.t !== undefined) node.text = walked.t;
+  if (walked.v !== undefined) node.value = walked.v;
+  if (walked.d !== undefined) node.testId = walked.d;
+  if (walked.h !== undefined) node.href = walked.h;
+  if (walked.p !== undefined) node.placeholder = walked.p;
+  if (walked.b !== undefined) node.rect = { x: walked.b[0], y: walked.b[1], width: walked.b[2], height: walked.b[3] };
+  return node;
+}
+
+/** Options of {@link observePage}. */
+export interface ObservePageOptions {
+  testIdAttribute: string;
+  /** Lowest id number to hand out (ids never repeat within an attempt). */
+  firstId: number;
+}
+
+/** An observation plus the next free id number and which ids are `text` nodes. */
+export interface PageObservation {
+  observation: EngineObservation;
+  nextId: number;
+  textIds: Set<string>;
+}
+
+const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|frame was detached|navigating frame was detached/i;
+
+/**
+ * Observe the page with one in-page walk. A walk that races a navigation (the document went
+ * away mid-evaluate) is repeated, at most twice: that is answering one query, not waiting.
+ */
+export async function observePage(page: Page, options: ObservePageOptions): Promise<PageObservation> {
+  const argument: WalkArguments = { testIdAttribute: options.testIdAttribute, firstId: options.firstId, textLimit: TEXT_LIMIT, valueLimit: VALUE_LIMIT };
+  const expression = walkExpression(argument);
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const json = (await page.evaluate(expression)) as string;
+      const result = JSON.parse(json) as WalkResult;
+      const counter = { nodes: 0, textIds: new Set<string>() };
+      const root = toScreenNode(result.root, 0, counter);
+      return { observation: { root, url: page.url(), title: result.title, nodeCount: counter.nodes }, nextId: result.nextId, textIds: counter.textIds };
+    } catch (error) {
+      lastError = error;
+      if (!(error instanceof Error) || !CONTEXT_GONE.test(error.message)) throw error;
+    }
+  }
+  throw lastError;
+}

@@ -1,0 +1,153 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineInstance } from '../../executor/engine.js';
+import { diffScreens, renderScreen, shapeOf } from '../../executor/screen-text.js';
+import { settleAfterAction } from '../../executor/settle.js';
+import { compareGolden } from '../../tests/support/golden-file.js';
+import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';
+import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
+import { surfaceOf, web } from './index.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
+
+// One browser for the whole file (the engine shares it across attempts).
+const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });
+let server: StaticServer;
+let attempt: EngineInstance | undefined;
+
+beforeAll(async () => {
+  server = await serveStatic(FIXTURES);
+});
+afterEach(async () => {
+  await attempt?.close();
+  attempt = undefined;
+});
+afterAll(async () => {
+  await engine.dispose?.();
+  await server.close();
+});
+
+/** Start an attempt and open a fixture page, waiting for iframes too. */
+async function open(path: string): Promise<EngineInstance> {
+  attempt = await engine.start({ baseUrl: server.url });
+  await attempt.session.open(server.url + path);
+  await surfaceOf(engine).page().waitForLoadState('load');
+  return attempt;
+}
+
+describe('web engine observation', () => {
+  it('renders the fixture page exactly as the golden screen', async () => {
+    const instance = await open('screen.html');
+    const observation = await instance.observe();
+    const text = renderScreen(observation, { revision: 1 });
+    const result = await compareGolden('screens/web-fixture.txt', text, { update: UPDATE_GOLDEN });
+    if (result.kind === 'missing') throw new Error(`golden file ${result.path} is missing; run with UPDATE_GOLDEN=1`);
+    if (result.kind === 'differs') expect(text + '\n').toBe(result.expected);
+    expect(['matched', 'written']).toContain(result.kind);
+    expect(observation.nodeCount).toBe(allNodes(observation.root).length);
+  });
+
+  it('leaves hidden elements out and keeps a visible child of a hidden parent', async () => {
+    const instance = await open('screen.html');
+    const text = renderScreen(await instance.observe(), { revision: 1 });
+    for (const hidden of ['display none', 'visibility hidden', 'aria hidden', 'hidden attribute', 'zero size', 'Hidden until opened']) expect(text).not.toContain(hidden);
+    expect(text).toContain('visible child');
+  });
+
+  it('includes open shadow roots with slotted content and same-origin iframe content under the iframe node', async () => {
+    const instance = await open('screen.html');
+    const { root } = await instance.observe();
+    const card = allNodes(root).find((node) => node.testId === 'card');
+    expect(card?.children.map((child) => `${child.role} ${child.name}`)).toEqual(['heading Slotted title', 'button Follow']);
+    const frame = nodeNamed(root, 'iframe', 'Embedded form');
+    expect(frame.children.map((child) => `${child.role} ${child.name}`)).toEqual(['textbox Coupon', 'button Apply']);
+    const coupon = nodeNamed(root, 'textbox', 'Coupon');
+    expect(coupon.value).toBe('SPRING');
+    // Rects of iframe content are in top-level viewport coordinates.
+    expect(coupon.rect?.y).toBeGreaterThanOrEqual(frame.rect?.y ?? Infinity);
+  });
+
+  it('never reads a password field: not in the tree, not in the text, even after typing', async () => {
+    const instance = await open('screen.html');
+    const password = nodeNamed((await instance.observe()).root, 'textbox', 'Password');
+    expect(password.states).toContain('secure');
+    expect(password.value).toBeUndefined();
+    await instance.perform(password, { verb: 'type', value: 'typed-pass-789', replace: true }, { timeoutMs: 5000 });
+    const observation = await instance.observe();
+    const serialized = JSON.stringify(observation);
+    const text = renderScreen(observation, { revision: 2 });
+    for (const secret of ['hunter2-very-secret', 'typed-pass-789']) {
+      expect(serialized).not.toContain(secret);
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toMatch(/#n\d+ textbox "Password" value=<secure> \[focused secure\]/);
+  });
+
+  it('shows a configured secret planted in page text as <secret:name>', async () => {
+    const instance = await open('screen.html');
+    const text = renderScreen(await instance.observe(), { revision: 1, secrets: new Map([['apiToken', 'tok-123456']]) });
+    expect(text).toContain('contentinfo "" text="Token: <secret:apiToken>"');
+    expect(text).not.toContain('tok-123456');
+  });
+
+  it('keeps ids of unchanged elements when a script re-renders a sibling list', async () => {
+    const instance = await open('rerender.html');
+    const before = await instance.observe();
+    const stableBefore = ['Alpha', 'Beta'].map((name) => nodeNamed(before.root, 'listitem', name).id);
+    const volatileBefore = nodeNamed(before.root, 'listitem', 'Round 1').id;
+    const heading = nodeNamed(before.root, 'heading', 'Lists').id;
+    await instance.perform(nodeNamed(before.root, 'button', 'Re-render'), { verb: 'tap' }, { timeoutMs: 5000 });
+    const after = await instance.observe();
+    expect(['Alpha', 'Beta'].map((name) => nodeNamed(after.root, 'listitem', name).id)).toEqual(stableBefore);
+    expect(nodeNamed(after.root, 'heading', 'Lists').id).toBe(heading);
+    const volatileAfter = nodeNamed(after.root, 'listitem', 'Round 2').id;
+    expect(volatileAfter).not.toBe(volatileBefore);
+    const button = nodeNamed(after.root, 'button', 'Re-render').id;
+    const diff = diffScreens(renderScreen(before, { revision: 1 }), renderScreen(after, { revision: 2 }));
+    expect(diff.lines).toEqual([
+      `changed #${button} button "Re-render" [focused] (was: #${button} button "Re-render")`,
+      `added #${volatileAfter} listitem "Round 2"`,
+      `removed #${volatileBefore} listitem "Round 1"`,
+    ]);
+  });
+
+  it('reports typing as a changed line and a navigation as a mostly changed screen', async () => {
+    const instance = await open('rerender.html');
+    const first = await instance.observe();
+    const firstText = renderScreen(first, { revision: 1 });
+    const input = nodeNamed(first.root, 'textbox', 'New item');
+    await instance.perform(input, { verb: 'type', value: 'Buy "oat" milk', replace: true }, { timeoutMs: 5000 });
+    const typed = await settleAfterAction((options) => instance.observe(options), shapeOf(first), { maxMs: 2000 });
+    const typedText = renderScreen(typed, { revision: 2 });
+    expect(diffScreens(firstText, typedText).lines).toEqual([
+      `changed #${input.id} textbox "New item" value="Buy \\"oat\\" milk" [focused] (was: #${input.id} textbox "New item")`,
+    ]);
+
+    await instance.perform(nodeNamed(typed.root, 'link', 'Second page'), { verb: 'tap' }, { timeoutMs: 5000 });
+    const navigated = await settleAfterAction((options) => instance.observe(options), shapeOf(typed), { maxMs: 2000 });
+    const navigatedText = renderScreen(navigated, { revision: 3 });
+    expect(navigatedText.split('\n')[0]).toMatch(/^Screen \(revision 3, path \/second\.html, \d+ nodes\):$/);
+    const diff = diffScreens(typedText, navigatedText);
+    expect(diff.mostlyChanged).toBe(true);
+    expect(diff.lines.some((line) => /^added #n\d+ heading "Second page"$/.test(line))).toBe(true);
+    expect(diff.lines).toContain(`removed #${input.id} textbox "New item" value="Buy \\"oat\\" milk" [focused]`);
+    // Ids never repeat within an attempt, even across documents.
+    const firstIds = new Set(allNodes(first.root).map((node) => node.id));
+    expect(allNodes(navigated.root).filter((node) => node.id !== 'root' && firstIds.has(node.id))).toEqual([]);
+  });
+
+  it('observes a 1,000-element page quickly with one in-page walk', async () => {
+    const instance = await open('rerender.html');
+    const page = surfaceOf(engine).page();
+    await page.setContent(`<ul>${Array.from({ length: 250 }, (_, index) => `<li><span>Item ${index}</span> <button>Delete</button> <a href="/i/${index}">open</a></li>`).join('')}</ul>`);
+    await instance.observe();
+    const started = performance.now();
+    const observation = await instance.observe();
+    const elapsed = performance.now() - started;
+    expect(observation.nodeCount).toBeGreaterThan(750);
+    // Generous bound for a loaded CI box; the bench reports the real figure.
+    expect(elapsed).toBeLessThan(250);
+  });
+});

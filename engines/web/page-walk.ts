@@ -1,0 +1,418 @@
+/**
+ * The in-page observation: one function, serialized into the page and run by one
+ * `evaluate` (no per-node round trips, no CDP accessibility dump). It walks the composed
+ * tree (open shadow roots, slots, same-origin iframes), keeps what a user perceives, and
+ * returns compact JSON. Everything it uses lives inside the function body or comes in as
+ * `semantics` (see page-semantics.ts), whose source is sent along in the same evaluate.
+ */
+import type { PageSemantics } from './page-semantics.js';
+
+/** Arguments of {@link walkPage}. */
+export interface WalkArguments {
+  /** Attribute holding test ids (`data-testid` by default). */
+  testIdAttribute: string;
+  /** The lowest id number this walk may hand out, so ids never repeat within an attempt. */
+  firstId: number;
+  /** Longest name or text kept, in characters. */
+  textLimit: number;
+  /** Longest value kept, in characters. */
+  valueLimit: number;
+}
+
+/** One node as the page returns it; short keys keep the JSON small. */
+export interface WalkedNode {
+  /** id */
+  i: string;
+  /** role */
+  r: string;
+  /** name */
+  n: string;
+  /** text */
+  t?: string;
+  /** value */
+  v?: string;
+  /** test id */
+  d?: string;
+  /** href (absolute) */
+  h?: string;
+  /** placeholder */
+  p?: string;
+  /** states bitmask: checked 1, disabled 2, selected 4, expanded 8, pressed 16, focused 32, secure 64 */
+  s: number;
+  /** rect: x, y, width, height (integers) */
+  b?: [number, number, number, number];
+  /** children */
+  c?: WalkedNode[];
+}
+
+/** What the walk returns (after `JSON.parse`). */
+export interface WalkResult {
+  root: WalkedNode;
+  title: string;
+  /** The next id number, for the following walk. */
+  nextId: number;
+}
+
+/**
+ * Walk the page and return a JSON string of {@link WalkResult}. Runs inside the browser.
+ * Ids live in a per-document WeakMap under `Symbol.for('e2e.observer')` (the global symbol
+ * registry is shared by all realms), so an element keeps its id for as long as it lives.
+ */
+export function walkPage(args: WalkArguments, semantics: PageSemantics): string {
+  interface IdState {
+    ids: WeakMap<Node, string>;
+    elements: Map<string, Node>;
+    counter: { next: number };
+  }
+  interface Fragment {
+    text: string;
+    source: Text | null;
+    scope: Scope;
+  }
+  type Item = WalkedNode | Fragment | null;
+  interface Scope {
+    state: IdState;
+    view: Window;
+    offsetX: number;
+    offsetY: number;
+  }
+
+  const { FULL_CONTENT, OWN_TEXT, COLLAPSED, INTERACTIVE, SKIPPED_TAGS, collapse, referencedText, roleOf, nativeName } = semantics;
+  const stateKey = Symbol.for('e2e.observer');
+  const stateHost = window as unknown as Record<symbol, IdState | undefined>;
+  const topState: IdState = stateHost[stateKey] ?? { ids: new WeakMap(), elements: new Map(), counter: { next: args.firstId } };
+  stateHost[stateKey] = topState;
+  topState.counter.next = Math.max(topState.counter.next, args.firstId);
+  topState.elements = new Map();
+
+  const itemsByNode = new WeakMap<WalkedNode, Item[]>();
+  const leafContent = new WeakMap<WalkedNode, string>();
+  const contentMemo = new WeakMap<WalkedNode, string>();
+  const consumed = new WeakSet<Element>();
+
+  const clip = (text: string, limit: number): string => (text.length > limit ? text.slice(0, limit - 1) + '…' : text);
+
+  const idFor = (state: IdState, node: Node): string => {
+    let id = state.ids.get(node);
+    if (id === undefined) {
+      id = 'n' + String(state.counter.next++);
+      state.ids.set(node, id);
+    }
+    state.elements.set(id, node);
+    return id;
+  };
+
+  // The focused element, followed through shadow roots and same-origin iframes.
+  let focused: Element | null = document.activeElement;
+  for (;;) {
+    if (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+    else if (focused?.localName === 'iframe' && (focused as HTMLIFrameElement).contentDocument?.activeElement) focused = (focused as HTMLIFrameElement).contentDocument?.activeElement ?? null;
+    else break;
+  }
+
+  const contentOfItems = (items: Item[]): string => {
+    const parts: string[] = [];
+    let run = '';
+    for (const item of items) {
+      if (item === null) {
+        parts.push(run);
+        run = '';
+      } else if ('text' in item) run += item.text;
+      else {
+        parts.push(run, contentOfNode(item));
+        run = '';
+      }
+    }
+    parts.push(run);
+    return collapse(parts.join(' '));
+  };
+
+  const contentOfNode = (node: WalkedNode): string => {
+    const memo = contentMemo.get(node);
+    if (memo !== undefined) return memo;
+    const leaf = leafContent.get(node);
+    const content = node.r === 'text' ? node.n : leaf !== undefined ? leaf : contentOfItems(itemsByNode.get(node) ?? []);
+    contentMemo.set(node, content);
+    return content;
+  };
+
+  // Fragments between nodes and breaks become `text` nodes; ids and rects come later (assignTextIds).
+  const textSources = new WeakMap<WalkedNode, { first: Fragment; last: Fragment }>();
+  const assignTextIds = (nodes: WalkedNode[]): void => {
+    for (const node of nodes) {
+      const run = textSources.get(node);
+      if (run === undefined || run.first.source === null || run.last.source === null) continue;
+      node.i = idFor(run.first.scope.state, run.first.source);
+      const range = run.first.source.ownerDocument.createRange();
+      range.setStart(run.first.source, 0);
+      range.setEnd(run.last.source, run.last.source.length);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0) node.b = rectOf(box, run.first.scope);
+    }
+  };
+  const textNodes = (items: Item[]): WalkedNode[] => {
+    const nodes: WalkedNode[] = [];
+    let run = '';
+    let first: Fragment | null = null;
+    let last: Fragment | null = null;
+    const flush = (): void => {
+      const text = collapse(run);
+      if (text !== '' && first !== null && last !== null) {
+        const node: WalkedNode = { i: '', r: 'text', n: clip(text, args.textLimit), s: 0 };
+        textSources.set(node, { first, last });
+        nodes.push(node);
+      }
+      run = '';
+      first = null;
+      last = null;
+    };
+    for (const item of items) {
+      if (item === null) flush();
+      else if ('text' in item) {
+        run += item.text;
+        if (item.source !== null) {
+          if (first === null) first = item;
+          last = item;
+        }
+      } else {
+        flush();
+        nodes.push(item);
+      }
+    }
+    flush();
+    return nodes;
+  };
+
+  const ownText = (items: Item[]): string => {
+    let text = '';
+    for (const item of items) if (item === null) text += ' ';
+    else if ('text' in item) text += item.text;
+    return collapse(text);
+  };
+
+  const rectOf = (rect: DOMRect, scope: Scope): [number, number, number, number] => [
+    Math.round(rect.left + scope.offsetX),
+    Math.round(rect.top + scope.offsetY),
+    Math.round(rect.width),
+    Math.round(rect.height),
+  ];
+
+  const walkChildren = (parent: Node, out: Item[], scope: Scope, visible: boolean): void => {
+    for (let child = parent.firstChild; child !== null; child = child.nextSibling) walkNode(child, out, scope, visible);
+  };
+
+  // Light children when there is no shadow root; the shadow tree (with slots) when there is.
+  const walkComposedChildren = (element: Element, out: Item[], scope: Scope, visible: boolean): void => {
+    if (element.localName === 'slot') {
+      const assigned = (element as HTMLSlotElement).assignedNodes();
+      if (assigned.length > 0) {
+        for (const node of assigned) walkNode(node, out, scope, visible);
+        return;
+      }
+    }
+    walkChildren(element.shadowRoot ?? element, out, scope, visible);
+  };
+
+  // Same-origin iframe content, nested under the iframe node, in top-viewport coordinates.
+  const walkFrame = (frame: HTMLIFrameElement, box: DOMRect, out: Item[], scope: Scope): void => {
+    let frameDocument: Document | null = null;
+    try {
+      frameDocument = frame.contentDocument;
+    } catch {
+      frameDocument = null;
+    }
+    const frameView = frameDocument?.defaultView;
+    if (frameDocument?.body === null || frameDocument?.body === undefined || frameView === null || frameView === undefined) return;
+    const frameHost = frameView as unknown as Record<symbol, IdState | undefined>;
+    const frameState: IdState = frameHost[stateKey] ?? { ids: new WeakMap(), elements: new Map(), counter: topState.counter };
+    frameHost[stateKey] = frameState;
+    frameState.counter = topState.counter;
+    frameState.elements = new Map();
+    const frameStyle = scope.view.getComputedStyle(frame);
+    const frameScope: Scope = {
+      state: frameState,
+      view: frameView,
+      offsetX: box.left + scope.offsetX + frame.clientLeft + parseFloat(frameStyle.paddingLeft),
+      offsetY: box.top + scope.offsetY + frame.clientTop + parseFloat(frameStyle.paddingTop),
+    };
+    walkChildren(frameDocument.body, out, frameScope, true);
+  };
+
+  const walkNode = (node: Node, out: Item[], scope: Scope, parentVisible: boolean): void => {
+    if (node.nodeType === 3) {
+      if (parentVisible) {
+        const data = (node as Text).data;
+        if (/\S/.test(data)) out.push({ text: data, source: node as Text, scope });
+        else if (data.length > 0) out.push({ text: ' ', source: null, scope });
+      }
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const element = node as Element;
+    const tag = element.localName;
+    if (SKIPPED_TAGS.has(tag)) {
+      if (tag === 'br') out.push(null);
+      return;
+    }
+    if (element.getAttribute('aria-hidden') === 'true' || consumed.has(element)) return;
+    let role = roleOf(element, tag);
+    const testId = element.getAttribute(args.testIdAttribute);
+    const style = scope.view.getComputedStyle(element);
+    const display = style.display;
+    if (display === 'none') return;
+    const visible = style.visibility === 'visible';
+    // Inline boxes (inline-block, inline-flex…) are boxes of their own: their words form a separate run.
+    const inline = display === 'inline' || display === 'contents';
+    if (COLLAPSED.has(role) && testId === null) {
+      // Wrappers only need the zero-size check, and inline boxes never clip.
+      if (display !== 'inline' && display !== 'contents' && tag !== 'slot') {
+        const html = element as HTMLElement;
+        const empty = html.offsetWidth === undefined ? element.getClientRects().length === 0 : html.offsetWidth === 0 || html.offsetHeight === 0;
+        if (empty && style.overflow !== 'visible') return;
+      }
+      if (!inline) out.push(null);
+      const control = tag === 'label' ? (element as HTMLLabelElement).control : null;
+      if (control !== null && control.getClientRects().length > 0) {
+        // The label names its control; keep only nested nodes, not its words.
+        const nested: Item[] = [];
+        walkComposedChildren(element, nested, scope, visible);
+        for (const item of nested) if (item !== null && !('text' in item)) out.push(item);
+      } else if (tag === 'details' && !(element as HTMLDetailsElement).open) {
+        const summary = element.querySelector(':scope > summary');
+        if (summary !== null) walkNode(summary, out, scope, visible);
+      } else walkComposedChildren(element, out, scope, visible);
+      if (!inline) out.push(null);
+      return;
+    }
+    const box = element.getBoundingClientRect();
+    const hasArea = box.width > 0 && box.height > 0;
+    if (!hasArea && display !== 'contents' && style.overflow !== 'visible') return;
+    if (COLLAPSED.has(role)) role = 'generic';
+    if (role === 'none') return;
+
+    const walked: WalkedNode = { i: idFor(scope.state, element), r: role, n: '', s: 0 };
+    const items: Item[] = [];
+    if (tag === 'fieldset' || tag === 'table') {
+      // The legend or caption names its group; it is not repeated as text.
+      const caption = element.querySelector(tag === 'fieldset' ? ':scope > legend' : ':scope > caption');
+      if (caption !== null) consumed.add(caption);
+    }
+    if (role === 'iframe') walkFrame(element as HTMLIFrameElement, box, items, scope);
+    else if (tag === 'select') {
+      for (const option of Array.from((element as HTMLSelectElement).options)) {
+        items.push({ i: idFor(scope.state, option), r: 'option', n: clip(collapse(option.label), args.textLimit), s: (option.selected ? 4 : 0) | (option.disabled ? 2 : 0) });
+      }
+    } else if (tag === 'details' && !(element as HTMLDetailsElement).open) {
+      const summary = element.querySelector(':scope > summary');
+      if (summary !== null) walkNode(summary, items, scope, visible);
+    } else if (role !== 'textbox' && tag !== 'textarea' && tag !== 'input') walkComposedChildren(element, items, scope, visible);
+
+    // Hidden or box-less elements stay only as structure for visible descendants.
+    const hasDescendantNodes = items.some((item) => item !== null && !('text' in item));
+    if ((!visible || (!hasArea && display !== 'contents')) && !hasDescendantNodes) {
+      for (const item of items) if (item !== null && 'text' in item && item.source !== null) out.push(item);
+      return;
+    }
+
+    // Name, by accname precedence: labelledby, aria-label, native, content, title, placeholder.
+    let name = element.hasAttribute('aria-labelledby') ? referencedText(element, 'aria-labelledby') : '';
+    if (name === '') name = collapse(element.getAttribute('aria-label') ?? '');
+    if (name === '') name = nativeName(element, tag);
+    let nameFromContent = false;
+    if (name === '' && FULL_CONTENT.has(role)) {
+      name = contentOfItems(items);
+      nameFromContent = true;
+    } else if (name === '' && OWN_TEXT.has(role)) {
+      name = ownText(items);
+      nameFromContent = true;
+    }
+    if (name === '') name = collapse(element.getAttribute('title') ?? '');
+    const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
+    if (placeholder !== null && placeholder !== '') walked.p = clip(collapse(placeholder), args.textLimit);
+    if (name === '' && walked.p !== undefined && (role === 'textbox' || role === 'searchbox' || role === 'combobox')) name = walked.p;
+    // An unnamed image tells the reader nothing.
+    if (role === 'img' && name === '') return;
+    walked.n = clip(name, args.textLimit);
+    itemsByNode.set(walked, items);
+
+    let states = 0;
+    const input = element as HTMLInputElement;
+    const isToggle = tag === 'input' && (input.type === 'checkbox' || input.type === 'radio');
+    if (isToggle ? input.checked : element.getAttribute('aria-checked') === 'true') states |= 1;
+    const formControl = tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'fieldset';
+    if (formControl ? element.matches(':disabled') : element.getAttribute('aria-disabled') === 'true') states |= 2;
+    if (element.getAttribute('aria-selected') === 'true') states |= 4;
+    if (element.getAttribute('aria-expanded') === 'true' || (tag === 'summary' && (element.parentElement as HTMLDetailsElement | null)?.open === true)) states |= 8;
+    if (element.getAttribute('aria-pressed') === 'true') states |= 16;
+    if (element === focused) states |= 32;
+    const secure = tag === 'input' && input.type === 'password';
+    if (secure) states |= 64;
+    walked.s = states;
+
+    // Value: a password field's value is never read.
+    let value: string | undefined;
+    if (!secure) {
+      if (tag === 'input' && !isToggle && input.type !== 'submit' && input.type !== 'reset' && input.type !== 'button' && input.type !== 'image') {
+        value = input.type === 'file' ? Array.from(input.files ?? [], (file) => file.name).join(', ') : input.value;
+      } else if (tag === 'textarea') value = (element as HTMLTextAreaElement).value;
+      else if (tag === 'select') value = Array.from((element as HTMLSelectElement).selectedOptions, (option) => option.label).join(', ');
+      else if (tag === 'progress' || tag === 'meter') value = String((element as HTMLProgressElement).value);
+      else if (role === 'textbox') value = collapse((element as HTMLElement).innerText ?? '');
+      else if (element.hasAttribute('aria-valuetext') || element.hasAttribute('aria-valuenow')) value = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? '';
+    }
+    if (value !== undefined && value !== '') walked.v = clip(value, args.valueLimit);
+    // Controls contribute their value (or name) to an enclosing name, never their inner DOM.
+    if (tag === 'input' || tag === 'textarea' || tag === 'select' || role === 'img' || role === 'textbox') leafContent.set(walked, value !== undefined && value !== '' ? value : walked.n);
+
+    if (testId !== null && testId !== '') walked.d = testId;
+    if (role === 'link') {
+      // The browser resolves an anchor's href; other link elements are resolved by hand.
+      const resolved = (element as HTMLAnchorElement).href;
+      if (typeof resolved === 'string' && resolved !== '') walked.h = resolved;
+      else {
+        const href = element.getAttribute('href');
+        if (href !== null) {
+          try {
+            walked.h = new URL(href, element.ownerDocument.baseURI).href;
+          } catch {
+            walked.h = href;
+          }
+        }
+      }
+    }
+    if (hasArea) walked.b = rectOf(box, scope);
+
+    // Children: name-from-content roles keep only interactive descendants; containers keep text.
+    const isNode = (item: Item): item is WalkedNode => item !== null && !('text' in item);
+    let children: WalkedNode[];
+    if (FULL_CONTENT.has(role)) {
+      children = items.filter(isNode).filter((child) => INTERACTIVE.has(child.r));
+      if (!nameFromContent) {
+        const words = contentOfItems(items);
+        if (words !== '' && words !== walked.n) walked.t = clip(words, args.textLimit);
+      }
+    } else if (OWN_TEXT.has(role) && nameFromContent && name.length <= args.textLimit) {
+      children = items.filter(isNode);
+    } else {
+      children = textNodes(items);
+      const only = children[0];
+      if (children.length === 1 && only !== undefined && only.r === 'text' && role !== 'iframe') {
+        walked.t = only.n;
+        children = [];
+      } else assignTextIds(children);
+    }
+    if (children.length > 0) walked.c = children;
+    out.push(walked);
+  };
+
+  const topScope: Scope = { state: topState, view: window, offsetX: 0, offsetY: 0 };
+  const rootItems: Item[] = [];
+  if (document.body !== null) walkChildren(document.body, rootItems, topScope, true);
+  const root: WalkedNode = { i: 'root', r: 'document', n: clip(collapse(document.title), args.textLimit), s: 0 };
+  topState.elements.set('root', document.documentElement);
+  const rootChildren = textNodes(rootItems);
+  assignTextIds(rootChildren);
+  if (rootChildren.length > 0) root.c = rootChildren;
+  const result: WalkResult = { root, title: document.title, nextId: topState.counter.next };
+  return JSON.stringify(result);
+}

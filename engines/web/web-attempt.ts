@@ -1,0 +1,280 @@
+/**
+ * One attempt on the web engine: a page (our own, or the host's Playwright Test page),
+ * answering one immediate query at a time. Waiting, retries, budgets and redaction are the
+ * runner's; this class only observes, acts, and translates failures into engine codes.
+ */
+import type { BrowserContext, Page } from 'playwright';
+import { E2EError } from '../../errors/index.js';
+import {
+  EngineError,
+  type EngineAction,
+  type EngineInstance,
+  type EngineObservation,
+  type EngineSession,
+  type NodeRef,
+  type Point,
+  type PointAction,
+  type ScreenshotOptions,
+  type SessionAction,
+} from '../../executor/engine.js';
+import { toEngineError } from './action-errors.js';
+import { idAtPoint, MASK_ATTRIBUTE, markForMask, resolveElement, textPosition } from './locate-node.js';
+import { NavigationGuard, type NavigationListener } from './navigation-guard.js';
+import { observePage } from './observe-page.js';
+import { performAtPoint, performOnElement, performOnPage, type ActionTarget } from './perform-action.js';
+
+/** How the attempt gets (and gets again, on restart) its page. */
+export interface AttemptSurface {
+  page: Page;
+  context: BrowserContext;
+  /** True when the attempt created the context and must close it. */
+  owned: boolean;
+}
+
+/** Settings of one attempt. */
+export interface WebAttemptOptions {
+  testIdAttribute: string;
+  /** A fresh surface for `restart()` (absent for a host page: then state is cleared in place). */
+  newSurface?: () => Promise<AttemptSurface>;
+  allowNavigation?: (url: string) => boolean;
+  /** Called once the attempt closed. */
+  onClose: () => void;
+}
+
+/** Default time for `session.open` and `back` (the runner bounds agent actions itself). */
+const SESSION_TIMEOUT_MS = 30_000;
+
+/** Reject with `CANCELLED` when `signal` aborts first. */
+async function raceSignal<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    throw new E2EError('CANCELLED', 'The action was cancelled before it started.');
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new E2EError('CANCELLED', 'The action was cancelled.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+    work.catch(() => undefined);
+  }
+}
+
+/** Origin and path of a URL, for messages (queries may carry tokens). */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin + parsed.pathname;
+  } catch {
+    return 'the requested address';
+  }
+}
+
+/** The attempt-scoped engine instance of `web()`. */
+export class WebAttempt implements EngineInstance {
+  readonly session: EngineSession;
+  private surface: AttemptSurface;
+  private guard: NavigationGuard;
+  private readonly listeners = new Set<NavigationListener>();
+  private nextId = 1;
+  /** Ids of `text` nodes in the latest observation (they are pointed at by their words). */
+  private textIds = new Set<string>();
+  private closed = false;
+  private readonly options: WebAttemptOptions;
+
+  private constructor(surface: AttemptSurface, options: WebAttemptOptions) {
+    this.surface = surface;
+    this.options = options;
+    this.guard = new NavigationGuard(surface.context);
+    this.session = {
+      open: (url) => this.navigate(url, SESSION_TIMEOUT_MS, 'open'),
+      back: async () => {
+        await this.translate(performOnPage(this.page, { verb: 'back' }, SESSION_TIMEOUT_MS), 'back');
+      },
+      restart: () => this.restart(),
+      url: () => this.page.url(),
+    };
+  }
+
+  /** Start an attempt on `surface`, with the navigation policy installed before anything loads. */
+  static async start(surface: AttemptSurface, options: WebAttemptOptions): Promise<WebAttempt> {
+    const attempt = new WebAttempt(surface, options);
+    if (options.allowNavigation !== undefined) await attempt.addListener(options.allowNavigation);
+    return attempt;
+  }
+
+  /** The attempt's current page. */
+  get page(): Page {
+    if (this.closed) throw new E2EError('INVALID_STATE', 'This web engine attempt is closed; its page is no longer available.');
+    return this.surface.page;
+  }
+
+  /** The attempt's current browser context. */
+  get context(): BrowserContext {
+    if (this.closed) throw new E2EError('INVALID_STATE', 'This web engine attempt is closed; its browser context is no longer available.');
+    return this.surface.context;
+  }
+
+  /** True once `close()` ran. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async observe(options: { signal?: AbortSignal } = {}): Promise<EngineObservation> {
+    const work = observePage(this.page, { testIdAttribute: this.options.testIdAttribute, firstId: this.nextId }).then((result) => {
+      this.nextId = Math.max(this.nextId, result.nextId);
+      this.textIds = result.textIds;
+      return result.observation;
+    });
+    try {
+      return await raceSignal(work, options.signal);
+    } catch (error) {
+      throw toEngineError(error, { what: 'observe' });
+    }
+  }
+
+  async perform(ref: NodeRef, action: EngineAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
+    const what = `${action.verb} #${ref.id}`;
+    const sensitive = action.verb === 'type' ? action.value : undefined;
+    const target = await this.targetOf(ref.id, what);
+    const description = sensitive === undefined ? { what } : { what, sensitive };
+    try {
+      const work = performOnElement(this.page, target, action, options.timeoutMs, (id) => this.targetOf(id, `${what} → #${id}`));
+      await raceSignal(work, options.signal);
+    } catch (error) {
+      throw toEngineError(error, description);
+    } finally {
+      await target.element.dispose().catch(() => undefined);
+    }
+  }
+
+  async performOnPage(action: SessionAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
+    if (action.verb === 'navigate') return raceSignal(this.navigate(action.url, options.timeoutMs, 'navigate'), options.signal);
+    const sensitive = action.verb === 'typeText' ? action.value : undefined;
+    const what = action.verb;
+    await this.translate(raceSignal(performOnPage(this.page, action, options.timeoutMs), options.signal), what, sensitive);
+  }
+
+  async performAt(point: Point, action: PointAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
+    await this.translate(raceSignal(performAtPoint(this.page, point, action), options.signal), `${action.verb} (${point.x}, ${point.y})`);
+  }
+
+  async hitTest(point: Point): Promise<NodeRef | undefined> {
+    try {
+      const id = await idAtPoint(this.page, point);
+      return id === undefined ? undefined : { id };
+    } catch (error) {
+      throw toEngineError(error, { what: `hitTest (${point.x}, ${point.y})` });
+    }
+  }
+
+  async screenshot(options: ScreenshotOptions = {}): Promise<Uint8Array> {
+    const page = this.page;
+    const ids = (options.mask ?? []).map((ref) => ref.id);
+    try {
+      if (ids.length > 0) await markForMask(page, ids);
+      // Password fields are masked in every frame, whatever the caller asked.
+      const mask = page.frames().flatMap((frame) => [frame.locator('input[type="password"]'), ...(ids.length > 0 ? [frame.locator(`[${MASK_ATTRIBUTE}]`)] : [])]);
+      return await page.screenshot({ type: 'png', mask, maskColor: '#FF00FF', caret: 'hide' });
+    } catch (error) {
+      throw toEngineError(error, { what: 'screenshot' });
+    } finally {
+      if (ids.length > 0) await markForMask(page, null).catch(() => undefined);
+    }
+  }
+
+  onNavigationRequest(listener: (url: string) => boolean): () => void {
+    let remove: (() => void) | undefined;
+    let removed = false;
+    this.addListener(listener).then(
+      (stop) => {
+        remove = stop;
+        if (removed) stop();
+      },
+      () => undefined,
+    );
+    return () => {
+      removed = true;
+      this.listeners.delete(listener);
+      remove?.();
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.guard.dispose();
+    if (this.surface.owned) await this.surface.context.close().catch(() => undefined);
+    this.closed = true;
+    this.options.onClose();
+  }
+
+  /** Register a navigation listener on the current context (and remember it for restarts). */
+  private async addListener(listener: NavigationListener): Promise<() => void> {
+    this.listeners.add(listener);
+    return this.guard.add(listener);
+  }
+
+  /** The element behind an id (with where to point for a `text` node), or `NODE_STALE`. */
+  private async targetOf(rawId: string, what: string): Promise<ActionTarget> {
+    const id = rawId.replace(/^#/, '');
+    try {
+      const resolved = await resolveElement(this.page, id);
+      if (resolved === undefined) throw new EngineError('NODE_STALE', `${what}: #${id} is not on the current screen any more. Observe again and use a current id.`);
+      const position = this.textIds.has(id) ? await textPosition(resolved.frame, id) : undefined;
+      return position === undefined ? { element: resolved.element } : { element: resolved.element, position };
+    } catch (error) {
+      throw toEngineError(error, { what });
+    }
+  }
+
+  /** Navigate, reporting a refusal as `POLICY_DENIED` and an unreachable app as `APP_UNREACHABLE` (open) or `NOT_ACTIONABLE`. */
+  private async navigate(url: string, timeoutMs: number, kind: 'open' | 'navigate'): Promise<void> {
+    const refusedBefore = this.guard.refused.length;
+    try {
+      await performOnPage(this.page, { verb: 'navigate', url }, timeoutMs);
+    } catch (error) {
+      if (this.guard.refused.length > refusedBefore) {
+        throw new E2EError('POLICY_DENIED', `Navigation to ${describeUrl(this.guard.refused.at(-1) ?? url)} was refused by the origin policy; add its origin to \`origins\` if it is allowed.`, { cause: error });
+      }
+      const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+      if (kind === 'open' && /net::ERR_/.test(message)) {
+        throw new E2EError('APP_UNREACHABLE', `Could not open ${describeUrl(url)} (${message.replace(/^[\w.]+: /, '')}). Is the app running?`, { cause: error });
+      }
+      if (error instanceof Error && error.name === 'TimeoutError') throw new EngineError('OPERATION_TIMEOUT', `${kind} ${describeUrl(url)}: the page did not load within ${timeoutMs} ms.`, { cause: error });
+      if (/net::ERR_/.test(message)) throw new EngineError('NOT_ACTIONABLE', `${kind} ${describeUrl(url)}: ${message.replace(/^[\w.]+: /, '')}`, { cause: error });
+      throw toEngineError(error, { what: `${kind} ${describeUrl(url)}` });
+    }
+    if (this.guard.refused.length > refusedBefore) {
+      throw new E2EError('POLICY_DENIED', `A redirect to ${describeUrl(this.guard.refused.at(-1) ?? url)} was refused by the origin policy.`);
+    }
+  }
+
+  /** Await `work`, translating its failure. */
+  private async translate(work: Promise<void>, what: string, sensitive?: string): Promise<void> {
+    try {
+      await work;
+    } catch (error) {
+      throw toEngineError(error, sensitive === undefined ? { what } : { what, sensitive });
+    }
+  }
+
+  /** Drop all state: a fresh context for an owned surface; cookies and storage cleared on a host page. */
+  private async restart(): Promise<void> {
+    await this.guard.dispose();
+    if (this.options.newSurface !== undefined && this.surface.owned) {
+      await this.surface.context.close().catch(() => undefined);
+      this.surface = await this.options.newSurface();
+    } else {
+      // A host page's context belongs to the test runner: clear what we can in place.
+      await this.surface.page.evaluate('try { localStorage.clear(); sessionStorage.clear(); } catch {}').catch(() => undefined);
+      await this.surface.context.clearCookies();
+      await this.surface.page.goto('about:blank');
+    }
+    this.guard = new NavigationGuard(this.surface.context);
+    for (const listener of this.listeners) await this.guard.add(listener);
+  }
+}

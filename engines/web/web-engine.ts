@@ -1,0 +1,204 @@
+/**
+ * `web()`: the Engine on Playwright and Chromium (DESIGN §8). One browser per engine is
+ * launched (or connected to) on first use and shared; every attempt gets a fresh context
+ * and page, unless the host (Playwright Test) hands in its own page.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { E2EError, didYouMean } from '../../errors/index.js';
+import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../executor/engine.js';
+import { resolveLaunchOptions, type ChromiumLaunchOptions } from './browser-discovery.js';
+import { WebAttempt, type AttemptSurface } from './web-attempt.js';
+
+/** Patch version of the web engine (not part of any cache key). */
+export const WEB_ENGINE_VERSION = '0.1.0';
+
+/** Viewport used when none is configured. */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
+
+/** Options of {@link web}. Every one has a default. */
+export interface WebEngineOptions {
+  /** Browser family. Only `chromium` today. Default `chromium`. */
+  browser?: 'chromium';
+  /** Viewport of each attempt's page. Default 1280×720. */
+  viewport?: { width: number; height: number };
+  /** Run against a remote Playwright browser server (`chromium.launchServer`). Default: launch locally. */
+  connect?: { wsEndpoint: string; headers?: Record<string, string>; timeoutMs?: number };
+  /** Attribute read as a node's test id. Default `data-testid`. */
+  testIdAttribute?: string;
+  /** Run headless. Default true. */
+  headless?: boolean;
+  /**
+   * Environment for browser discovery (`E2E_CHROMIUM_PATH`, `PATH`); the CLI or runner entry
+   * passes its `process.env`. Default: none (system folders are searched).
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What {@link surfaceOf} hands an executor: the attempt's Playwright objects. */
+export interface WebSurface {
+  /** The attempt's page. @throws E2EError `INVALID_STATE` outside an attempt. */
+  page(): Page;
+  /** The attempt's browser context. @throws E2EError `INVALID_STATE` outside an attempt. */
+  context(): BrowserContext;
+}
+
+/** Per-engine state, kept off the public Engine object. */
+interface WebEngineState {
+  options: WebEngineOptions;
+  browser: Promise<Browser> | undefined;
+  current: WebAttempt | undefined;
+}
+
+const states = new WeakMap<Engine, WebEngineState>();
+
+/** The state of a web engine, or an `INVALID_ARGUMENT` error for any other engine. */
+function stateOf(engine: Engine, caller: string): WebEngineState {
+  const state = states.get(engine);
+  if (state === undefined) throw new E2EError('INVALID_ARGUMENT', `${caller} takes an engine made by web(), not "${engine.name}".`);
+  return state;
+}
+
+/** True for a Playwright page handed in as a host (duck-typed: works across Playwright copies). */
+function isPlaywrightPage(value: unknown): value is Page {
+  return typeof value === 'object' && value !== null && typeof (value as { goto?: unknown }).goto === 'function' && typeof (value as { context?: unknown }).context === 'function';
+}
+
+/** Launch or connect the shared browser; a disconnected one is replaced on next use. */
+async function browserOf(state: WebEngineState): Promise<Browser> {
+  if (state.browser !== undefined) {
+    const existing = await state.browser.catch(() => undefined);
+    if (existing?.isConnected() === true) return existing;
+  }
+  const { options } = state;
+  const starting: Promise<Browser> = options.connect !== undefined ? connectTo(options.connect) : launchLocal(options);
+  state.browser = starting;
+  starting.catch(() => {
+    if (state.browser === starting) state.browser = undefined;
+  });
+  return starting;
+}
+
+/** Connect to a remote browser server. */
+async function connectTo(connect: NonNullable<WebEngineOptions['connect']>): Promise<Browser> {
+  try {
+    return await chromium.connect(connect.wsEndpoint, { timeout: connect.timeoutMs ?? 30_000, ...(connect.headers === undefined ? {} : { headers: connect.headers }) });
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw new E2EError('ENVIRONMENT_UNAVAILABLE', `Could not connect to the browser server at ${connect.wsEndpoint} (${reason}). Start it with chromium.launchServer() or fix connect.wsEndpoint.`, { cause: error });
+  }
+}
+
+/** Launch a local Chromium found by discovery. */
+async function launchLocal(options: WebEngineOptions): Promise<Browser> {
+  const launch = resolveLaunchOptions({ ...(options.env === undefined ? {} : { env: options.env }), headless: options.headless ?? true });
+  try {
+    return await chromium.launch(launch);
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw new E2EError('ENVIRONMENT_UNAVAILABLE', `Chromium at ${launch.executablePath} failed to start (${reason}). Reinstall it (\`apt-get install -y chromium\`) or set E2E_CHROMIUM_PATH.`, { cause: error });
+  }
+}
+
+/** A fresh context and page on the shared browser. */
+async function newSurface(state: WebEngineState): Promise<AttemptSurface> {
+  const browser = await browserOf(state);
+  const context = await browser.newContext({ viewport: state.options.viewport ?? DEFAULT_VIEWPORT });
+  try {
+    const page = await context.newPage();
+    return { page, context, owned: true };
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** True once `signal` aborted (a function, so narrowing does not outlive an await). */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** Start one attempt. */
+async function startAttempt(state: WebEngineState, start: EngineStartOptions): Promise<EngineInstance> {
+  if (isAborted(start.signal)) throw new E2EError('CANCELLED', 'The attempt was cancelled before the browser started.');
+  const hosted = isPlaywrightPage(start.host);
+  const surface: AttemptSurface = isPlaywrightPage(start.host) ? { page: start.host, context: start.host.context(), owned: false } : await newSurface(state);
+  if (isAborted(start.signal)) {
+    if (surface.owned) await surface.context.close().catch(() => undefined);
+    throw new E2EError('CANCELLED', 'The attempt was cancelled while the browser started.');
+  }
+  const attempt: WebAttempt = await WebAttempt.start(surface, {
+    testIdAttribute: state.options.testIdAttribute ?? 'data-testid',
+    ...(hosted ? {} : { newSurface: () => newSurface(state) }),
+    ...(start.allowNavigation === undefined ? {} : { allowNavigation: start.allowNavigation }),
+    onClose: () => {
+      if (state.current === attempt) state.current = undefined;
+    },
+  });
+  state.current = attempt;
+  return attempt;
+}
+
+/**
+ * The web engine: Playwright driving Chromium. Declares every verb of the contract.
+ * @throws E2EError `INVALID_CONFIG` for an unknown browser or an empty test id attribute.
+ */
+export function web(options: WebEngineOptions = {}): Engine {
+  const browser: string = options.browser ?? 'chromium';
+  if (browser !== 'chromium') throw new E2EError('INVALID_CONFIG', `web({ browser: "${browser}" }) is not supported; use "chromium"${didYouMean(browser, ['chromium'])}.`);
+  if (options.testIdAttribute !== undefined && options.testIdAttribute.trim() === '') throw new E2EError('INVALID_CONFIG', 'web({ testIdAttribute }) must name an attribute, e.g. "data-testid".');
+  const state: WebEngineState = { options: { ...options }, browser: undefined, current: undefined };
+  const engine: Engine = {
+    name: 'web',
+    version: WEB_ENGINE_VERSION,
+    contractVersion: ENGINE_CONTRACT_VERSION,
+    platform: 'web',
+    verbs: VERBS,
+    start: (start) => startAttempt(state, start),
+    dispose: async () => {
+      const starting = state.browser;
+      state.browser = undefined;
+      const browserInstance = await starting?.catch(() => undefined);
+      await browserInstance?.close().catch(() => undefined);
+    },
+  };
+  states.set(engine, state);
+  return engine;
+}
+
+/**
+ * The attempt's Playwright page and context for an executor (DESIGN §3). Work done through
+ * them skips authorization and the cache. The methods throw `INVALID_STATE` outside an attempt.
+ * @throws E2EError `INVALID_ARGUMENT` for an engine not made by {@link web}.
+ */
+export function surfaceOf(engine: Engine): WebSurface {
+  const state = stateOf(engine, 'surfaceOf');
+  const current = (): WebAttempt => {
+    const attempt = state.current;
+    if (attempt === undefined || attempt.isClosed) throw new E2EError('INVALID_STATE', 'surfaceOf(engine) is only usable during an attempt (inside a test step).');
+    return attempt;
+  };
+  return { page: () => current().page, context: () => current().context };
+}
+
+/**
+ * Launch options for Playwright Test's `use.launchOptions`, so the runner's browser is the
+ * one discovery finds. Empty for other engines and for `connect` (nothing to launch).
+ */
+export function launchOptionsFor(engine: Engine, options: { env?: Readonly<Record<string, string | undefined>> } = {}): Partial<ChromiumLaunchOptions> {
+  const state = states.get(engine);
+  if (state === undefined || state.options.connect !== undefined) return {};
+  const env = options.env ?? state.options.env;
+  return resolveLaunchOptions({ ...(env === undefined ? {} : { env }), headless: state.options.headless ?? true });
+}
+
+/** Playwright Test's `use.connectOptions` for an engine with `connect`, else undefined. */
+export function connectOptionsFor(engine: Engine): { wsEndpoint: string; headers?: Record<string, string> } | undefined {
+  const connect = states.get(engine)?.options.connect;
+  if (connect === undefined) return undefined;
+  return connect.headers === undefined ? { wsEndpoint: connect.wsEndpoint } : { wsEndpoint: connect.wsEndpoint, headers: connect.headers };
+}
+
+/** The viewport and test id attribute of a web engine, for the runner's Playwright Test `use`. */
+export function webOptionsOf(engine: Engine): Readonly<WebEngineOptions> | undefined {
+  return states.get(engine)?.options;
+}
