@@ -72,6 +72,36 @@ export interface EngineObservation {
   title: string;
   /** Total nodes in the tree, for quick size checks. */
   nodeCount: number;
+  /** Where the engine's change history stood when this was observed; set by engines with {@link EngineInstance.waitForChange}. */
+  mark?: ChangeMark;
+}
+
+/**
+ * An opaque point in an engine's change history. Two marks are equal exactly when the engine
+ * saw no change of the screen between them; compare them, never parse them.
+ */
+export type ChangeMark = string;
+
+/** Options of {@link EngineInstance.waitForChange}. */
+export interface ChangeWaitOptions {
+  /**
+   * `change`: resolve as soon as the screen changed since the mark. `quiet`: resolve once
+   * nothing has changed for `quietMs` and no request made since the mark is still in flight.
+   */
+  until: 'change' | 'quiet';
+  /** Longest wait; 0 answers at once. */
+  maxMs: number;
+  /** With `until: 'quiet'`: how long the screen must hold still. Default 0. */
+  quietMs?: number;
+  signal?: AbortSignal;
+}
+
+/** What {@link EngineInstance.waitForChange} reports. */
+export interface ChangeWaitResult {
+  /** True when the screen may have changed since the mark passed in. */
+  changed: boolean;
+  /** The mark now: equal to an observation's mark when nothing changed since that observation. */
+  mark: ChangeMark;
 }
 
 /** A reference to a node from the most recent observation. */
@@ -184,6 +214,14 @@ export interface EngineInstance {
    * may return false to refuse the navigation before it is sent.
    */
   onNavigationRequest?(listener: (url: string) => boolean): () => void;
+  /**
+   * Optional: wait inside the engine for the screen to change (or hold still) since `since`,
+   * without observing, so the runner settles after an action with about one observation
+   * (DESIGN §4). Changes that only tick a clock do not count. An engine that offers this
+   * sets `mark` on every observation; without it the runner polls observations. Resolves
+   * (never rejects) at `maxMs`; rejects with `CANCELLED` when `signal` aborts.
+   */
+  waitForChange?(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult>;
   /** Close the attempt's resources. */
   close(): Promise<void>;
 }

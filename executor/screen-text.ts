@@ -224,14 +224,21 @@ const DURATION = /(?<![\w.])\d+(?:[.,]\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|min
 /** Roles whose content ticks by design. */
 const TICKING_ROLES = new Set(['timer', 'marquee', 'progressbar', 'meter']);
 
+/** The ticking rules above as plain data, for engines that filter changes in the page (`waitForChange`). */
+export const TICKING_RULES = {
+  clockTime: CLOCK_TIME.source,
+  duration: DURATION.source,
+  roles: [...TICKING_ROLES],
+} as const;
+
 /** Text with clock times and durations read as placeholders (`12:34:56` → `#:#`, `3s ago` → `# ago`). */
 export function maskTickingText(text: string): string {
   return text.replace(CLOCK_TIME, '#:#').replace(DURATION, '#');
 }
 
 /**
- * A cheap signature of a screen for settling: ids, roles, names, texts, values and states,
- * with ticking clocks masked and timers ignored. Rects are left out (layout jitter is not change).
+ * A cheap signature of a screen for settling: ids (not of `text` runs), roles, names, texts,
+ * values and states, with ticking clocks masked and timers ignored. Rects are left out (layout jitter is not change).
  */
 export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }): string {
   const root = 'root' in screen ? screen.root : screen;
@@ -255,7 +262,8 @@ export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string })
     const node = stack.pop();
     if (node === undefined) break;
     nodes++;
-    feed(node.id);
+    // A text run's id follows the DOM text node, which a clock that sets textContent replaces each tick.
+    feed(node.role === 'text' ? '' : node.id);
     feed(node.role);
     if (!TICKING_ROLES.has(node.role)) {
       feed(maskTickingText(node.name));

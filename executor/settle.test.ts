@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isE2EError } from '../errors/index.js';
-import type { ScreenNode } from './engine.js';
+import type { ChangeWaitOptions, ChangeWaitResult, ScreenNode } from './engine.js';
 import { shapeOf } from './screen-text.js';
-import { settleAfterAction, type SettleClock } from './settle.js';
+import { SETTLE_DEFAULTS, settleAfterAction, type SettleClock } from './settle.js';
 
 /** A fake clock: sleeping advances time instantly. */
 function fakeClock(): SettleClock & { elapsed(): number } {
@@ -92,5 +92,130 @@ describe('settleAfterAction', () => {
     const result = await settleAfterAction(observe, shapeOf(screen('before')), { maxMs: 1000, pollMs: 10, quietMs: 30 });
     expect(result.root.name).toBe('after');
     expect(performance.now() - started).toBeLessThan(900);
+  });
+});
+
+/** A page on a fake clock whose screen changes at given times; the engine sees only `seen` changes. */
+interface Change {
+  at: number;
+  screen: string;
+  seen: boolean;
+}
+
+/** A fake engine over `changes`: observations carry marks, and `waitForChange` advances the clock. */
+function markedApp(changes: Change[], initial = 'before') {
+  let now = 0;
+  let observations = 0;
+  let waits = 0;
+  const clock: SettleClock = {
+    now: () => now,
+    sleep: async (milliseconds) => {
+      now += milliseconds;
+    },
+  };
+  const screenAt = (time: number): string => changes.filter((change) => change.at <= time).at(-1)?.screen ?? initial;
+  const seenBy = (time: number): Change[] => changes.filter((change) => change.seen && change.at <= time);
+  const markAt = (time: number): string => `m${seenBy(time).length}`;
+  const nextSeenAfter = (time: number): number | undefined => changes.find((change) => change.seen && change.at > time)?.at;
+  const waitForChange = async (since: string, options: ChangeWaitOptions): Promise<ChangeWaitResult> => {
+    waits++;
+    const end = now + options.maxMs;
+    if (options.until === 'change') {
+      if (markAt(now) === since) {
+        const next = nextSeenAfter(now);
+        now = next !== undefined && next <= end ? next : end;
+      }
+    } else {
+      for (;;) {
+        const last = seenBy(now).at(-1)?.at ?? -Infinity;
+        const quietAt = Math.max(now, last + (options.quietMs ?? 0));
+        const next = nextSeenAfter(now);
+        if (next !== undefined && next < Math.min(quietAt, end)) {
+          now = next;
+          continue;
+        }
+        now = Math.min(quietAt, end);
+        break;
+      }
+    }
+    return { changed: markAt(now) !== since, mark: markAt(now) };
+  };
+  const observe = async () => {
+    observations++;
+    return { ...screen(screenAt(now)), mark: markAt(now) };
+  };
+  return { clock, observe, waitForChange, observations: () => observations, waits: () => waits, now: () => now };
+}
+
+describe('settleAfterAction with the engine waiting for change', () => {
+  it('observes once when the action already changed the screen, and keeps it once the page holds still', async () => {
+    const page = markedApp([{ at: 0, screen: 'after', seen: true }]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0' });
+    expect(result.root.name).toBe('after');
+    expect(page.observations()).toBe(1);
+    expect(page.now()).toBe(SETTLE_DEFAULTS.changeQuietMs);
+  });
+
+  it('sees a mutation that comes after the action by waiting in the engine, not by polling', async () => {
+    const page = markedApp([{ at: 700, screen: 'after', seen: true }]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0' });
+    expect(result.root.name).toBe('after');
+    expect(page.now()).toBe(700 + SETTLE_DEFAULTS.changeQuietMs);
+    // Polling every 50 ms would have observed 15 times by now.
+    expect(page.observations()).toBeLessThanOrEqual(4);
+  });
+
+  it('re-observes when the screen changed again during the quiet period', async () => {
+    const page = markedApp([
+      { at: 0, screen: 'loading', seen: true },
+      { at: 20, screen: 'done', seen: true },
+    ]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0' });
+    expect(result.root.name).toBe('done');
+    expect(page.observations()).toBe(2);
+  });
+
+  it('catches a change the engine cannot see at a sparse probe', async () => {
+    const page = markedApp([{ at: 150, screen: 'after', seen: false }]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0' });
+    expect(result.root.name).toBe('after');
+    expect(page.now()).toBe(300);
+  });
+
+  it('does not count a ticking clock as a change, and holds the 2 s cap with few observations', async () => {
+    // The engine filters ticks, so it reports nothing; the screen's text ticks every second.
+    const ticks = Array.from({ length: 5 }, (_, index) => ({ at: index * 1000 + 500, screen: `Now 12:00:0${index + 1}`, seen: false }));
+    const page = markedApp(ticks, 'Now 12:00:00');
+    await settleAfterAction(page.observe, shapeOf(screen('Now 12:00:00')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', maxMs: 2000 });
+    expect(page.now()).toBe(2000);
+    expect(page.observations()).toBeLessThanOrEqual(8);
+  });
+
+  it('keeps waiting after a change the engine saw that left the shape alone', async () => {
+    const page = markedApp([
+      { at: 100, screen: 'before', seen: true },
+      { at: 900, screen: 'after', seen: true },
+    ]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0' });
+    expect(result.root.name).toBe('after');
+    expect(page.now()).toBe(900 + SETTLE_DEFAULTS.changeQuietMs);
+  });
+
+  it('stops the quiet phase at its bound when the page never holds still', async () => {
+    const frames = Array.from({ length: 200 }, (_, index) => ({ at: index * 10, screen: `frame ${'x'.repeat(index)}`, seen: true }));
+    const page = markedApp(frames);
+    await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', maxQuietMs: 500 });
+    expect(page.now()).toBeLessThanOrEqual(500);
+  });
+
+  it('polls when observations carry no mark', async () => {
+    const page = markedApp([{ at: 300, screen: 'after', seen: true }]);
+    const observe = async () => {
+      const { mark: _mark, ...rest } = await page.observe();
+      return rest;
+    };
+    const result = await settleAfterAction(observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0' });
+    expect(result.root.name).toBe('after');
+    expect(page.waits()).toBe(0);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * Waiting after an action (DESIGN §4): engines answer one immediate query, so the runner
- * polls observations until the screen leaves the shape the action was resolved against,
- * then lets it go quiet briefly, all within `maxMs` (2 s). Ticking clocks do not count as
- * change because {@link shapeOf} masks them.
+ * Waiting after an action (DESIGN §4): wait (≤ 2 s) until the screen leaves the shape the
+ * action was resolved against, then let it go quiet briefly. Ticking clocks do not count as
+ * change because {@link shapeOf} masks them. Engines that can wait for change themselves
+ * (`waitForChange`) are asked to, and the screen is observed about once; for the others
+ * observations are polled.
  */
 import { E2EError } from '../errors/index.js';
-import type { ScreenNode } from './engine.js';
+import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from './engine.js';
 import { shapeOf } from './screen-text.js';
 
 /** Time source and sleeping, injectable so tests can run on a fake clock. */
@@ -30,13 +31,24 @@ export interface SettleOptions<T> {
   /** Shape of an observation. Default {@link shapeOf} of its tree and URL. */
   shape?: (observation: T) => string;
   clock?: SettleClock;
+  /**
+   * The engine's own change wait (`EngineInstance.waitForChange`). Used when it and
+   * `beforeMark` are given and observations carry marks; otherwise observations are polled.
+   */
+  waitForChange?: (since: ChangeMark, options: ChangeWaitOptions) => Promise<ChangeWaitResult>;
+  /** Mark of the observation the action was resolved against. */
+  beforeMark?: ChangeMark | undefined;
+  /** With `waitForChange`: how long a changed screen must hold still. Default 30 ms. */
+  changeQuietMs?: number;
+  /** With `waitForChange`: first pause before observing anyway, for changes the engine cannot see; doubles up to 500 ms. Default 100 ms. */
+  probeMs?: number;
 }
 
 /** Anything with a screen tree (and a URL, which counts as part of the shape). */
-export type Settleable = { root: ScreenNode; url?: string };
+export type Settleable = { root: ScreenNode; url?: string; mark?: ChangeMark | undefined };
 
 /** Defaults of {@link SettleOptions}. */
-export const SETTLE_DEFAULTS = { maxMs: 2000, quietMs: 100, maxQuietMs: 500, pollMs: 50 } as const;
+export const SETTLE_DEFAULTS = { maxMs: 2000, quietMs: 100, maxQuietMs: 500, pollMs: 50, changeQuietMs: 30, probeMs: 100, maxProbeMs: 500 } as const;
 
 function cancelled(): E2EError {
   return new E2EError('CANCELLED', 'Waiting for the screen to settle was cancelled.');
@@ -75,22 +87,39 @@ export async function settleAfterAction<T extends Settleable>(
 ): Promise<T> {
   const clock = options.clock ?? systemClock;
   const shape = options.shape ?? ((observation: T) => shapeOf(observation));
-  const maxMs = options.maxMs ?? SETTLE_DEFAULTS.maxMs;
+  const signal = options.signal;
+  const deadline = clock.now() + (options.maxMs ?? SETTLE_DEFAULTS.maxMs);
+  if (signal?.aborted === true) throw cancelled();
+  const run: SettleRun<T> = { observe: (observeOptions) => observe(observeOptions), observeOptions: signal === undefined ? {} : { signal }, beforeShape, clock, shape, deadline, options };
+  const { waitForChange, beforeMark } = options;
+  if (waitForChange !== undefined && beforeMark !== undefined) return settleWithEngine(run, waitForChange, beforeMark);
+  return settleByPolling(run, await observe(run.observeOptions));
+}
+
+/** One settling, resolved options included. */
+interface SettleRun<T> {
+  observe: (options: { signal?: AbortSignal }) => Promise<T>;
+  observeOptions: { signal?: AbortSignal };
+  beforeShape: string;
+  clock: SettleClock;
+  shape: (observation: T) => string;
+  deadline: number;
+  options: SettleOptions<T>;
+}
+
+/** Settling by polling observations, starting from `first` (taken right after the action). */
+async function settleByPolling<T extends Settleable>(run: SettleRun<T>, first: T): Promise<T> {
+  const { clock, shape, deadline, options } = run;
   const quietMs = options.quietMs ?? SETTLE_DEFAULTS.quietMs;
   const pollMs = options.pollMs ?? SETTLE_DEFAULTS.pollMs;
-  const signal = options.signal;
-  const observeOptions = signal === undefined ? {} : { signal };
-  const deadline = clock.now() + maxMs;
-  if (signal?.aborted === true) throw cancelled();
-
-  let observation = await observe(observeOptions);
+  let observation = first;
   let current = shape(observation);
   // Phase one: wait for the screen to leave the shape the action was resolved against.
-  while (current === beforeShape) {
+  while (current === run.beforeShape) {
     const left = deadline - clock.now();
     if (left <= 0) return observation;
-    await clock.sleep(Math.min(pollMs, left), signal);
-    observation = await observe(observeOptions);
+    await clock.sleep(Math.min(pollMs, left), options.signal);
+    observation = await run.observe(run.observeOptions);
     current = shape(observation);
   }
   // Phase two: let it stop changing, briefly.
@@ -99,12 +128,51 @@ export async function settleAfterAction<T extends Settleable>(
   for (;;) {
     const now = clock.now();
     if (now - stableSince >= quietMs || now >= quietDeadline) return observation;
-    await clock.sleep(Math.min(pollMs, quietDeadline - now, quietMs - (now - stableSince)), signal);
-    observation = await observe(observeOptions);
+    await clock.sleep(Math.min(pollMs, quietDeadline - now, quietMs - (now - stableSince)), options.signal);
+    observation = await run.observe(run.observeOptions);
     const next = shape(observation);
     if (next !== current) {
       current = next;
       stableSince = clock.now();
     }
+  }
+}
+
+/**
+ * Settling with the engine's change wait. The observation right after the action usually
+ * shows the change already; the engine then waits in the page until the screen holds still,
+ * and the observation stands when the engine saw nothing change after it. When the first
+ * observation shows no change, the engine waits for one (sparse probes catch changes it cannot
+ * see, such as pure CSS), so the screen is observed only when something happened.
+ */
+async function settleWithEngine<T extends Settleable>(
+  run: SettleRun<T>,
+  waitForChange: (since: ChangeMark, options: ChangeWaitOptions) => Promise<ChangeWaitResult>,
+  beforeMark: ChangeMark,
+): Promise<T> {
+  const { clock, shape, deadline, options } = run;
+  const signal = options.signal;
+  const wait = (since: ChangeMark, wanted: Omit<ChangeWaitOptions, 'signal'>): Promise<ChangeWaitResult> =>
+    waitForChange(since, signal === undefined ? wanted : { ...wanted, signal });
+  let observation = await run.observe(run.observeOptions);
+  if (observation.mark === undefined) return settleByPolling(run, observation);
+  // Phase one: wait in the engine for a change, observing when it reports one (or at a probe).
+  let probeMs = options.probeMs ?? SETTLE_DEFAULTS.probeMs;
+  while (shape(observation) === run.beforeShape) {
+    const left = deadline - clock.now();
+    if (left <= 0) return observation;
+    const report = await wait(observation.mark ?? beforeMark, { until: 'change', maxMs: Math.min(probeMs, left) });
+    if (!report.changed) probeMs = Math.min(probeMs * 2, SETTLE_DEFAULTS.maxProbeMs);
+    observation = await run.observe(run.observeOptions);
+  }
+  // Phase two: let it hold still; the observation stands when nothing changed after it.
+  const quietMs = options.changeQuietMs ?? SETTLE_DEFAULTS.changeQuietMs;
+  const quietDeadline = Math.min(deadline, clock.now() + (options.maxQuietMs ?? SETTLE_DEFAULTS.maxQuietMs));
+  for (;;) {
+    // Since the before-mark, so requests the action started count as unfinished business.
+    const report = await wait(beforeMark, { until: 'quiet', quietMs, maxMs: Math.max(0, quietDeadline - clock.now()) });
+    if (observation.mark === undefined || report.mark === observation.mark) return observation;
+    observation = await run.observe(run.observeOptions);
+    if (clock.now() >= quietDeadline) return observation;
   }
 }

@@ -14,6 +14,8 @@ export interface StepVerdict {
   status: 'passed' | 'failed' | 'blocked';
   summary: string;
   errorCode?: ErrorCode;
+  /** For `extract`: the answer, checked against `ctx.step.schema` by the runner. */
+  value?: unknown;
 }
 
 /**
@@ -48,6 +50,10 @@ export interface StepInfo {
   vision?: boolean | 'only';
   /** Names of secrets this step may type. */
   secrets: string[];
+  /** For `extract`: the zod schema the answer must satisfy. */
+  schema?: unknown;
+  /** For `waitFor`: milliseconds between checks of an unchanged screen. */
+  intervalMs?: number;
 }
 
 /** A redacted observation of the screen. */

@@ -6,6 +6,9 @@
  */
 import type { Page } from 'playwright';
 import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../executor/engine.js';
+import { TICKING_RULES } from '../../executor/screen-text.js';
+import { MASK_ATTRIBUTE } from './locate-node.js';
+import { installChangeMonitor, type ChangeMonitorArguments } from './page-changes.js';
 import { pageSemantics } from './page-semantics.js';
 import { walkPage, type WalkArguments, type WalkedNode, type WalkResult } from './page-walk.js';
 
@@ -21,17 +24,34 @@ export function inPageExpression(source: string, argument: unknown): string {
 
 const WALK_SOURCE = walkPage.toString();
 const SEMANTICS_SOURCE = pageSemantics.toString();
+const MONITOR_SOURCE = installChangeMonitor.toString();
+/** The monitor's arguments as JSON; built on first use (locate-node.js imports this module too). */
+let monitorArguments: string | undefined;
+
+/**
+ * An expression that runs `body` with `changes`, the document's change monitor (installed on
+ * first use; see page-changes.ts), in scope.
+ */
+export function withChangeMonitor(body: string): string {
+  monitorArguments ??= JSON.stringify({ ...TICKING_RULES, ownAttributes: [MASK_ATTRIBUTE] } satisfies ChangeMonitorArguments);
+  return (
+    `(() => { let changes = window[Symbol.for('e2e.changes')];` +
+    ` if (changes === undefined) { const __name = (target) => target; changes = (${MONITOR_SOURCE})(${monitorArguments}); }` +
+    ` ${body} })()`
+  );
+}
 
 /**
  * Installs the walker (with its semantics helpers) once per document, since a warm JIT
- * makes later walks ~30% faster, then calls it. `Symbol.for` keys keep it off the page's own globals.
+ * makes later walks ~30% faster, then calls it. `Symbol.for` keys keep it off the page's own
+ * globals. The answer is the change mark, a newline, then the walk's JSON.
  */
 function walkExpression(argument: WalkArguments): string {
-  return (
-    `(() => { const key = Symbol.for('e2e.walk'); let walk = window[key];` +
-    ` if (typeof walk !== 'function') { const __name = (target) => target; const walker = (${WALK_SOURCE});` +
-    ` const semantics = (${SEMANTICS_SOURCE})(); walk = (argument) => walker(argument, semantics); window[key] = walk; }` +
-    ` return walk(${JSON.stringify(argument)}); })()`
+  return withChangeMonitor(
+    `const key = Symbol.for('e2e.walk'); let walk = window[key];` +
+      ` if (typeof walk !== 'function') { const __name = (target) => target; const walker = (${WALK_SOURCE});` +
+      ` const semantics = (${SEMANTICS_SOURCE})(); walk = (argument, watch) => walker(argument, semantics, watch); window[key] = walk; }` +
+      ` const mark = changes.mark(); return mark + '\\n' + walk(${JSON.stringify(argument)}, changes.watch);`,
   );
 }
 
@@ -67,14 +87,17 @@ export interface ObservePageOptions {
   firstId: number;
 }
 
-/** An observation plus the next free id number and which ids are `text` nodes. */
+/** An observation plus the next free id number, which ids are `text` nodes, and the page's change mark. */
 export interface PageObservation {
   observation: EngineObservation;
   nextId: number;
   textIds: Set<string>;
+  /** The in-page change mark when the walk ran (see page-changes.ts). */
+  pageMark: string;
 }
 
-const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|frame was detached|navigating frame was detached/i;
+/** Playwright's messages for an evaluate whose document went away (a navigation). */
+export const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|frame was detached|navigating frame was detached/i;
 
 /**
  * Observe the page with one in-page walk. A walk that races a navigation (the document went
@@ -86,11 +109,13 @@ export async function observePage(page: Page, options: ObservePageOptions): Prom
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const json = (await page.evaluate(expression)) as string;
-      const result = JSON.parse(json) as WalkResult;
+      const answer = (await page.evaluate(expression)) as string;
+      const newline = answer.indexOf('\n');
+      const result = JSON.parse(answer.slice(newline + 1)) as WalkResult;
       const counter = { nodes: 0, textIds: new Set<string>() };
       const root = toScreenNode(result.root, 0, counter);
-      return { observation: { root, url: page.url(), title: result.title, nodeCount: counter.nodes }, nextId: result.nextId, textIds: counter.textIds };
+      const observation = { root, url: page.url(), title: result.title, nodeCount: counter.nodes };
+      return { observation, nextId: result.nextId, textIds: counter.textIds, pageMark: answer.slice(0, newline) };
     } catch (error) {
       lastError = error;
       if (!(error instanceof Error) || !CONTEXT_GONE.test(error.message)) throw error;

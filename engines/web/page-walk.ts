@@ -55,10 +55,11 @@ export interface WalkResult {
 
 /**
  * Walk the page and return a JSON string of {@link WalkResult}. Runs inside the browser.
+ * `watch` is told of every open shadow root and same-origin frame document it enters.
  * Ids live in a per-document WeakMap under `Symbol.for('e2e.observer')` (the global symbol
  * registry is shared by all realms), so an element keeps its id for as long as it lives.
  */
-export function walkPage(args: WalkArguments, semantics: PageSemantics): string {
+export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (root: Node) => void = () => undefined): string {
   interface IdState {
     ids: WeakMap<Node, string>;
     elements: Map<string, Node>;
@@ -210,6 +211,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics): string 
         return;
       }
     }
+    if (element.shadowRoot !== null) watch(element.shadowRoot);
     walkChildren(element.shadowRoot ?? element, out, scope, visible);
   };
 
@@ -223,6 +225,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics): string 
     }
     const frameView = frameDocument?.defaultView;
     if (frameDocument?.body === null || frameDocument?.body === undefined || frameView === null || frameView === undefined) return;
+    watch(frameDocument);
     const frameHost = frameView as unknown as Record<symbol, IdState | undefined>;
     const frameState: IdState = frameHost[stateKey] ?? { ids: new WeakMap(), elements: new Map(), counter: topState.counter };
     frameHost[stateKey] = frameState;

@@ -7,6 +7,9 @@ import type { BrowserContext, Page } from 'playwright';
 import { E2EError } from '../../errors/index.js';
 import {
   EngineError,
+  type ChangeMark,
+  type ChangeWaitOptions,
+  type ChangeWaitResult,
   type EngineAction,
   type EngineInstance,
   type EngineObservation,
@@ -18,6 +21,7 @@ import {
   type SessionAction,
 } from '../../executor/engine.js';
 import { toEngineError } from './action-errors.js';
+import { PageChangeWatch } from './change-wait.js';
 import { idAtPoint, MASK_ATTRIBUTE, markForMask, resolveElement, textPosition } from './locate-node.js';
 import { NavigationGuard, type NavigationListener } from './navigation-guard.js';
 import { observePage } from './observe-page.js';
@@ -79,6 +83,7 @@ export class WebAttempt implements EngineInstance {
   readonly session: EngineSession;
   private surface: AttemptSurface;
   private guard: NavigationGuard;
+  private changes: PageChangeWatch;
   private readonly listeners = new Set<NavigationListener>();
   private nextId = 1;
   /** Ids of `text` nodes in the latest observation (they are pointed at by their words). */
@@ -90,6 +95,7 @@ export class WebAttempt implements EngineInstance {
     this.surface = surface;
     this.options = options;
     this.guard = new NavigationGuard(surface.context);
+    this.changes = new PageChangeWatch(surface.page);
     this.session = {
       open: (url) => this.navigate(url, SESSION_TIMEOUT_MS, 'open'),
       back: async () => {
@@ -128,12 +134,20 @@ export class WebAttempt implements EngineInstance {
     const work = observePage(this.page, { testIdAttribute: this.options.testIdAttribute, firstId: this.nextId }).then((result) => {
       this.nextId = Math.max(this.nextId, result.nextId);
       this.textIds = result.textIds;
-      return result.observation;
+      return { ...result.observation, mark: this.changes.markOf(result.pageMark) };
     });
     try {
       return await raceSignal(work, options.signal);
     } catch (error) {
       throw toEngineError(error, { what: 'observe' });
+    }
+  }
+
+  async waitForChange(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult> {
+    try {
+      return await this.changes.wait(since, options);
+    } catch (error) {
+      throw toEngineError(error, { what: 'waitForChange' });
     }
   }
 
@@ -206,6 +220,7 @@ export class WebAttempt implements EngineInstance {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.changes.dispose();
     await this.guard.dispose();
     if (this.surface.owned) await this.surface.context.close().catch(() => undefined);
     this.closed = true;
@@ -264,6 +279,7 @@ export class WebAttempt implements EngineInstance {
 
   /** Drop all state: a fresh context for an owned surface; cookies and storage cleared on a host page. */
   private async restart(): Promise<void> {
+    this.changes.dispose();
     await this.guard.dispose();
     if (this.options.newSurface !== undefined && this.surface.owned) {
       await this.surface.context.close().catch(() => undefined);
@@ -275,6 +291,7 @@ export class WebAttempt implements EngineInstance {
       await this.surface.page.goto('about:blank');
     }
     this.guard = new NavigationGuard(this.surface.context);
+    this.changes = new PageChangeWatch(this.surface.page);
     for (const listener of this.listeners) await this.guard.add(listener);
   }
 }

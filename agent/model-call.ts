@@ -1,0 +1,147 @@
+/**
+ * One model turn: a single request to the model (no automatic tool execution, no SDK
+ * retries), optionally streamed, under the provider policy of `provider-errors.ts`.
+ */
+import { generateText, streamText, ToolChoiceViolationError, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
+import type { ProviderOptions } from '@ai-sdk/provider-utils';
+import { withProviderPolicy, type ProviderCallContext, type ProviderPolicy } from './provider-errors.js';
+
+/** A tool call the model asked for in a turn. */
+export interface RequestedToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Set when the SDK could not parse the input or does not know the tool. */
+  invalid?: { message: string };
+}
+
+/** What one turn asks of the model. */
+export interface TurnRequest {
+  model: LanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  toolChoice?: ToolChoice<ToolSet>;
+  providerOptions?: ProviderOptions;
+  /** Stream the answer; the request timeout then restarts on every chunk. */
+  streaming?: boolean;
+}
+
+/** What the model answered in one turn. */
+export interface TurnResponse {
+  /** The assistant message(s) to append to the history (tool calls, text, reasoning). */
+  assistantMessages: ModelMessage[];
+  /** Tool calls to run, in the order the model gave them. */
+  toolCalls: RequestedToolCall[];
+  /** Any text the model wrote. */
+  text: string;
+  usage: LanguageModelUsage | undefined;
+}
+
+/** Remove `execute` so the SDK only reports tool calls and the loop runs them itself. */
+export function withoutExecute(tools: ToolSet): ToolSet {
+  const result: ToolSet = {};
+  for (const [name, definition] of Object.entries(tools)) {
+    if (definition.type === 'provider') {
+      result[name] = definition;
+      continue;
+    }
+    const { execute: _execute, ...rest } = definition as typeof definition & { execute?: unknown };
+    void _execute;
+    result[name] = rest as ToolSet[string];
+  }
+  return result;
+}
+
+interface RawStep {
+  content: ReadonlyArray<{ type: string }>;
+  responseMessages: readonly ModelMessage[];
+  text: string;
+  usage: LanguageModelUsage | undefined;
+}
+
+function toResponse(step: RawStep): TurnResponse {
+  const toolCalls: RequestedToolCall[] = [];
+  for (const item of step.content) {
+    const part = item as { type: string } & Record<string, unknown>;
+    if (part.type !== 'tool-call' || part['providerExecuted'] === true) continue;
+    const call: RequestedToolCall = {
+      toolCallId: String(part['toolCallId']),
+      toolName: String(part['toolName']),
+      input: part['input'],
+    };
+    if (part['invalid'] === true) {
+      const error = part['error'];
+      call.invalid = { message: error instanceof Error ? error.message : String(error ?? 'invalid input') };
+    }
+    toolCalls.push(call);
+  }
+  return {
+    assistantMessages: step.responseMessages.filter((message) => message.role === 'assistant'),
+    toolCalls,
+    text: step.text,
+    usage: step.usage,
+  };
+}
+
+/**
+ * Ask the model for one turn. Throws `E2EError`s only (see `withProviderPolicy`); a
+ * `CONTEXT_OVERFLOW` is left for the caller to shrink the history and ask again.
+ */
+export async function requestTurn(context: ProviderCallContext, policy: ProviderPolicy | undefined, request: TurnRequest): Promise<TurnResponse> {
+  return withProviderPolicy(context, policy, async ({ signal, onActivity }) => {
+    const settings: TurnSettings = {
+      model: request.model,
+      system: request.system,
+      messages: request.messages,
+      maxRetries: 0,
+      abortSignal: signal,
+      ...(request.tools === undefined ? {} : { tools: request.tools }),
+      ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
+      ...(request.providerOptions === undefined ? {} : { providerOptions: request.providerOptions }),
+    };
+    try {
+      return await attemptTurn(settings, request.streaming === true, onActivity);
+    } catch (error) {
+      // A forced verdict the model did not give is an answer without tool calls, not a provider fault.
+      if (!ToolChoiceViolationError.isInstance(error)) throw error;
+      const text = (error.content ?? [])
+        .map((part) => (part.type === 'text' ? part.text : ''))
+        .join('')
+        .trim();
+      const assistantMessages: ModelMessage[] = text === '' ? [] : [{ role: 'assistant', content: text }];
+      return { assistantMessages, toolCalls: [], text, usage: undefined };
+    }
+  });
+}
+
+/** The settings of one request, shared by the plain and the streamed call. */
+interface TurnSettings {
+  model: LanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  maxRetries: number;
+  abortSignal: AbortSignal;
+  tools?: ToolSet;
+  toolChoice?: ToolChoice<ToolSet>;
+  providerOptions?: ProviderOptions;
+}
+
+async function attemptTurn(settings: TurnSettings, streaming: boolean, onActivity: () => void): Promise<TurnResponse> {
+  if (!streaming) {
+    const result = await generateText(settings);
+    return toResponse({ content: result.content, responseMessages: result.response.messages, text: result.text, usage: result.usage });
+  }
+  let streamError: unknown;
+  const result = streamText({
+    ...settings,
+    onChunk: () => onActivity(),
+    onError: ({ error }) => {
+      streamError ??= error;
+    },
+  });
+  await result.consumeStream({ onError: (error) => (streamError ??= error) });
+  if (streamError !== undefined) throw streamError;
+  const [content, response, text, usage] = await Promise.all([result.content, result.response, result.text, result.usage]);
+  return toResponse({ content, responseMessages: response.messages, text, usage });
+}

@@ -1,0 +1,173 @@
+/**
+ * Commander wiring of `e2e cache …` and `e2e init` (STYLE 15: commander parses, a function
+ * does the work and returns a result, a renderer prints it, {@link EXIT_CODES} gives the exit
+ * code). Usage errors, commander's included, print one line naming the fix and exit 2.
+ * Output is plain text (no colors), so it reads the same in a terminal, a pipe and CI logs.
+ */
+import { resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { acceptProposals, renderAccept, renderAcceptJson } from './cache-accept.js';
+import { clearCache, renderClear } from './cache-clear.js';
+import { diffCache } from './cache-diff.js';
+import { DIFF_FORMATS, renderDiff, type DiffFormat } from './cache-diff-render.js';
+import { listCache, renderCacheList, renderCacheListJson } from './cache-ls.js';
+import { DEFAULT_PRUNE_GRACE_MS, pruneCache, renderPrune, renderPruneJson } from './cache-prune.js';
+import { renderCacheShow, renderCacheShowJson, showCacheEntry } from './cache-show.js';
+import { cacheStats, renderCacheStats, renderCacheStatsJson } from './cache-stats.js';
+import { textconvCacheFile } from './cache-textconv.js';
+import { resolveCacheLocation, runCommandWork, usageError, type CommandIo } from './command-io.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { initProject, renderInit } from './init-command.js';
+import { findConfigFile, listTestInventory } from './test-inventory.js';
+
+interface LocationFlags {
+  cacheDir?: string;
+  hitsDir?: string;
+  json?: boolean;
+}
+
+/** Routes commander's output to `io` and turns its usage errors into one line and exit 2. */
+function configureCommand(command: Command, io: CommandIo, path: string): Command {
+  return command
+    .showHelpAfterError(false)
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+      outputError: (text, write) => write(`${text.trimEnd()} (see \`${path} --help\`)\n`),
+    })
+    .exitOverride((error: CommanderError) => {
+      const code = error.exitCode === 0 ? EXIT_CODES.passed : EXIT_CODES.configuration;
+      if (io.exit === undefined) process.exit(code);
+      io.exit(code);
+      throw error;
+    });
+}
+
+function withLocation(command: Command): Command {
+  return command
+    .option('--cache-dir <dir>', 'cache folder (default: .e2e/cache)')
+    .option('--hits-dir <dir>', 'last-hit ledger folder (default: .e2e/hits)');
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 1) throw new InvalidArgumentError('Expected a whole number of runs, 1 or more.');
+  return parsed;
+}
+
+function nonNegativeMinutes(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError('Expected minutes, 0 or more.');
+  return parsed;
+}
+
+/**
+ * Registers `cache ls|stats|show|diff|prune|clear|accept` on `program` (as `program cache …`).
+ * Returns the `cache` command.
+ */
+export function registerCacheCommands(program: Command, io: CommandIo): Command {
+  const cache = configureCommand(program.command('cache'), io, 'e2e cache').description('inspect, review and maintain the replay cache');
+  const location = (flags: LocationFlags) => resolveCacheLocation(io.cwd, flags);
+
+  withLocation(configureCommand(cache.command('ls'), io, 'e2e cache ls'))
+    .description('one row per entry (test, target, instruction, age, actions, last hit), grouped by test')
+    .option('--json', 'print JSON')
+    .action(async (flags: LocationFlags) =>
+      runCommandWork(io, async () => {
+        const result = await listCache(location(flags));
+        return { outcome: 'passed', text: flags.json === true ? renderCacheListJson(result) : renderCacheList(result, new Date()) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('stats'), io, 'e2e cache stats'))
+    .description('entries, bytes and unreadable entries of the cache')
+    .option('--json', 'print JSON')
+    .action(async (flags: LocationFlags) =>
+      runCommandWork(io, async () => {
+        const result = await cacheStats(location(flags));
+        return { outcome: 'passed', text: flags.json === true ? renderCacheStatsJson(result) : renderCacheStats(result) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('show'), io, 'e2e cache show'))
+    .description('an entry as readable text; with --textconv, the cache file at a path (for git diff)')
+    .argument('[entry]', 'a key, a unique key prefix or a blob name; with --textconv, a file path')
+    .option('--json', 'print JSON')
+    .option('--textconv', 'render the blob or ref file given as the argument (git textconv)')
+    .action(async (argument: string | undefined, flags: LocationFlags & { textconv?: boolean }) =>
+      runCommandWork(io, async () => {
+        if (argument === undefined) throw usageError('name an entry: `e2e cache show <key or key prefix>` (see `e2e cache ls`).');
+        if (flags.textconv === true) return { outcome: 'passed', text: await textconvCacheFile(resolve(io.cwd, argument)) };
+        const result = await showCacheEntry(location(flags), argument);
+        return { outcome: 'passed', text: flags.json === true ? renderCacheShowJson(result) : renderCacheShow(result) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('diff'), io, 'e2e cache diff'))
+    .description('semantic diff of two cache states: git revisions or folders (default: HEAD vs the working tree)')
+    .argument('[base]', 'git revision or cache folder (default: HEAD)')
+    .argument('[head]', 'git revision or cache folder (default: the cache folder in the working tree)')
+    .addOption(new Option('--format <format>', 'output format').choices(DIFF_FORMATS).default('text'))
+    .action(async (base: string | undefined, head: string | undefined, flags: LocationFlags & { format: DiffFormat }) =>
+      runCommandWork(io, async () => {
+        const result = await diffCache({ cwd: io.cwd, cacheDirectory: location(flags).cacheDirectory, base, head });
+        return { outcome: 'passed', text: renderDiff(result, flags.format) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('prune'), io, 'e2e cache prune'))
+    .description('remove entries no current test reaches, old-schema and invalid entries, unreferenced blobs, leftovers of killed writers')
+    .option('-c, --config <file>', 'config file listing the tests (default: e2e.config.ts in the current folder)')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .option('--unused-for <runs>', 'also remove entries neither replayed nor recorded in the last N runs', positiveInteger)
+    .option('--grace <minutes>', 'keep temp files and unreferenced blobs younger than this', nonNegativeMinutes, DEFAULT_PRUNE_GRACE_MS / 60_000)
+    .option('--json', 'print JSON')
+    .action(async (flags: LocationFlags & { config?: string; dryRun?: boolean; unusedFor?: number; grace: number }) =>
+      runCommandWork(io, async () => {
+        const configPath = findConfigFile(io.cwd, flags.config);
+        if (configPath === undefined) throw usageError(`no config ${flags.config ?? 'e2e.config.ts'} found in ${io.cwd} to list the tests; pass --config <file>.`);
+        const inventory = await listTestInventory({ configPath, cwd: io.cwd, env: io.env });
+        const result = await pruneCache({ location: location(flags), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
+        return { outcome: 'passed', text: flags.json === true ? renderPruneJson(result) : renderPrune(result) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('clear'), io, 'e2e cache clear'))
+    .description('delete every entry this tool wrote in the cache folder (nothing else)')
+    .option('--json', 'print JSON')
+    .action(async (flags: LocationFlags) =>
+      runCommandWork(io, async () => {
+        const result = await clearCache(location(flags));
+        return { outcome: 'passed', text: flags.json === true ? JSON.stringify(result, null, 2) : renderClear(result) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('accept'), io, 'e2e cache accept'))
+    .description('merge proposal folders (from `e2e run --propose <dir>`) into the cache, verifying every entry')
+    .argument('<dir...>', 'proposal folders')
+    .option('--json', 'print JSON')
+    .action(async (folders: string[], flags: LocationFlags) =>
+      runCommandWork(io, async () => {
+        const proposals = folders.map((folder) => ({ directory: resolve(io.cwd, folder), label: folder }));
+        const result = await acceptProposals(location(flags), proposals);
+        const text = flags.json === true ? renderAcceptJson(result) : renderAccept(result);
+        return result.applied ? { outcome: 'passed', text } : { outcome: 'configuration', text };
+      }),
+    );
+
+  return cache;
+}
+
+/** Registers `init` on `program`. Returns the command. */
+export function registerInitCommand(program: Command, io: CommandIo): Command {
+  return configureCommand(program.command('init'), io, 'e2e init')
+    .description('scaffold e2e.config.ts, an example test, .gitignore and .gitattributes entries (never overwrites a file)')
+    .option('--json', 'print JSON')
+    .action(async (flags: { json?: boolean }) =>
+      runCommandWork(io, async () => {
+        const result = await initProject(io.cwd);
+        return { outcome: 'passed', text: flags.json === true ? JSON.stringify(result, null, 2) : renderInit(result) };
+      }),
+    );
+}

@@ -1,0 +1,169 @@
+/**
+ * `cache diff` output: plain text for a terminal, Markdown for a pull-request comment (user
+ * text always inside code spans or fences it cannot close), and JSON (the result as it is).
+ * Risky changes come first; sensitive-looking literals are masked there (the action sentences
+ * still show what the entry itself holds).
+ */
+import type { CacheDiffResult, StepDiff, StepIdentity } from './cache-diff.js';
+import type { ContentChanges, DiffLine } from './entry-changes.js';
+import { markdownBlock, markdownCode, markdownText } from './text-format.js';
+
+/** Output formats of `cache diff`. */
+export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
+/** An output format of `cache diff`. */
+export type DiffFormat = (typeof DIFF_FORMATS)[number];
+
+const LINE_MARK: Readonly<Record<DiffLine['change'], string>> = { kept: ' ', removed: '-', added: '+' };
+
+function countsLine(result: CacheDiffResult): string {
+  const { counts } = result;
+  const parts = [
+    `${counts.changed} changed`,
+    `${counts.rekeyed} re-keyed`,
+    `${counts.added} added`,
+    `${counts.removed} removed`,
+    ...(counts.unreadable > 0 ? [`${counts.unreadable} unreadable`] : []),
+    `${counts.unchanged} unchanged`,
+  ];
+  return parts.join(', ');
+}
+
+function hasChanges(result: CacheDiffResult): boolean {
+  return result.tests.length > 0;
+}
+
+function stepTitle(identity: StepIdentity): string {
+  return `${identity.step} [${identity.target}]`;
+}
+
+/** The detail lines of content changes (without indentation), for both renderers. */
+function contentLines(content: ContentChanges, diffLine: (line: DiffLine) => string): string[] {
+  const lines: string[] = [];
+  if (content.actions !== undefined) lines.push('actions:', ...content.actions.map((line) => `  ${diffLine(line)}`));
+  if (content.endChecks !== undefined) lines.push('end checks:', ...content.endChecks.map((line) => `  ${diffLine(line)}`));
+  return lines;
+}
+
+function facts(content: ContentChanges, show: (text: string) => string): string[] {
+  const lines: string[] = [];
+  const change = (label: string, value: { base: string; head: string } | undefined): void => {
+    if (value !== undefined) lines.push(`${label}: ${show(value.base)} → ${show(value.head)}`);
+  };
+  change('start route', content.startRoute);
+  change('end route', content.endRoute);
+  change('route', content.route);
+  change('extracted', content.extracted);
+  if (content.newTypedValues.length > 0) lines.push(`new typed values: ${content.newTypedValues.map(show).join(', ')}`);
+  if (content.newOrigins.length > 0) lines.push(`new origins: ${content.newOrigins.map(show).join(', ')}`);
+  for (const gap of content.newGaps) lines.push(`became a gap: ${show(gap)}`);
+  change('summary', content.summary);
+  change('provenance', content.provenance);
+  return lines;
+}
+
+function textStep(step: StepDiff): string[] {
+  const diffLine = (line: DiffLine): string => `${LINE_MARK[line.change]} ${line.text}`;
+  const nested = (lines: string[]): string[] => lines.map((line) => `    ${line}`);
+  switch (step.change) {
+    case 'changed':
+      return [`  changed   ${stepTitle(step.head)} (key ${step.head.key})`, ...nested([...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)])];
+    case 'rekeyed': {
+      const why = step.keyChanges.map((change) => `${change.part} changed (${change.base} → ${change.head})`).join('; ');
+      const content = step.content === undefined ? ['same recording'] : [...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)];
+      return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`because ${why}`, ...content])];
+    }
+    case 'added':
+      return [
+        `  added     ${stepTitle(step.head)} (key ${step.head.key})`,
+        ...nested([...step.outline.actions.map((action, index) => `${index + 1}. ${action}`), ...step.outline.endChecks, ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.join(', ')}`] : [])]),
+      ];
+    case 'removed':
+      return [`  removed   ${stepTitle(step.base)} (key ${step.base.key})`];
+    case 'unreadable':
+      return [`  unreadable in ${step.side === 'base' ? 'base' : 'head'}: ${step.key} (${step.reason}): ${step.message}`];
+  }
+}
+
+/** `cache diff` as plain text. */
+export function renderDiffText(result: CacheDiffResult): string {
+  const heading = `Cache diff ${result.base} → ${result.head}: ${countsLine(result)}`;
+  if (!hasChanges(result)) return `${heading}\nNo changes.`;
+  const lines = [heading, ''];
+  if (result.risks.length > 0) {
+    lines.push('Risky changes:');
+    for (const risk of result.risks) lines.push(`  ! ${risk.testId}: ${risk.step}: ${risk.detail}`);
+    lines.push('');
+  }
+  for (const test of result.tests) {
+    lines.push(test.testId, ...test.steps.flatMap(textStep), '');
+  }
+  return lines.join('\n').trimEnd();
+}
+
+function markdownStep(step: StepDiff): string[] {
+  const diffLine = (line: DiffLine): string => `${LINE_MARK[line.change]} ${line.text}`;
+  const code = markdownCode;
+  const block = (lines: string[]): string[] => (lines.length === 0 ? [] : ['', ...markdownBlock(lines, 'diff')]);
+  const bullets = (lines: string[]): string[] => (lines.length === 0 ? [] : ['', ...lines.map((line) => `- ${line}`)]);
+  const title = (identity: StepIdentity): string => `${code(identity.step)} on ${code(identity.target)}`;
+  const sections = (content: ContentChanges): string[] => {
+    const diffs: string[] = [];
+    if (content.actions !== undefined) diffs.push('# actions', ...content.actions.map(diffLine));
+    if (content.endChecks !== undefined) diffs.push('# end checks', ...content.endChecks.map(diffLine));
+    return [...block(diffs), ...bullets(facts(content, code))];
+  };
+  switch (step.change) {
+    case 'changed':
+      return [`**changed** ${title(step.head)} (key ${code(step.head.key)})`, ...sections(step.content)];
+    case 'rekeyed': {
+      const why = step.keyChanges.map((change) => `${change.part} changed: ${code(change.base)} → ${code(change.head)}`);
+      return [
+        `**re-keyed** ${title(step.head)} (key ${code(step.base.key)} → ${code(step.head.key)})`,
+        ...bullets(why),
+        ...(step.content === undefined ? ['', 'Same recording.'] : sections(step.content)),
+      ];
+    }
+    case 'added':
+      return [
+        `**added** ${title(step.head)} (key ${code(step.head.key)})`,
+        ...block([...step.outline.actions.map((action) => `+ ${action}`), ...(step.outline.endChecks.length > 0 ? ['# end checks', ...step.outline.endChecks.map((check) => `+ ${check}`)] : [])]),
+        ...bullets(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.map(code).join(', ')}`] : []),
+      ];
+    case 'removed':
+      return [`**removed** ${title(step.base)} (key ${code(step.base.key)})`];
+    case 'unreadable':
+      return [`**unreadable** in ${step.side} (key ${code(step.key)}, ${step.reason}): ${code(step.message)}`];
+  }
+}
+
+/** `cache diff` as Markdown for a pull-request comment. */
+export function renderDiffMarkdown(result: CacheDiffResult): string {
+  const lines = [`### e2e cache diff: ${markdownCode(result.base)} → ${markdownCode(result.head)}`, '', countsLine(result)];
+  if (!hasChanges(result)) return [...lines, '', 'No changes.'].join('\n');
+  if (result.risks.length > 0) {
+    lines.push('', '> [!WARNING]', '> **Risky changes**');
+    for (const risk of result.risks) lines.push(`> - ${markdownCode(risk.testId)}, ${markdownCode(risk.step)}: ${markdownText(risk.detail)}`);
+  }
+  for (const test of result.tests) {
+    lines.push('', `#### ${markdownCode(test.testId)}`);
+    for (const step of test.steps) lines.push('', ...markdownStep(step));
+  }
+  return lines.join('\n');
+}
+
+/** `cache diff --format json`. */
+export function renderDiffJson(result: CacheDiffResult): string {
+  return JSON.stringify(result, null, 2);
+}
+
+/** Renders `result` in `format`. */
+export function renderDiff(result: CacheDiffResult, format: DiffFormat): string {
+  switch (format) {
+    case 'text':
+      return renderDiffText(result);
+    case 'markdown':
+      return renderDiffMarkdown(result);
+    case 'json':
+      return renderDiffJson(result);
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { contentAddress, encodeEntry, readEntryBytes, type ActEntry } from '../cache-format/index.js';
+import { actEntry, control, stateControl } from '../tests/cli-cache/support/cache-fixtures.js';
+import { diffCacheStates, type StepDiff } from './cache-diff.js';
+import { renderDiffText } from './cache-diff-render.js';
+import type { CacheState } from './cache-state-source.js';
+
+/** A state held in memory whose entries are read through the one reading pipeline; `reads` counts what was read. */
+async function stateOf(label: string, entries: readonly ActEntry[], reads: string[] = []): Promise<CacheState> {
+  const stored = new Map(await Promise.all(entries.map(async (entry) => [entry.key, await encodeEntry(entry)] as const)));
+  return {
+    label,
+    refs: new Map([...stored].map(([key, { blob }]) => [key, blob])),
+    read: async (keys) => {
+      reads.push(...keys);
+      return new Map(await Promise.all(keys.map(async (key) => [key, await readEntryBytes(stored.get(key)!.bytes, { blob: stored.get(key)!.blob, key })] as const)));
+    },
+    fingerprints: async (keys) => new Map(await Promise.all(keys.map(async (key) => [key, await contentAddress(stored.get(key)!.bytes)] as const))),
+  };
+}
+
+const TEST = 'tests/todos.e2e.ts::todos › adds';
+
+function step(instruction: string, options: { target?: string; contextDigest?: string; button?: string; testId?: string } = {}): Promise<ActEntry> {
+  return actEntry({
+    testId: options.testId ?? TEST,
+    instruction,
+    ...(options.target === undefined ? {} : { target: options.target }),
+    ...(options.contextDigest === undefined ? {} : { contextDigest: options.contextDigest }),
+    actions: [{ verb: 'tap', target: control('button', options.button ?? 'Add') }],
+    appeared: [stateControl('listitem', 'Buy milk')],
+  });
+}
+
+function changes(steps: readonly StepDiff[]): string[] {
+  return steps.map((item) => item.change);
+}
+
+describe('pairing re-keyed entries', () => {
+  it("pairs each target's entry with its own re-keyed twin when the agent's context changed", async () => {
+    const base = await stateOf('base', [await step('add a todo', { target: 'web' }), await step('add a todo', { target: 'mobile' })]);
+    const head = await stateOf('head', [await step('add a todo', { target: 'web', contextDigest: 'feedfacefeedface' }), await step('add a todo', { target: 'mobile', contextDigest: 'feedfacefeedface' })]);
+    const result = await diffCacheStates(base, head);
+    const steps = result.tests.flatMap((test) => test.steps);
+    expect(changes(steps)).toEqual(['rekeyed', 'rekeyed']);
+    for (const item of steps) {
+      if (item.change !== 'rekeyed') throw new Error('expected a re-keyed entry');
+      expect(item.base.target).toBe(item.head.target);
+      expect(item.keyChanges.map((change) => change.part)).toEqual(["the agent's context"]);
+      expect(item.content).toBeUndefined();
+    }
+    expect(renderDiffText(result)).toContain("because the agent's context changed (digest c0ffee00c0ffee00 → digest feedfacefeedface)\n    same recording");
+  });
+
+  it('never pairs entries of different tests: one is removed, the other added', async () => {
+    const base = await stateOf('base', [await step('add a todo')]);
+    const head = await stateOf('head', [await step('add a todo', { testId: 'tests/todos.e2e.ts::todos › renamed' })]);
+    const result = await diffCacheStates(base, head);
+    expect(result.counts).toMatchObject({ added: 1, removed: 1, rekeyed: 0 });
+    expect(result.risks).toEqual([]);
+  });
+
+  it('treats equal bytes under the same key as unchanged without decoding them', async () => {
+    const entries = [await step('add a todo'), await step('clear the list', { button: 'Clear' })];
+    const reads: string[] = [];
+    const result = await diffCacheStates(await stateOf('base', entries, reads), await stateOf('head', [...entries].reverse(), reads));
+    expect(result.counts).toEqual({ added: 0, removed: 0, rekeyed: 0, changed: 0, unchanged: 2, unreadable: 0 });
+    expect(result.tests).toEqual([]);
+    expect(reads).toEqual([]);
+  });
+
+  it('reads the unchanged base entries only to tell whether an added entry visits a new origin', async () => {
+    const kept = await actEntry({ testId: TEST, instruction: 'pay', origins: ['http://127.0.0.1:4173', 'https://pay.example.com'], actions: [{ verb: 'tap', target: control('button', 'Pay') }] });
+    const added = await actEntry({ testId: 'tests/refund.e2e.ts::refund', instruction: 'refund', origins: ['https://pay.example.com'], actions: [{ verb: 'tap', target: control('button', 'Refund') }] });
+    const reads: string[] = [];
+    const result = await diffCacheStates(await stateOf('base', [kept], reads), await stateOf('head', [kept, added], reads));
+    expect(result.counts).toMatchObject({ added: 1, unchanged: 1 });
+    expect(result.risks).toEqual([]);
+    expect(reads.sort()).toEqual([added.key, kept.key].sort());
+  });
+});

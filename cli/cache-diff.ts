@@ -1,0 +1,302 @@
+/**
+ * `e2e cache diff`: a semantic diff of two cache states (git revisions or folders). Entries
+ * with the same key and another blob are *changed*; an entry only in one state is paired with
+ * one only in the other of the same test and occurrence (fewest differing key parts first) as
+ * *re-keyed*, naming the key parts that changed; the rest are *added* or *removed*. Risky
+ * changes are collected for the top of the output: a new origin, fewer end checks, a new
+ * literal that looks like an email, card number or token, an entry that no longer reads.
+ */
+import { explainKeyChange, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
+import { describeAction } from '../recorder/describe-action.js';
+import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
+import { describeParams, describeStep, endCheckLines } from './entry-text.js';
+import { entryChanges, hasContentChanges, literalsOfEntry, sensitiveLiterals, type ContentChanges, type SensitiveLiteral } from './entry-changes.js';
+
+/** Which step an entry records. */
+export interface StepIdentity {
+  key: string;
+  blob: string;
+  testId: string;
+  target: string;
+  kind: Entry['kind'];
+  instruction: string;
+  params: Record<string, string>;
+  occurrence: number;
+  /** The step as a phrase (`act "add two todos"`). */
+  step: string;
+}
+
+/** A key part that changed, with both values. */
+export interface KeyPartChange {
+  /** As a miss explanation names it (`the instruction`). */
+  part: string;
+  base: string;
+  head: string;
+}
+
+/** A new recording, shown whole. */
+export interface RecordingOutline {
+  actions: string[];
+  endChecks: string[];
+  origins: string[];
+  sensitiveLiterals: SensitiveLiteral[];
+}
+
+/** One step's change. */
+export type StepDiff =
+  | { change: 'added'; head: StepIdentity; outline: RecordingOutline }
+  | { change: 'removed'; base: StepIdentity }
+  | { change: 'rekeyed'; base: StepIdentity; head: StepIdentity; keyChanges: KeyPartChange[]; content: ContentChanges | undefined }
+  | { change: 'changed'; base: StepIdentity; head: StepIdentity; content: ContentChanges }
+  | { change: 'unreadable'; key: string; side: 'base' | 'head'; reason: string; message: string };
+
+/** The changes of one test. */
+export interface TestDiff {
+  testId: string;
+  steps: StepDiff[];
+}
+
+/** A change a reviewer should look at first. */
+export interface DiffRisk {
+  kind: 'new-origin' | 'fewer-end-checks' | 'sensitive-value' | 'unreadable-entry';
+  testId: string;
+  /** The step (or key) concerned. */
+  step: string;
+  /** What is risky, in words (values masked). */
+  detail: string;
+}
+
+/** The result of `cache diff`. */
+export interface CacheDiffResult {
+  base: string;
+  head: string;
+  counts: { added: number; removed: number; rekeyed: number; changed: number; unchanged: number; unreadable: number };
+  risks: DiffRisk[];
+  tests: TestDiff[];
+}
+
+type Readable = { key: string; blob: string; entry: Entry };
+
+function identityOf({ key, blob, entry }: Readable): StepIdentity {
+  const parts = entry.keyParts;
+  return { key, blob, testId: parts.testId, target: parts.target, kind: entry.kind, instruction: parts.instruction, params: parts.params, occurrence: parts.occurrence, step: describeStep(parts) };
+}
+
+const KEY_PART_VALUES: Readonly<Record<string, (parts: KeyParts) => string>> = {
+  'the instruction': (parts) => parts.instruction,
+  'the params': (parts) => describeParams(parts.params) || '(none)',
+  "the agent's context": (parts) => `digest ${parts.contextDigest}`,
+  'the occurrence index': (parts) => String(parts.occurrence),
+  'the app identity': (parts) => parts.appIdentity,
+  'the engine': (parts) => `${parts.engine} (contract ${parts.engineContract})`,
+  'the agent': (parts) => parts.agent,
+  'the target': (parts) => parts.target,
+  'the step kind': (parts) => parts.kind,
+  'the test': (parts) => parts.testId,
+  'the project': (parts) => parts.projectId,
+  'the replay policy': (parts) => String(parts.replayPolicy),
+};
+
+function keyPartChanges(base: KeyParts, head: KeyParts): KeyPartChange[] {
+  return explainKeyChange(base, head).map((part) => {
+    const value = KEY_PART_VALUES[part] ?? (() => '');
+    return { part, base: value(base), head: value(head) };
+  });
+}
+
+/** Pairs entries only in base with entries only in head of the same test and occurrence, fewest differing key parts first. */
+function pairRekeyed(removed: Readable[], added: Readable[]): Array<[Readable, Readable]> {
+  const slot = (entry: Entry): string => `${entry.keyParts.testId}\u0000${entry.keyParts.occurrence}`;
+  const candidates: Array<{ base: Readable; head: Readable; score: number }> = [];
+  const addedBySlot = new Map<string, Readable[]>();
+  for (const head of added) addedBySlot.set(slot(head.entry), [...(addedBySlot.get(slot(head.entry)) ?? []), head]);
+  for (const base of removed) {
+    for (const head of addedBySlot.get(slot(base.entry)) ?? []) {
+      candidates.push({ base, head, score: explainKeyChange(base.entry.keyParts, head.entry.keyParts).length });
+    }
+  }
+  candidates.sort((a, b) => a.score - b.score || compareText(a.base.key, b.base.key) || compareText(a.head.key, b.head.key));
+  const used = new Set<string>();
+  const pairs: Array<[Readable, Readable]> = [];
+  for (const { base, head } of candidates) {
+    if (used.has(`base:${base.key}`) || used.has(`head:${head.key}`)) continue;
+    used.add(`base:${base.key}`);
+    used.add(`head:${head.key}`);
+    pairs.push([base, head]);
+  }
+  return pairs;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function readable(state: StateEntry): Readable | undefined {
+  return state.result.kind === 'hit' ? { key: state.key, blob: state.result.blob, entry: state.result.entry } : undefined;
+}
+
+function unreadable(state: StateEntry, side: 'base' | 'head'): StepDiff {
+  const { result } = state;
+  return result.kind === 'invalid'
+    ? { change: 'unreadable', key: state.key, side, reason: result.reason, message: result.message }
+    : { change: 'unreadable', key: state.key, side, reason: 'absent', message: `Cache entry ${state.key} disappeared while it was read.` };
+}
+
+function risksOf(step: StepDiff, baseOrigins: ReadonlySet<string>): DiffRisk[] {
+  if (step.change === 'removed') return [];
+  if (step.change === 'unreadable') {
+    return step.side === 'head' ? [{ kind: 'unreadable-entry', testId: '', step: step.key, detail: `entry ${step.key} does not read (${step.reason})` }] : [];
+  }
+  const { testId, step: phrase } = step.head;
+  const risks: DiffRisk[] = [];
+  const newOrigins = step.change === 'added' ? step.outline.origins.filter((origin) => !baseOrigins.has(origin)) : (step.content?.newOrigins ?? []);
+  for (const origin of newOrigins) risks.push({ kind: 'new-origin', testId, step: phrase, detail: `visits a new origin ${origin}` });
+  const content = step.change === 'added' ? undefined : step.content;
+  if (content !== undefined && content.endCheckCounts.head < content.endCheckCounts.base) {
+    risks.push({ kind: 'fewer-end-checks', testId, step: phrase, detail: `checks fewer outcomes (${content.endCheckCounts.base} → ${content.endCheckCounts.head} end checks)` });
+  }
+  const literals = step.change === 'added' ? step.outline.sensitiveLiterals : (content?.sensitiveLiterals ?? []);
+  for (const literal of literals) {
+    risks.push({ kind: 'sensitive-value', testId, step: phrase, detail: `types or visits a new literal that looks like ${literal.kinds.map(withArticle).join(' or ')}: ${literal.preview}` });
+  }
+  return risks;
+}
+
+function withArticle(kind: string): string {
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
+function testOf(step: StepDiff, unreadableTests: ReadonlyMap<string, string>): string {
+  switch (step.change) {
+    case 'removed':
+      return step.base.testId;
+    case 'unreadable':
+      return unreadableTests.get(step.key) ?? '(unreadable entries)';
+    default:
+      return step.head.testId;
+  }
+}
+
+function sortKey(step: StepDiff): string {
+  if (step.change === 'unreadable') return `\uffff${step.key}`;
+  const identity = step.change === 'removed' ? step.base : step.head;
+  return `${identity.instruction}\u0000${String(identity.occurrence).padStart(6, '0')}\u0000${identity.key}`;
+}
+
+function originsOf(results: Iterable<ReadEntryResult>): Set<string> {
+  const origins = new Set<string>();
+  for (const result of results) if (result.kind === 'hit' && result.entry.kind === 'act') for (const origin of result.entry.origins) origins.add(origin);
+  return origins;
+}
+
+/**
+ * The origins the base state visits, as far as an added entry needs them: the entries already
+ * read first, the rest of the base only when an added entry visits an origin not among them.
+ */
+async function baseOriginsFor(base: CacheState, alreadyRead: ReadonlyMap<string, ReadEntryResult>, steps: readonly StepDiff[]): Promise<Set<string>> {
+  const origins = originsOf(alreadyRead.values());
+  const wanted = steps.flatMap((step) => (step.change === 'added' ? step.outline.origins : []));
+  if (wanted.every((origin) => origins.has(origin))) return origins;
+  const rest = await base.read([...base.refs.keys()].filter((key) => !alreadyRead.has(key)));
+  for (const origin of originsOf(rest.values())) origins.add(origin);
+  return origins;
+}
+
+/** Compares two cache states, reading (and verifying) only the entries whose bytes differ. */
+export async function diffCacheStates(base: CacheState, head: CacheState): Promise<CacheDiffResult> {
+  const counts = { added: 0, removed: 0, rekeyed: 0, changed: 0, unchanged: 0, unreadable: 0 };
+  const inBoth: string[] = [];
+  const sameName: string[] = [];
+  for (const [key, blob] of head.refs) {
+    if (base.refs.has(key)) (blob !== undefined && base.refs.get(key) === blob ? sameName : inBoth).push(key);
+  }
+  // Same blob name: unchanged when the bytes are equal too (a damaged copy keeps its name), checked without decoding.
+  const [baseFingerprints, headFingerprints] = await Promise.all([base.fingerprints(sameName), head.fingerprints(sameName)]);
+  for (const key of sameName) {
+    const fingerprint = headFingerprints.get(key);
+    if (fingerprint !== undefined && fingerprint === baseFingerprints.get(key)) counts.unchanged += 1;
+    else inBoth.push(key);
+  }
+  const onlyBaseKeys = [...base.refs.keys()].filter((key) => !head.refs.has(key));
+  const onlyHeadKeys = [...head.refs.keys()].filter((key) => !base.refs.has(key));
+  const [baseResults, headResults] = await Promise.all([base.read([...inBoth, ...onlyBaseKeys]), head.read([...inBoth, ...onlyHeadKeys])]);
+  const entryOf = (state: CacheState, results: ReadonlyMap<string, ReadEntryResult>, key: string): StateEntry => ({ key, blob: state.refs.get(key), result: results.get(key)! });
+  const steps: StepDiff[] = [];
+  // An unreadable entry is filed under the test its readable counterpart (same key) belongs to.
+  const unreadableTests = new Map<string, string>();
+  for (const key of inBoth) {
+    const baseEntry = entryOf(base, baseResults, key);
+    const headEntry = entryOf(head, headResults, key);
+    const baseReadable = readable(baseEntry);
+    const headReadable = readable(headEntry);
+    if (headReadable === undefined) {
+      if (baseReadable !== undefined) unreadableTests.set(key, baseReadable.entry.keyParts.testId);
+      steps.push(unreadable(headEntry, 'head'));
+    } else if (baseReadable === undefined) {
+      unreadableTests.set(key, headReadable.entry.keyParts.testId);
+      steps.push(unreadable(baseEntry, 'base'));
+    } else {
+      steps.push({ change: 'changed', base: identityOf(baseReadable), head: identityOf(headReadable), content: entryChanges(baseReadable.entry, headReadable.entry) });
+    }
+  }
+  const onlyBase: Readable[] = [];
+  const onlyHead: Readable[] = [];
+  for (const key of onlyBaseKeys) {
+    const entry = entryOf(base, baseResults, key);
+    const read = readable(entry);
+    if (read === undefined) steps.push(unreadable(entry, 'base'));
+    else onlyBase.push(read);
+  }
+  for (const key of onlyHeadKeys) {
+    const entry = entryOf(head, headResults, key);
+    const read = readable(entry);
+    if (read === undefined) steps.push(unreadable(entry, 'head'));
+    else onlyHead.push(read);
+  }
+  const paired = pairRekeyed(onlyBase, onlyHead);
+  const pairedKeys = new Set(paired.flatMap(([from, to]) => [from.key, to.key]));
+  for (const [from, to] of paired) {
+    const changes = entryChanges(from.entry, to.entry);
+    const content = hasContentChanges(changes) ? changes : undefined;
+    steps.push({ change: 'rekeyed', base: identityOf(from), head: identityOf(to), keyChanges: keyPartChanges(from.entry.keyParts, to.entry.keyParts), content });
+  }
+  for (const from of onlyBase.filter((entry) => !pairedKeys.has(entry.key))) steps.push({ change: 'removed', base: identityOf(from) });
+  for (const to of onlyHead.filter((entry) => !pairedKeys.has(entry.key))) {
+    const actions = to.entry.kind === 'act' ? to.entry.actions.map(describeAction) : [];
+    const origins = to.entry.kind === 'act' ? to.entry.origins : [];
+    steps.push({ change: 'added', head: identityOf(to), outline: { actions, endChecks: endCheckLines(to.entry), origins, sensitiveLiterals: sensitiveLiterals(literalsOfEntry(to.entry)) } });
+  }
+  const baseOrigins = await baseOriginsFor(base, baseResults, steps);
+  const byTest = new Map<string, StepDiff[]>();
+  for (const step of steps) {
+    counts[step.change] += 1;
+    const test = testOf(step, unreadableTests);
+    byTest.set(test, [...(byTest.get(test) ?? []), step]);
+  }
+  const tests = [...byTest.entries()]
+    .sort(([a], [b]) => compareText(a, b))
+    .map(([testId, testSteps]) => ({ testId, steps: testSteps.sort((a, b) => compareText(sortKey(a), sortKey(b))) }));
+  const risks = tests.flatMap((test) =>
+    test.steps.flatMap((step) => risksOf(step, baseOrigins).map((risk) => (risk.testId === '' ? { ...risk, testId: test.testId } : risk))),
+  );
+  return { base: base.label, head: head.label, counts, risks, tests };
+}
+
+/** Options of {@link diffCache}. */
+export interface DiffCacheOptions {
+  cwd: string;
+  /** The cache folder: the working-tree state, and where revisions are read. */
+  cacheDirectory: string;
+  /** A git revision or a cache folder. Default `HEAD`. */
+  base?: string | undefined;
+  /** A git revision or a cache folder. Default: the cache folder in the working tree. */
+  head?: string | undefined;
+}
+
+/** Reads the two states `options` name and compares them. */
+export async function diffCache(options: DiffCacheOptions): Promise<CacheDiffResult> {
+  const baseSpec = await resolveStateArgument(options.base ?? 'HEAD', options.cwd, options.cacheDirectory);
+  const headSpec = options.head === undefined ? folderSpec(options.cwd, options.cacheDirectory, 'working tree') : await resolveStateArgument(options.head, options.cwd, options.cacheDirectory);
+  const [base, head] = await Promise.all([openCacheState(baseSpec), openCacheState(headSpec)]);
+  return diffCacheStates(base, head);
+}

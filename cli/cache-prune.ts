@@ -1,0 +1,221 @@
+/**
+ * `e2e cache prune`: mark and sweep. Mark: every entry a current test can reach (its test id
+ * and target belong to a listed test), of the current schema version, readable, and (with
+ * `unusedForRuns`) used in the last N runs. Sweep: the refs of every other entry, blobs no
+ * remaining ref names, and temp files of killed writers older than a grace period. Entries of
+ * a newer e2e and entries that could not be read for a passing reason (permissions, I/O) stay.
+ * Always reports what it removes (or, dry-run, would remove) and the bytes freed.
+ */
+import { join, relative } from 'node:path';
+import { ENTRY_SCHEMA_VERSION, FileCacheStore, nodeFileSystem, type CacheRef, type ReadEntryResult } from '../cache-format/index.js';
+import { RunLedger } from '../cache-format/run-ledger.js';
+import { describeStep } from './entry-text.js';
+import { usageError, type CacheLocation } from './command-io.js';
+import type { TestInventory } from './test-inventory.js';
+import { alignColumns, formatAge, formatBytes, plural } from './text-format.js';
+
+/** Why something is removed. */
+export type PruneReason = 'unreachable' | 'old-schema' | 'invalid' | 'unused' | 'unreferenced-blob' | 'temp-file';
+
+/** One thing prune removes. */
+export interface PruneItem {
+  reason: PruneReason;
+  /** The key (entries), blob name (blobs) or path relative to the cache folder (temp files). */
+  name: string;
+  /** Bytes freed: the ref file for entries, the file for blobs and temp files. */
+  bytes: number;
+  /** In words: the step, the read problem, the age. */
+  detail: string;
+}
+
+/** Options of {@link pruneCache}. */
+export interface PruneOptions {
+  location: CacheLocation;
+  /** Every current test (from Playwright's list mode). */
+  inventory: TestInventory;
+  /** List what would go, remove nothing. */
+  dryRun: boolean;
+  /** Also remove entries neither hit nor saved during the last N recorded runs. */
+  unusedForRuns?: number | undefined;
+  /** Temp files and never-referenced blobs younger than this belong to live writers. Default 10 minutes. */
+  graceMs?: number | undefined;
+  /** The current time (tests). Default now. */
+  now?: Date | undefined;
+}
+
+/** The result of `cache prune`. */
+export interface PruneResult {
+  cacheDirectory: string;
+  dryRun: boolean;
+  removed: PruneItem[];
+  bytesFreed: number;
+  /** Entries kept. */
+  keptEntries: number;
+  /** Things worth knowing that did not remove anything (kept newer entries, too few runs recorded). */
+  notes: string[];
+}
+
+/** Default grace period of temp files and never-referenced blobs. */
+export const DEFAULT_PRUNE_GRACE_MS = 10 * 60_000;
+
+/**
+ * The reading pipeline's words for a schema version this e2e does not read and is not newer:
+ * one it no longer reads, or a version field below the first version (there is no older
+ * schema yet, so such an entry is the oldest kind of "old").
+ */
+const UNSUPPORTED_VERSION = /schema version -?\d+, which this e2e no longer reads|`version` is not a schema version/;
+
+type Verdict = { keep: true; note?: string } | { keep: false; reason: PruneReason; detail: string };
+
+function refBytes(ref: CacheRef): number {
+  return ref.blob === undefined ? 0 : ref.blob.length + 1;
+}
+
+function judgeRead(result: ReadEntryResult, ref: CacheRef, blobExists: boolean, reachable: (testId: string, targets: string[]) => boolean): Verdict {
+  switch (result.kind) {
+    case 'absent':
+      return { keep: true };
+    case 'hit': {
+      const { entry } = result;
+      const step = `${entry.keyParts.testId}: ${describeStep(entry.keyParts)} [${entry.keyParts.target}]`;
+      if (result.storedVersion < ENTRY_SCHEMA_VERSION) return { keep: false, reason: 'old-schema', detail: `${step} (schema version ${result.storedVersion})` };
+      if (!reachable(entry.keyParts.testId, [entry.keyParts.target, entry.keyParts.projectId])) return { keep: false, reason: 'unreachable', detail: step };
+      return { keep: true };
+    }
+    case 'invalid':
+      switch (result.reason) {
+        case 'newer-version':
+          return { keep: true, note: `kept ${ref.key}: written by a newer e2e` };
+        case 'unreadable':
+          return ref.blob !== undefined && !blobExists
+            ? { keep: false, reason: 'invalid', detail: `names blob ${ref.blob}, which is missing` }
+            : { keep: true, note: `kept ${ref.key}: it could not be read just now (${result.message})` };
+        case 'schema':
+          return UNSUPPORTED_VERSION.test(result.message) ? { keep: false, reason: 'old-schema', detail: result.message } : { keep: false, reason: 'invalid', detail: `schema: ${result.message}` };
+        case 'too-large':
+        case 'hash-mismatch':
+        case 'undecodable':
+        case 'key-mismatch':
+          return { keep: false, reason: 'invalid', detail: `${result.reason}: ${result.message}` };
+      }
+  }
+}
+
+/** Marks and sweeps the cache at `options.location`. */
+export async function pruneCache(options: PruneOptions): Promise<PruneResult> {
+  const { location, inventory, dryRun } = options;
+  const now = options.now ?? new Date();
+  const graceMs = options.graceMs ?? DEFAULT_PRUNE_GRACE_MS;
+  const store = new FileCacheStore(location.cacheDirectory, { readOnly: dryRun, hitsDirectory: location.hitsDirectory });
+  const [refs, blobs] = await Promise.all([store.list(), store.listBlobs()]);
+  if (inventory.tests.length === 0 && refs.length > 0) {
+    throw usageError('the test list is empty, so every entry would look unreachable; check the config\'s testDir and testMatch, or run `e2e cache clear` to remove everything.');
+  }
+  const reachableSet = new Set(inventory.tests.map((test) => `${test.testId}\u0000${test.project}`));
+  const reachable = (testId: string, targets: string[]): boolean => targets.some((target) => reachableSet.has(`${testId}\u0000${target}`));
+  const blobNames = new Set(blobs.map((blob) => blob.name));
+  const removed: PruneItem[] = [];
+  const notes: string[] = [];
+  const kept: CacheRef[] = [];
+  for (const ref of refs) {
+    const verdict: Verdict =
+      ref.blob === undefined
+        ? { keep: false, reason: 'invalid', detail: 'its ref file names no blob' }
+        : judgeRead(await store.read(ref.key), ref, blobNames.has(ref.blob), reachable);
+    if (verdict.keep) {
+      kept.push(ref);
+      if (verdict.note !== undefined) notes.push(verdict.note);
+    } else {
+      removed.push({ reason: verdict.reason, name: ref.key, bytes: refBytes(ref), detail: verdict.detail });
+    }
+  }
+  const stillKept = await markUnused(options, store, kept, removed, notes);
+  const removedKeys = new Set(removed.map((item) => item.name));
+  const removedRefs = new Map(refs.filter((ref) => removedKeys.has(ref.key)).map((ref) => [ref.key, ref]));
+  const orphaned = new Set([...removedRefs.values()].map((ref) => ref.blob));
+  const named = new Set(stillKept.map((ref) => ref.blob));
+  for (const blob of blobs) {
+    if (named.has(blob.name)) continue;
+    const age = now.getTime() - blob.modifiedAt.getTime();
+    if (!orphaned.has(blob.name) && age < graceMs) continue;
+    removed.push({ reason: 'unreferenced-blob', name: blob.name, bytes: blob.size, detail: orphaned.has(blob.name) ? 'named only by removed entries' : 'no ref names it' });
+  }
+  for (const temp of await store.listTempFiles({ olderThanMs: graceMs, now })) {
+    const age = formatAge(now.getTime() - temp.modifiedAt.getTime());
+    removed.push({ reason: 'temp-file', name: relative(location.cacheDirectory, temp.path), bytes: temp.size, detail: `left by an interrupted writer (${age} old)` });
+  }
+  if (!dryRun) await sweep(store, removed, removedRefs, location.cacheDirectory, notes);
+  return {
+    cacheDirectory: location.cacheDirectory,
+    dryRun,
+    removed,
+    bytesFreed: removed.reduce((sum, item) => sum + item.bytes, 0),
+    keptEntries: refs.length - removed.filter((item) => item.reason !== 'unreferenced-blob' && item.reason !== 'temp-file').length,
+    notes,
+  };
+}
+
+/** Moves entries not used during the last N runs from `kept` to `removed`; returns what stays. */
+async function markUnused(options: PruneOptions, store: FileCacheStore, kept: CacheRef[], removed: PruneItem[], notes: string[]): Promise<CacheRef[]> {
+  const runsWanted = options.unusedForRuns;
+  if (runsWanted === undefined) return kept;
+  const runs = await new RunLedger(nodeFileSystem, options.location.hitsDirectory).readAll();
+  if (runs.length < runsWanted) {
+    notes.push(`only ${plural(runs.length, 'run')} recorded in ${options.location.hitsDirectory}; --unused-for ${runsWanted} removed nothing`);
+    return kept;
+  }
+  const cutoff = runs[runs.length - runsWanted]!.getTime();
+  const hits = await store.readHits();
+  return kept.filter((ref) => {
+    const lastUse = Math.max(hits.get(ref.key)?.getTime() ?? 0, ref.modifiedAt.getTime());
+    if (lastUse >= cutoff) return true;
+    removed.push({ reason: 'unused', name: ref.key, bytes: refBytes(ref), detail: `neither replayed nor recorded in the last ${plural(runsWanted, 'run')}` });
+    return false;
+  });
+}
+
+async function sweep(store: FileCacheStore, removed: PruneItem[], refs: ReadonlyMap<string, CacheRef>, directory: string, notes: string[]): Promise<void> {
+  for (const item of removed) {
+    switch (item.reason) {
+      case 'unreachable':
+      case 'old-schema':
+      case 'invalid':
+      case 'unused': {
+        const blob = refs.get(item.name)?.blob;
+        const gone = await store.delete(item.name, blob === undefined ? {} : { onlyBlob: blob });
+        if (!gone) notes.push(`kept ${item.name}: it changed while prune ran`);
+        break;
+      }
+      case 'unreferenced-blob':
+        await store.deleteBlob(item.name);
+        break;
+      case 'temp-file':
+        await store.removeTempFile(join(directory, item.name));
+        break;
+    }
+  }
+}
+
+const REASON_LABELS: Readonly<Record<PruneReason, string>> = {
+  unreachable: 'unreachable',
+  'old-schema': 'old schema',
+  invalid: 'invalid',
+  unused: 'unused',
+  'unreferenced-blob': 'blob',
+  'temp-file': 'temp file',
+};
+
+/** `cache prune` as text. */
+export function renderPrune(result: PruneResult): string {
+  const verb = result.dryRun ? 'Would remove' : 'Removed';
+  const lines = [`${verb} ${plural(result.removed.length, 'item')}, ${formatBytes(result.bytesFreed)} ${result.dryRun ? 'to free' : 'freed'}; ${plural(result.keptEntries, 'entry', 'entries')} kept.`];
+  if (result.removed.length > 0) lines.push(...alignColumns(result.removed.map((item) => [REASON_LABELS[item.reason], item.name, item.detail]), '  '));
+  for (const note of result.notes) lines.push(`note: ${note}`);
+  if (result.dryRun && result.removed.length > 0) lines.push('Nothing was removed (--dry-run).');
+  return lines.join('\n');
+}
+
+/** `cache prune --json`. */
+export function renderPruneJson(result: PruneResult): string {
+  return JSON.stringify(result, null, 2);
+}

@@ -1,0 +1,84 @@
+/**
+ * What a cache command talks to (output streams, working folder, environment, exit), and the
+ * one wrapper that turns a command's result or error into output and an exit code through
+ * {@link EXIT_CODES}. Usage errors are `INVALID_ARGUMENT` errors: one line naming the fix, exit 2.
+ */
+import { join, resolve } from 'node:path';
+import { E2EError, exitClassOf, isE2EError } from '../errors/index.js';
+import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
+
+/** A stream a command writes text to. */
+export interface OutputStream {
+  write(text: string): unknown;
+}
+
+/** What the cache commands talk to; `main.ts` passes the process's, tests their own. */
+export interface CommandIo {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** The folder relative paths start from. */
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Ends the command with an exit code. Default: sets `process.exitCode` (the process ends when the work is done). */
+  exit?: (code: number) => void;
+}
+
+/** What a command's work produced: how it ended and the text to print. */
+export interface CommandOutput {
+  outcome: CommandOutcome;
+  /** Printed to stdout (a newline is added when missing). */
+  text: string;
+  /** Printed to stderr, e.g. the reason behind a failing outcome. */
+  problem?: string;
+}
+
+/** A usage error: exit 2 with one line that names the fix. */
+export function usageError(message: string): E2EError {
+  return new E2EError('INVALID_ARGUMENT', message);
+}
+
+function withNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** Runs a command's work and prints its output; errors become one line on stderr and their exit class. */
+export async function runCommandWork(io: CommandIo, work: () => Promise<CommandOutput>): Promise<void> {
+  const exit = io.exit ?? ((code: number) => void (process.exitCode = code));
+  let output: CommandOutput;
+  try {
+    output = await work();
+  } catch (error) {
+    if (isE2EError(error)) {
+      io.stderr.write(error.code === 'INVALID_ARGUMENT' ? `error: ${error.message}\n` : `${error.code}: ${error.message}\n`);
+      exit(EXIT_CODES[outcomeOfExitClass(exitClassOf(error.code))]);
+      return;
+    }
+    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    exit(EXIT_CODES.infrastructure);
+    return;
+  }
+  io.stdout.write(withNewline(output.text));
+  if (output.problem !== undefined) io.stderr.write(withNewline(output.problem));
+  exit(EXIT_CODES[output.outcome]);
+}
+
+/** Default cache folder under the working folder (until config loading is wired, DESIGN §2 `cache.dir`). */
+export const DEFAULT_CACHE_DIRECTORY = join('.e2e', 'cache');
+/** Default last-hit ledger folder: outside the committed cache, ignored by git. */
+export const DEFAULT_HITS_DIRECTORY = join('.e2e', 'hits');
+
+/** Where a command finds the cache and its hit ledger. */
+export interface CacheLocation {
+  /** Absolute cache folder. */
+  cacheDirectory: string;
+  /** Absolute hit-ledger folder. */
+  hitsDirectory: string;
+}
+
+/** The cache and hit-ledger folders from `--cache-dir` / `--hits-dir`, relative to `cwd`. */
+export function resolveCacheLocation(cwd: string, options: { cacheDir?: string | undefined; hitsDir?: string | undefined }): CacheLocation {
+  return {
+    cacheDirectory: resolve(cwd, options.cacheDir ?? DEFAULT_CACHE_DIRECTORY),
+    hitsDirectory: resolve(cwd, options.hitsDir ?? DEFAULT_HITS_DIRECTORY),
+  };
+}

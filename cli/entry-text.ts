@@ -1,0 +1,88 @@
+/**
+ * A cache entry as readable text for `e2e cache show` and git's textconv: the key parts, the
+ * start route, each action as a sentence (`describeAction`), the end checks with their states,
+ * the origins, the summary and the provenance. Deterministic (no "ago"), so `git diff` of two
+ * renderings shows only what changed.
+ */
+import type { Entry, EvidenceCheck, KeyParts, StateControl } from '../cache-format/index.js';
+import { describeAction, describeStateControl } from '../recorder/describe-action.js';
+import { formatRoute } from '../recorder/route-of.js';
+import { alignColumns, quoteText } from './text-format.js';
+
+/** The params of a step as `name=value, …` (secrets and `unique()` values are already placeholders). */
+export function describeParams(params: Readonly<Record<string, string>>): string {
+  return Object.keys(params)
+    .sort()
+    .map((name) => `${name}=${params[name]!}`)
+    .join(', ');
+}
+
+/** A step as a short phrase: `act "add two todos" with title=<unique:title>` (and the occurrence when it is not the first). */
+export function describeStep(parts: KeyParts): string {
+  const params = describeParams(parts.params);
+  let phrase = `${parts.kind} ${quoteText(parts.instruction)}`;
+  if (params !== '') phrase += ` with ${params}`;
+  if (parts.occurrence > 0) phrase += ` (occurrence ${parts.occurrence + 1})`;
+  return phrase;
+}
+
+/** An end check as a line: `appeared: status "Saved"`, `gone: dialog "Confirm"`. */
+export function describeEndCheck(check: 'appeared' | 'gone', control: StateControl): string {
+  return `${check}: ${describeStateControl(control)}`;
+}
+
+/** A judgment's evidence check as a line: `present: checkbox "Toggle" [checked] (count 1)`. */
+export function describeEvidence(check: EvidenceCheck): string {
+  return `${check.expect}: ${describeStateControl(check.control)}${check.count === undefined ? '' : ` (count ${check.count})`}`;
+}
+
+/** The end checks of an entry as lines (appeared/gone for `act`, evidence for judgments). */
+export function endCheckLines(entry: Entry): string[] {
+  if (entry.kind === 'act') return [...entry.appeared.map((control) => describeEndCheck('appeared', control)), ...entry.gone.map((control) => describeEndCheck('gone', control))];
+  return entry.evidence.map(describeEvidence);
+}
+
+/** The provenance of an entry as one line. */
+export function describeProvenance(entry: Entry): string {
+  const { provenance } = entry;
+  const executor = provenance.executorVersion === undefined ? provenance.executor : `${provenance.executor} ${provenance.executorVersion}`;
+  return `recorded ${provenance.recordedAt}, verified by ${provenance.verifiedBy}, executor ${executor}, e2e ${provenance.toolVersion}`;
+}
+
+/** Where the bytes came from, for the heading. */
+export interface EntrySource {
+  blob: string;
+  storedVersion: number;
+}
+
+/** The entry as lines of readable text. */
+export function entryLines(entry: Entry, source: EntrySource): string[] {
+  const parts = entry.keyParts;
+  const lines = [`Cache entry ${entry.key} (blob ${source.blob}, schema version ${source.storedVersion})`, ''];
+  const keyRows: string[][] = [
+    ['test', parts.testId],
+    ['project', parts.projectId],
+    ['target', parts.target],
+    ['engine', `${parts.engine} (contract ${parts.engineContract})`],
+    ['step', `${parts.kind} ${quoteText(parts.instruction, 4096)}`],
+    ['params', describeParams(parts.params) || '(none)'],
+    ['occurrence', String(parts.occurrence)],
+    ['app', parts.appIdentity],
+    ['agent', `${parts.agent} (context digest ${parts.contextDigest})`],
+    ['replay policy', String(parts.replayPolicy)],
+  ];
+  lines.push('Key parts:', ...alignColumns(keyRows.map(([name, value]) => [`${name}:`, value!]), '  '), '');
+  if (entry.kind === 'act') {
+    lines.push(`Starts at ${formatRoute(entry.startRoute)}`, 'Actions:');
+    entry.actions.forEach((action, index) => lines.push(`  ${index + 1}. ${describeAction(action)}`));
+    lines.push(`Ends at ${formatRoute(entry.endRoute)}`);
+  } else {
+    lines.push(`Route: ${formatRoute(entry.route)}`);
+  }
+  const checks = endCheckLines(entry);
+  lines.push(entry.kind === 'act' ? 'End checks:' : 'Evidence:', ...(checks.length === 0 ? ['  (none)'] : checks.map((line) => `  ${line}`)));
+  if (entry.kind === 'act') lines.push(`Origins: ${entry.origins.length === 0 ? '(none)' : entry.origins.join(', ')}`);
+  if (entry.kind !== 'act' && entry.extracted !== undefined) lines.push(`Extracted: ${entry.extracted}`);
+  lines.push(`Summary: ${entry.summary}`, `Provenance: ${describeProvenance(entry)}`);
+  return lines;
+}

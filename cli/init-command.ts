@@ -1,0 +1,102 @@
+/**
+ * `e2e init`: scaffolds `e2e.config.ts`, `tests/example.e2e.ts`, and the `.gitignore` and
+ * `.gitattributes` lines of the cache. Never overwrites a file: an existing config or test is
+ * kept as it is; existing ignore and attribute files only get the lines they lack. Running it
+ * twice changes nothing the second time.
+ */
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  CONFIG_TEMPLATE,
+  EXAMPLE_TEST_TEMPLATE,
+  GITATTRIBUTES_COMMENT,
+  GITATTRIBUTES_LINES,
+  GITIGNORE_COMMENT,
+  GITIGNORE_LINES,
+  TEXTCONV_COMMAND,
+} from './init-templates.js';
+import { CONFIG_FILE_NAMES } from './test-inventory.js';
+
+/** What happened to one file. */
+export interface InitFile {
+  /** Relative to the project folder. */
+  path: string;
+  status: 'created' | 'kept' | 'updated';
+  /** For `updated`: the lines added. */
+  added?: string[];
+}
+
+/** The result of `e2e init`. */
+export interface InitResult {
+  directory: string;
+  files: InitFile[];
+  /** Things to do by hand. */
+  hints: string[];
+}
+
+async function createUnlessPresent(directory: string, path: string, content: string, alreadyThere = existsSync(join(directory, path))): Promise<InitFile> {
+  if (alreadyThere) return { path, status: 'kept' };
+  const absolute = join(directory, path);
+  await mkdir(dirname(absolute), { recursive: true });
+  try {
+    await writeFile(absolute, content, { flag: 'wx' });
+  } catch {
+    return { path, status: 'kept' };
+  }
+  return { path, status: 'created' };
+}
+
+/** Adds the `lines` a text file lacks (under `comment`), creating it when missing. */
+async function ensureLines(directory: string, path: string, comment: string, lines: readonly string[]): Promise<InitFile> {
+  const absolute = join(directory, path);
+  let existing: string | undefined;
+  try {
+    existing = await readFile(absolute, 'utf8');
+  } catch {
+    existing = undefined;
+  }
+  if (existing === undefined) {
+    await writeFile(absolute, [comment, ...lines].join('\n') + '\n', { flag: 'wx' });
+    return { path, status: 'created' };
+  }
+  const present = new Set(existing.split(/\r?\n/).map((line) => line.trim()));
+  const missing = lines.filter((line) => !present.has(line));
+  if (missing.length === 0) return { path, status: 'kept' };
+  const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
+  await appendFile(absolute, `${separator}${existing === '' ? '' : '\n'}${comment}\n${missing.join('\n')}\n`);
+  return { path, status: 'updated', added: missing };
+}
+
+/** Scaffolds an e2e project in `directory`. */
+export async function initProject(directory: string): Promise<InitResult> {
+  const files: InitFile[] = [];
+  const existingConfig = CONFIG_FILE_NAMES.find((name) => existsSync(join(directory, name)));
+  files.push(existingConfig === undefined ? await createUnlessPresent(directory, 'e2e.config.ts', CONFIG_TEMPLATE) : { path: existingConfig, status: 'kept' });
+  files.push(await createUnlessPresent(directory, join('tests', 'example.e2e.ts'), EXAMPLE_TEST_TEMPLATE));
+  files.push(await ensureLines(directory, '.gitignore', GITIGNORE_COMMENT, GITIGNORE_LINES));
+  files.push(await ensureLines(directory, '.gitattributes', GITATTRIBUTES_COMMENT, GITATTRIBUTES_LINES));
+  const hints: string[] = [];
+  if (files[0]?.status === 'created') hints.push('Pick a model provider and describe the app in e2e.config.ts, and set the app URL (E2E_APP_URL or `targets`).');
+  hints.push(`Make \`git diff\` show cache entries as text: ${TEXTCONV_COMMAND}`);
+  const ignore = await readFile(join(directory, '.gitignore'), 'utf8');
+  if (ignore.split(/\r?\n/).some((line) => ['.e2e', '.e2e/', '/.e2e', '/.e2e/'].includes(line.trim()))) {
+    hints.push('.gitignore ignores all of .e2e/, so the cache cannot be committed: remove that line (the lines e2e init added ignore only the run outputs).');
+  }
+  return { directory, files, hints };
+}
+
+/** `e2e init` as text. */
+export function renderInit(result: InitResult): string {
+  const lines = result.files.map((file) => {
+    switch (file.status) {
+      case 'created':
+        return `  created  ${file.path}`;
+      case 'kept':
+        return `  kept     ${file.path} (already there)`;
+      case 'updated':
+        return `  updated  ${file.path} (added ${file.added?.join(', ') ?? ''})`;
+    }
+  });
+  return [`e2e init in ${result.directory}:`, ...lines, '', ...result.hints.map((hint) => `Next: ${hint}`)].join('\n');
+}

@@ -1,0 +1,47 @@
+/**
+ * `e2e run` without a browser: the arguments it hands Playwright Test, config discovery, and
+ * the exit-code table. Real runs of the binary live in tests/runner.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES, outcomeOfExitClass } from './exit-codes.js';
+import { findConfig, playwrightArguments, startRun, type RunCommandOptions } from './run-command.js';
+
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'e2e-cli-'));
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+const options: RunCommandOptions = { filters: [], cache: true, debug: false, cwd: '/project', env: {} };
+
+describe('e2e run', () => {
+  it('passes filters and Playwright options through, keeping the e2e reporter', () => {
+    const args = playwrightArguments(
+      { ...options, filters: ['todos'], grep: 'adds', project: ['web', 'admin'], workers: '2', retries: '1', shard: '1/4', reporter: 'dot', extra: ['--headed'] },
+      '/project/e2e.config.ts',
+    );
+    expect(args.slice(0, 4)).toEqual(['test', '-c', '/project/e2e.config.ts', 'todos']);
+    expect(args).toEqual(expect.arrayContaining(['--grep', 'adds', '--project', 'web', '--project', 'admin', '--workers', '2', '--retries', '1', '--shard', '1/4', '--headed']));
+    expect(args[args.indexOf('--reporter') + 1]).toMatch(/^dot,.*runner\/reporter\.js$/);
+  });
+
+  it('finds e2e.config.ts in the folder, and reports a missing config as a configuration outcome', async () => {
+    expect(findConfig(folder, undefined)).toBeUndefined();
+    const result = await startRun({ ...options, cwd: folder }).result;
+    expect(result).toMatchObject({ outcome: 'configuration', message: expect.stringContaining('INVALID_CONFIG: no config found') as string });
+    await writeFile(join(folder, 'e2e.config.ts'), 'export default {};');
+    expect(findConfig(folder, undefined)).toBe(join(folder, 'e2e.config.ts'));
+  });
+
+  it('maps every outcome to the exit code of DESIGN §3', () => {
+    expect(EXIT_CODES).toEqual({ passed: 0, 'test-failure': 1, configuration: 2, infrastructure: 3, interrupted: 130 });
+    expect([0, 1, 2, 3, 130].map((exitClass) => EXIT_CODES[outcomeOfExitClass(exitClass as 0 | 1 | 2 | 3 | 130)])).toEqual([0, 1, 2, 3, 130]);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * `e2e run`: runs Playwright Test on the e2e config in a child process, passes our modes
+ * through environment variables, and reads `.e2e/report.json` to decide the outcome. The
+ * first interrupt is forwarded so Playwright finishes cleanly and writes the report; a
+ * second one stops the child at once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exitClassOf, isErrorCode } from '../errors/index.js';
+import { ENVIRONMENT } from '../runner/environment.js';
+import { parseReport, type Report } from '../runner/report.js';
+import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
+import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
+
+/** Options of `e2e run`. */
+export interface RunCommandOptions {
+  /** Test file filters (Playwright positional arguments). */
+  filters: string[];
+  /** Config file; default `e2e.config.{ts,mts,js,mjs}` in `cwd`. */
+  config?: string | undefined;
+  grep?: string | undefined;
+  project?: string[] | undefined;
+  workers?: string | undefined;
+  retries?: string | undefined;
+  shard?: string | undefined;
+  reporter?: string | undefined;
+  /** False for `--no-cache`. */
+  cache: boolean;
+  debug: boolean;
+  /** Arguments after `--`, passed to Playwright Test verbatim. */
+  extra?: string[] | undefined;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** How a run ended. */
+export interface RunCommandResult {
+  outcome: CommandOutcome;
+  /** The report, when Playwright wrote one. */
+  report?: Report | undefined;
+  /** A line for the user when the run ended without a report. */
+  message?: string | undefined;
+}
+
+/** A started run. */
+export interface RunHandle {
+  result: Promise<RunCommandResult>;
+  /** Forward an interrupt: the first finishes cleanly, the second stops at once. */
+  interrupt(): void;
+}
+
+const CONFIG_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'];
+
+/** The config path for `options`, or undefined when none exists. */
+export function findConfig(cwd: string, config: string | undefined): string | undefined {
+  if (config !== undefined) {
+    const path = resolve(cwd, config);
+    return existsSync(path) ? path : undefined;
+  }
+  return CONFIG_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+}
+
+function playwrightCli(configPath: string): string {
+  try {
+    return createRequire(configPath).resolve('@playwright/test/cli');
+  } catch {
+    return createRequire(import.meta.url).resolve('@playwright/test/cli');
+  }
+}
+
+const OUR_REPORTER = fileURLToPath(new URL('../runner/reporter.js', import.meta.url));
+
+/** The Playwright Test command line for `options`. */
+export function playwrightArguments(options: RunCommandOptions, configPath: string): string[] {
+  const args = ['test', '-c', configPath, ...options.filters];
+  if (options.grep !== undefined) args.push('--grep', options.grep);
+  for (const project of options.project ?? []) args.push('--project', project);
+  if (options.workers !== undefined) args.push('--workers', options.workers);
+  if (options.retries !== undefined) args.push('--retries', options.retries);
+  if (options.shard !== undefined) args.push('--shard', options.shard);
+  if (options.reporter !== undefined) args.push('--reporter', `${options.reporter},${OUR_REPORTER}`);
+  args.push(...(options.extra ?? []));
+  return args;
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+async function readFailure(path: string): Promise<{ code: string; message: string } | undefined> {
+  try {
+    const data = JSON.parse(await readFile(path, 'utf8')) as { code?: unknown; message?: unknown };
+    return typeof data.code === 'string' && typeof data.message === 'string' ? { code: data.code, message: data.message } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function conclude(
+  reportPath: string,
+  failurePath: string,
+  exit: { code: number | null; interrupted: boolean },
+): Promise<RunCommandResult> {
+  let report: Report | undefined;
+  try {
+    const read = parseReport(await readFile(reportPath, 'utf8'));
+    if (read.kind === 'report') report = read.report;
+    else if (read.kind === 'unsupported-version') {
+      return { outcome: 'configuration', message: `The report has version ${read.version}, newer than this e2e; update e2e.` };
+    }
+  } catch {
+    report = undefined;
+  }
+  if (exit.interrupted) return { outcome: 'interrupted', report };
+  if (report !== undefined) return { outcome: outcomeOfExitClass(report.exitCode), report };
+  const failure = await readFailure(failurePath);
+  if (failure !== undefined && isErrorCode(failure.code)) {
+    return { outcome: outcomeOfExitClass(exitClassOf(failure.code)), message: `${failure.code}: ${failure.message}` };
+  }
+  if (exit.code === 0) return { outcome: 'passed' };
+  return {
+    outcome: 'configuration',
+    message: `Playwright Test stopped (exit ${exit.code ?? 'by signal'}) before writing ${reportPath}; see its output above.`,
+  };
+}
+
+/** Start `e2e run`. The caller forwards interrupts with {@link RunHandle.interrupt}. */
+export function startRun(options: RunCommandOptions): RunHandle {
+  const configPath = findConfig(options.cwd, options.config);
+  if (configPath === undefined) {
+    const wanted = options.config ?? CONFIG_NAMES.join(', ');
+    return {
+      result: Promise.resolve({ outcome: 'configuration', message: `INVALID_CONFIG: no config found (${wanted}) in ${options.cwd}; create e2e.config.ts or pass --config.` }),
+      interrupt: () => undefined,
+    };
+  }
+  const configDir = dirname(configPath);
+  const reportPath = resolve(configDir, options.env[ENVIRONMENT.reportFile] ?? DEFAULT_REPORT_PATH);
+  const failurePath = join(configDir, '.e2e', 'run-failure.json');
+  let child: ChildProcess | undefined;
+  let interrupts = 0;
+  let forceStop: (() => void) | undefined;
+
+  const result = (async (): Promise<RunCommandResult> => {
+    await rm(reportPath, { force: true });
+    await rm(failurePath, { force: true });
+    const env: Record<string, string | undefined> = { ...options.env, [ENVIRONMENT.failureFile]: failurePath };
+    if (!options.cache) env[ENVIRONMENT.cacheMode] = 'off';
+    if (options.debug) env[ENVIRONMENT.debug] = '1';
+    const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, configPath)], {
+      cwd: options.cwd,
+      env,
+      stdio: 'inherit',
+      // Own process group: a terminal's Ctrl-C reaches us once and we forward it once.
+      detached: true,
+    });
+    child = started;
+    const exit = await new Promise<{ code: number | null; interrupted: boolean }>((resolveExit) => {
+      forceStop = () => resolveExit({ code: null, interrupted: true });
+      started.on('error', () => resolveExit({ code: 1, interrupted: interrupts > 0 }));
+      started.on('exit', (code) => resolveExit({ code, interrupted: interrupts > 0 }));
+    });
+    return conclude(reportPath, failurePath, exit);
+  })();
+
+  return {
+    result,
+    interrupt: () => {
+      interrupts += 1;
+      if (child === undefined) return;
+      if (interrupts === 1) signalGroup(child, 'SIGINT');
+      else {
+        signalGroup(child, 'SIGKILL');
+        forceStop?.();
+      }
+    },
+  };
+}

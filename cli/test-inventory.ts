@@ -1,0 +1,138 @@
+/**
+ * The current test inventory for `e2e cache prune`: every test and the project it runs in,
+ * from Playwright's list mode (`test --list --reporter=json`), with each test's cache test id
+ * (`formatTestId`: file relative to the config's folder + title path). A listing with errors
+ * (a test file that does not load) is refused: an incomplete inventory would make reachable
+ * entries look unreachable.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { z } from 'zod';
+import { formatTestId } from '../cache-format/test-id.js';
+import { E2EError } from '../errors/index.js';
+
+/** One test of one project. */
+export interface InventoryTest {
+  /** The cache test id (`tests/todos.e2e.ts::todos › adds`). */
+  testId: string;
+  /** The Playwright project (an e2e target). */
+  project: string;
+  /** File relative to the config's folder, `/` separators. */
+  file: string;
+  /** Describe titles, then the test title. */
+  titlePath: string[];
+}
+
+/** Every current test. */
+export interface TestInventory {
+  tests: InventoryTest[];
+}
+
+interface ListedSpec {
+  title: string;
+  file: string;
+  tests: Array<{ projectName: string }>;
+}
+interface ListedSuite {
+  title: string;
+  specs?: ListedSpec[] | undefined;
+  suites?: ListedSuite[] | undefined;
+}
+
+const specSchema = z.object({ title: z.string(), file: z.string(), tests: z.array(z.object({ projectName: z.string() })) });
+const suiteSchema: z.ZodType<ListedSuite> = z.lazy(() =>
+  z.object({ title: z.string(), specs: z.array(specSchema).optional(), suites: z.array(suiteSchema).optional() }),
+);
+const listSchema = z.object({
+  config: z.object({ configFile: z.string().optional(), rootDir: z.string() }),
+  suites: z.array(suiteSchema),
+  errors: z.array(z.object({ message: z.string().optional() })).optional(),
+});
+
+/**
+ * The inventory from a Playwright JSON report in list mode. File paths in the report are
+ * relative to its `rootDir`; test ids take them relative to the config's folder.
+ */
+export function inventoryFromPlaywrightList(report: unknown): TestInventory {
+  const parsed = listSchema.safeParse(report);
+  if (!parsed.success) throw new E2EError('INVALID_CONFIG', 'Playwright\'s test list has an unexpected shape; check that @playwright/test is installed in a supported version.');
+  const { config, suites, errors } = parsed.data;
+  if (errors !== undefined && errors.length > 0) {
+    const first = (errors[0]?.message ?? 'unknown error').split('\n')[0];
+    throw new E2EError('INVALID_CONFIG', `Playwright could not list every test (${first}); fix that first, since an incomplete list would prune reachable entries.`);
+  }
+  const configFolder = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
+  const tests: InventoryTest[] = [];
+  const visit = (suite: ListedSuite, titles: string[]): void => {
+    for (const spec of suite.specs ?? []) {
+      const file = relative(configFolder, resolve(config.rootDir, spec.file)).split('\\').join('/');
+      const titlePath = [...titles, spec.title];
+      for (const test of spec.tests) tests.push({ testId: formatTestId(file, titlePath), project: test.projectName, file, titlePath });
+    }
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  // Top-level suites are files: their title is the path, not part of the title path.
+  for (const fileSuite of suites) visit(fileSuite, []);
+  return { tests };
+}
+
+/** Config file names looked for in the project folder, in order. */
+export const CONFIG_FILE_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'] as const;
+
+/** The config file: `config` (relative to `cwd`) when given, else the first of {@link CONFIG_FILE_NAMES} in `cwd`; undefined when none exists. */
+export function findConfigFile(cwd: string, config: string | undefined): string | undefined {
+  if (config !== undefined) {
+    const path = resolve(cwd, config);
+    return existsSync(path) ? path : undefined;
+  }
+  return CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+}
+
+function playwrightCli(configPath: string): string {
+  try {
+    return createRequire(configPath).resolve('@playwright/test/cli');
+  } catch {
+    return createRequire(import.meta.url).resolve('@playwright/test/cli');
+  }
+}
+
+/** Options of {@link listTestInventory}. */
+export interface ListInventoryOptions {
+  /** The config file (an e2e or Playwright config). */
+  configPath: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Lists the current tests with Playwright (`test --list --reporter=json -c <config>`). */
+export async function listTestInventory(options: ListInventoryOptions): Promise<TestInventory> {
+  const folder = await mkdtemp(join(tmpdir(), 'e2e-inventory-'));
+  const output = join(folder, 'list.json');
+  try {
+    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
+      const child = spawn(process.execPath, [playwrightCli(options.configPath), 'test', '--list', '--reporter=json', '-c', options.configPath], {
+        cwd: options.cwd,
+        env: { ...options.env, PLAYWRIGHT_JSON_OUTPUT_FILE: output },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      const chunks: Buffer[] = [];
+      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+      child.on('error', reject);
+      child.on('close', (exitCode) => resolveExit({ code: exitCode ?? 1, stderr: Buffer.concat(chunks).toString('utf8') }));
+    });
+    let report: unknown;
+    try {
+      report = JSON.parse(await readFile(output, 'utf8'));
+    } catch {
+      const reason = stderr.trim().split('\n')[0] ?? `exit ${code}`;
+      throw new E2EError('INVALID_CONFIG', `Playwright could not list the tests of ${options.configPath} (${reason}); run \`npx playwright test --list -c ${options.configPath}\` to see why.`);
+    }
+    return inventoryFromPlaywrightList(report);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

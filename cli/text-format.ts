@@ -1,0 +1,73 @@
+/**
+ * Small text helpers shared by the cache commands' renderers: sizes, ages, aligned tables,
+ * and Markdown that user text (instructions, control names) cannot break out of.
+ */
+
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB'] as const;
+
+/** `512 B`, `1.5 KiB`, `12.0 MiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  let value = bytes;
+  let unit: string = 'B';
+  for (const next of BYTE_UNITS) {
+    if (value < 1024) break;
+    value /= 1024;
+    unit = next;
+  }
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** How long ago, briefly: `just now`, `5 min`, `3 h`, `12 d`. Negative spans (clock skew) read `just now`. */
+export function formatAge(milliseconds: number): string {
+  if (milliseconds < MINUTE_MS) return 'just now';
+  if (milliseconds < HOUR_MS) return `${Math.floor(milliseconds / MINUTE_MS)} min`;
+  if (milliseconds < DAY_MS) return `${Math.floor(milliseconds / HOUR_MS)} h`;
+  return `${Math.floor(milliseconds / DAY_MS)} d`;
+}
+
+/** Rows as columns padded to the widest cell; the last column is not padded. */
+export function alignColumns(rows: ReadonlyArray<readonly string[]>, indent = ''): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
+  return rows.map((row) => indent + row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}
+
+/** `"text"` with JSON escapes, shortened to `max` characters with `…`. */
+export function quoteText(text: string, max = 80): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return longest;
+}
+
+/** Inline Markdown code that holds any text (a longer backtick fence than any run inside; newlines folded). */
+export function markdownCode(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ');
+  const fence = '`'.repeat(longestBacktickRun(flat) + 1);
+  const padded = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ` ${flat} ` : flat;
+  return `${fence}${padded}${fence}`;
+}
+
+/** A fenced Markdown code block (`language` e.g. `diff`) whose fence no line inside can close. */
+export function markdownBlock(lines: readonly string[], language = ''): string[] {
+  const fence = '`'.repeat(Math.max(3, ...lines.map((line) => longestBacktickRun(line) + 1)));
+  return [`${fence}${language}`, ...lines, fence];
+}
+
+/** Markdown text (inside a line) with the characters that start code, emphasis, links, HTML or tables escaped. */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~]/g, (character) => `\\${character}`).replace(/\n/g, ' ');
+}
+
+/** `1 entry` / `3 entries`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

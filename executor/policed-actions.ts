@@ -1,0 +1,422 @@
+/**
+ * `ctx.actions` (DESIGN §3): every call is checked against the engine's verbs, authorized
+ * against the newest observation and the policies, counted against `maxSteps`, serialized,
+ * bounded to 15 s, settled (≤ 2 s), reported to the action listener, and answered with
+ * what changed on screen. Failures carry the current screen so the caller can recover.
+ */
+import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
+import { describeAction, type SentenceInput } from './action-sentence.js';
+import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
+import { ACTION_TIMEOUT_MS } from './budgets.js';
+import { isEngineError, type EngineAction, type EngineInstance, type NodeRef, type ScreenNode, type SessionAction, type Verb } from './engine.js';
+import { OriginPolicy, describeUrl } from './origin-policy.js';
+import type { ScreenObserver } from './screen-observer.js';
+import type { SecretVault } from './secrets.js';
+import type { ActionOutcome, Observation, StepActions } from './step-contract.js';
+import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from './step-seams.js';
+import type { StepSession } from './step-session.js';
+import { checkUploadPaths } from './upload-policy.js';
+
+/** Attempt-level services the actions need. */
+export interface ActionHost {
+  engine: EngineInstance;
+  verbs: ReadonlySet<Verb>;
+  platform: string;
+  vault: SecretVault;
+  policy: OriginPolicy;
+  projectRoot: string;
+  observer: ScreenObserver;
+  /** Called right before a secret value is typed (pixels are withheld from then on). */
+  markSecretFilled(): void;
+  /** Deliver an event to the listener. */
+  emit(event: ActionEvent): void;
+  /** The observation the executor sees (tree only when asked). */
+  present(observation: RunnerObservation, options: { tree?: boolean | undefined }): Observation;
+}
+
+/** Everything one call needs. */
+interface ActionSpec {
+  verb: ActionVerb;
+  /** The engine verb the call needs. */
+  needs: Verb;
+  target?: NodeRef | undefined;
+  destination?: NodeRef | undefined;
+  args: Record<string, unknown>;
+  value?: ValueOrigin | undefined;
+  sentence: Omit<SentenceInput, 'verb' | 'node' | 'destination'>;
+  /** Checks that need the authorized node (policies); throw to refuse. */
+  authorize?: ((node: ScreenNode | undefined) => Promise<void> | void) | undefined;
+  run(options: { timeoutMs: number; signal: AbortSignal }): Promise<void>;
+}
+
+/** Build `ctx.actions` for one step. */
+export function createPolicedActions(host: ActionHost, session: StepSession): StepActions {
+  const redact = (text: string) => host.vault.redact(text);
+
+  function unsupported(verb: string, why?: string): E2EError {
+    return new E2EError(
+      'UNSUPPORTED_CAPABILITY',
+      `${verb} is not supported by the ${host.platform} engine${why === undefined ? '' : ` (${why})`}; offer the model only ctx.target.verbs: ${[...host.verbs].join(', ')}.`,
+    );
+  }
+
+  function origin(value: string): ValueOrigin {
+    for (const [name, source] of Object.entries(session.paramSources)) {
+      if (source.kind === 'unique' && source.value === value) return { kind: 'unique', param: name };
+    }
+    for (const [name, source] of Object.entries(session.paramSources)) {
+      if (source.kind === 'literal' && source.value === value) return { kind: 'param', name };
+    }
+    return { kind: 'literal' };
+  }
+
+  async function currentScreen(): Promise<RunnerObservation | undefined> {
+    try {
+      const observation = await host.observer.capture(session.deadline.signal);
+      session.latest = observation;
+      return observation;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function eventStep(): ActionEvent['step'] {
+    return { index: session.info.index, kind: session.info.kind, instruction: session.info.instruction };
+  }
+
+  function emit(event: ActionEvent): void {
+    if (!session.ended) host.emit(event);
+  }
+
+  function failureCode(error: unknown): { code: ErrorCode; mayHaveCommitted: boolean } {
+    if (isEngineError(error)) {
+      return { code: error.code, mayHaveCommitted: error.engineCode === 'ACTION_MAY_HAVE_COMMITTED' || error.engineCode === 'OPERATION_TIMEOUT' };
+    }
+    if (isE2EError(error)) return { code: error.code, mayHaveCommitted: error.code === 'STEP_TIMEOUT' || error.code === 'POLICY_DENIED' };
+    return { code: 'ENGINE_FAILURE', mayHaveCommitted: true };
+  }
+
+  async function perform(spec: ActionSpec): Promise<ActionOutcome> {
+    const label = `ctx.actions.${spec.verb}`;
+    session.assertUsable(label);
+    if (!host.verbs.has(spec.needs)) throw unsupported(spec.verb);
+    return session.serialize(async () => {
+      session.assertUsable(label);
+      const before = session.latest ?? (await host.observer.capture(session.deadline.signal));
+      session.latest = before;
+      const node = spec.target === undefined ? undefined : findNode(before.tree, spec.target.id);
+      const destination = spec.destination === undefined ? undefined : findNode(before.tree, spec.destination.id);
+      const missing = (spec.target !== undefined && node === undefined) || (spec.destination !== undefined && destination === undefined);
+      if (missing) {
+        const id = node === undefined ? spec.target!.id : spec.destination!.id;
+        const screen = await currentScreen();
+        throw new E2EError(
+          'ACTION_FAILED',
+          `${label}: #${id} is not on the latest screen; act only on ids from the newest observation.${screen === undefined ? '' : `\n${screen.text}`}`,
+        );
+      }
+      await spec.authorize?.(node);
+      try {
+        session.budget.takeActionSlot(label);
+      } catch (error) {
+        if (isE2EError(error)) session.stop(error);
+        throw error;
+      }
+      const sentence = redact(describeAction({ ...spec.sentence, verb: spec.verb, node, destination }));
+      const base = { step: eventStep(), verb: spec.verb, args: spec.args, sentence, before } as const;
+      const withTarget = {
+        ...base,
+        ...(spec.target === undefined ? {} : { ref: spec.target }),
+        ...(node === undefined ? {} : { node }),
+        ...(spec.value === undefined ? {} : { value: spec.value }),
+      };
+      const bound = session.deadline.child(
+        ACTION_TIMEOUT_MS,
+        () => new E2EError('ACTION_FAILED', `${sentence} did not finish within ${ACTION_TIMEOUT_MS / 1000} s.`),
+      );
+      try {
+        await bound.race(spec.run({ timeoutMs: Math.min(ACTION_TIMEOUT_MS, bound.remainingMs()), signal: bound.signal }));
+      } catch (error) {
+        const { code, mayHaveCommitted } = failureCode(error);
+        const screen = await currentScreen();
+        emit({ ...withTarget, ...(screen === undefined ? {} : { after: screen }), outcome: code, mayHaveCommitted });
+        const message = isE2EError(error) || error instanceof Error ? error.message : String(error);
+        if (isE2EError(error) && session.hardStop === error) throw error;
+        throw new E2EError(code, redact(`${sentence} failed: ${message}${screen === undefined ? '' : `\nCurrent screen:\n${screen.text}`}`));
+      } finally {
+        bound.dispose();
+      }
+      let after: RunnerObservation;
+      try {
+        after = await host.observer.settle(before, session.deadline.signal);
+      } catch (error) {
+        const stop = session.hardStop ?? session.deadline.reason();
+        if (stop !== undefined) {
+          emit({ ...withTarget, outcome: stop.code, mayHaveCommitted: true });
+          throw stop;
+        }
+        throw error;
+      }
+      if (session.hardStop !== undefined) {
+        emit({ ...withTarget, after, outcome: session.hardStop.code, mayHaveCommitted: true });
+        throw session.hardStop;
+      }
+      const changes = host.observer.changes(before, after);
+      session.latest = after;
+      session.sentences.push(sentence);
+      emit({ ...withTarget, after, outcome: 'ok', mayHaveCommitted: true });
+      return { changes, observation: host.present(after, { tree: true }) };
+    });
+  }
+
+  function node(verb: ActionVerb, needs: Verb, target: unknown, action: EngineAction, extra: Partial<ActionSpec> = {}): Promise<ActionOutcome> {
+    const ref = normalizeRef(target, `ctx.actions.${verb}`);
+    return perform({
+      verb,
+      needs,
+      target: ref,
+      args: {},
+      sentence: {},
+      run: (options) => host.engine.perform(ref, action, options),
+      ...extra,
+    });
+  }
+
+  function page(verb: ActionVerb, needs: Verb, action: SessionAction, extra: Partial<ActionSpec> = {}): Promise<ActionOutcome> {
+    return perform({ verb, needs, args: {}, sentence: {}, run: (options) => host.engine.performOnPage(action, options), ...extra });
+  }
+
+  function denySecret(reason: string): never {
+    const error = new E2EError('POLICY_DENIED', `typeSecret refused: ${reason}.`);
+    session.stop(error);
+    throw error;
+  }
+
+  function authorizeSecret(name: string) {
+    return (target: ScreenNode | undefined) => {
+      if (!session.info.secrets.includes(name)) {
+        denySecret(`the secret \`${name}\` is not declared for this step; pass it as a param, e.g. { params: { ${name}: secret('${name}') } }`);
+      }
+      try {
+        host.vault.resolve(name);
+      } catch (error) {
+        if (isE2EError(error)) session.stop(error);
+        throw error;
+      }
+      if (target !== undefined) {
+        const editable = EDITABLE_ROLES.has(target.role) || target.states.includes('secure');
+        if (!editable) denySecret(`#${target.id} is a ${target.role}, and secrets are typed only into editable fields`);
+        if (target.states.includes('disabled')) {
+          throw new E2EError('ACTION_FAILED', `typeSecret: #${target.id} is disabled; wait until the field is enabled.`);
+        }
+      }
+      const decision = host.policy.checkSecret(name, host.engine.session.url(), host.vault.allowedOrigins(name));
+      if (!decision.allowed) denySecret(decision.reason);
+      host.markSecretFilled();
+    };
+  }
+
+  function typeSecret(target: unknown, name: unknown): Promise<ActionOutcome> {
+    const secretName = requireString(name, 'ctx.actions.typeSecret(target, name): name');
+    const ref = normalizeRef(target, 'ctx.actions.typeSecret');
+    return perform({
+      verb: 'typeSecret',
+      needs: 'type',
+      target: ref,
+      args: { name: secretName, replace: true },
+      value: { kind: 'secret', name: secretName },
+      sentence: { value: `<secret:${secretName}>` },
+      authorize: authorizeSecret(secretName),
+      run: (options) => host.engine.perform(ref, { verb: 'type', value: host.vault.resolve(secretName), replace: true }, options),
+    });
+  }
+
+  function type(target: unknown, value: unknown, options?: { replace?: boolean }): Promise<ActionOutcome> {
+    const text = requireString(value, 'ctx.actions.type(target, value): value');
+    const secretName = host.vault.nameOfValue(text);
+    if (secretName !== undefined) return typeSecret(target, secretName);
+    if (host.vault.containsSecret(text)) {
+      const error = new E2EError('POLICY_DENIED', 'type refused: the value contains a configured secret; type secrets alone with typeSecret(target, name).');
+      session.stop(error);
+      return Promise.reject(error);
+    }
+    const replace = options?.replace ?? false;
+    return node('type', 'type', target, { verb: 'type', value: text, replace }, {
+      args: { value: text, replace },
+      value: origin(text),
+      sentence: { value: text },
+    });
+  }
+
+  function pointAction(verb: 'tapAt' | 'hoverAt', point: unknown): Promise<ActionOutcome> {
+    const where = requirePoint(point, `ctx.actions.${verb}`);
+    const fallback: Verb = verb === 'tapAt' ? 'tap' : 'hover';
+    if (host.engine.performAt !== undefined && host.verbs.has(verb)) {
+      const performAt = host.engine.performAt.bind(host.engine);
+      // The listed control under the point, when known, becomes the event's target for the recorder.
+      const under = session.latest === undefined ? undefined : nodeAtPoint(session.latest.tree, where);
+      return perform({
+        verb,
+        needs: verb,
+        target: under === undefined ? undefined : { id: under.id },
+        args: { point: where },
+        sentence: { point: where },
+        run: (options) => performAt(where, { verb }, options),
+      });
+    }
+    if (!host.verbs.has(fallback)) return Promise.reject(unsupported(verb));
+    return session.serialize(async () => {
+      session.assertUsable(`ctx.actions.${verb}`);
+      const screen = session.latest ?? (await host.observer.capture(session.deadline.signal));
+      session.latest = screen;
+      const under = nodeAtPoint(screen.tree, where);
+      if (under === undefined) {
+        throw new E2EError('ACTION_FAILED', `ctx.actions.${verb}: no listed control at (${where.x}, ${where.y}).\n${screen.text}`);
+      }
+      return under;
+    }).then((under) =>
+      node(verb, fallback, { id: under.id }, { verb: fallback }, { args: { point: where }, sentence: { point: where } }),
+    );
+  }
+
+  const actions: StepActions = {
+    tap: (target, options) => {
+      if (options?.modifiers !== undefined && options.modifiers.length > 0) return Promise.reject(unsupported('tap with modifiers'));
+      return node('tap', 'tap', target, { verb: 'tap' });
+    },
+    doubleTap: (target) => node('doubleTap', 'doubleTap', target, { verb: 'doubleTap' }),
+    longPress: (target) => node('longPress', 'longPress', target, { verb: 'longPress' }),
+    secondaryTap: (target) => node('secondaryTap', 'secondaryTap', target, { verb: 'secondaryTap' }),
+    hover: (target) => node('hover', 'hover', target, { verb: 'hover' }),
+    type,
+    typeSecret,
+    press: (target, key) => {
+      const pressed = requireString(key, 'ctx.actions.press(target, key): key');
+      const extra = { args: { key: pressed }, sentence: { key: pressed } };
+      return target === undefined
+        ? page('press', 'press', { verb: 'press', key: pressed }, extra)
+        : node('press', 'press', target, { verb: 'press', key: pressed }, extra);
+    },
+    select: (target, value) => {
+      const option = requireString(value, 'ctx.actions.select(target, value): value');
+      return node('select', 'select', target, { verb: 'select', value: option }, {
+        args: { value: option },
+        value: origin(option),
+        sentence: { value: option },
+      });
+    },
+    check: (target, checked = true) =>
+      node('check', 'check', target, { verb: 'check', checked }, { args: { checked }, sentence: { checked } }),
+    scroll: (direction, target) => {
+      if (!['up', 'down', 'left', 'right'].includes(direction)) {
+        return Promise.reject(new E2EError('INVALID_ARGUMENT', 'ctx.actions.scroll takes a direction: up, down, left or right.'));
+      }
+      const extra = { args: { direction }, sentence: { direction } };
+      return target === undefined
+        ? page('scroll', 'scroll', { verb: 'scroll', direction }, extra)
+        : node('scroll', 'scroll', target, { verb: 'scroll', direction }, extra);
+    },
+    scrollTo: (target) => node('scrollTo', 'scrollTo', target, { verb: 'scrollTo' }),
+    upload: (target, paths) => {
+      const ref = normalizeRef(target, 'ctx.actions.upload');
+      let checked: string[] = [];
+      return perform({
+        verb: 'upload',
+        needs: 'upload',
+        target: ref,
+        args: { paths: [...(Array.isArray(paths) ? paths : [])] },
+        sentence: { paths: Array.isArray(paths) ? paths : [] },
+        authorize: async () => {
+          try {
+            checked = await checkUploadPaths(paths, host.projectRoot);
+          } catch (error) {
+            if (isE2EError(error) && error.code === 'POLICY_DENIED') session.stop(error);
+            throw error;
+          }
+        },
+        run: (options) => host.engine.perform(ref, { verb: 'upload', paths: checked }, options),
+      });
+    },
+    drag: (target, destination) => {
+      const to = normalizeRef(destination, 'ctx.actions.drag(target, destination): destination');
+      return node('drag', 'drag', target, { verb: 'drag', destination: to }, { destination: to, args: { destination: to } });
+    },
+    navigate: (url) => {
+      const text = requireString(url, 'ctx.actions.navigate(url)');
+      let absolute: string;
+      try {
+        absolute = new URL(text, host.engine.session.url() === 'about:blank' ? undefined : host.engine.session.url()).href;
+      } catch {
+        return Promise.reject(new E2EError('INVALID_ARGUMENT', `ctx.actions.navigate: \`${redact(text)}\` is not a URL.`));
+      }
+      const shown = redact(describeUrl(absolute));
+      return page('navigate', 'navigate', { verb: 'navigate', url: absolute }, {
+        args: { url: redact(absolute) },
+        sentence: { url: shown },
+        authorize: () => {
+          const decision = host.policy.check(absolute);
+          if (!decision.allowed) {
+            const error = new E2EError('POLICY_DENIED', redact(`Navigation to ${shown} refused: ${decision.reason}.`));
+            session.stop(error);
+            throw error;
+          }
+        },
+      });
+    },
+    back: () => page('back', 'back', { verb: 'back' }),
+    typeText: (value) => {
+      const text = requireString(value, 'ctx.actions.typeText(value)');
+      if (host.vault.containsSecret(text)) {
+        const error = new E2EError('POLICY_DENIED', 'typeText refused: the value contains a configured secret; use typeSecret(target, name).');
+        session.stop(error);
+        return Promise.reject(error);
+      }
+      return page('typeText', 'type', { verb: 'typeText', value: text }, { args: { value: text }, value: origin(text), sentence: { value: text } });
+    },
+    pressKey: (key) => {
+      const pressed = requireString(key, 'ctx.actions.pressKey(key)');
+      return page('pressKey', 'press', { verb: 'press', key: pressed }, { args: { key: pressed }, sentence: { key: pressed } });
+    },
+    dismissKeyboard: () => Promise.reject(unsupported('dismissKeyboard', 'it shows no on-screen keyboard')),
+    tapAt: (point) => pointAction('tapAt', point),
+    hoverAt: (point) => pointAction('hoverAt', point),
+    dragAt: (from, to) => {
+      const start = requirePoint(from, 'ctx.actions.dragAt(from, to): from');
+      const end = requirePoint(to, 'ctx.actions.dragAt(from, to): to');
+      if (host.engine.performAt !== undefined && host.verbs.has('dragAt')) {
+        const performAt = host.engine.performAt.bind(host.engine);
+        return perform({
+          verb: 'dragAt',
+          needs: 'dragAt',
+          args: { from: start, to: end },
+          sentence: { point: start, to: end },
+          run: (options) => performAt(start, { verb: 'dragAt', to: end }, options),
+        });
+      }
+      if (!host.verbs.has('drag')) return Promise.reject(unsupported('dragAt'));
+      const screen = session.latest;
+      const source = screen === undefined ? undefined : nodeAtPoint(screen.tree, start);
+      const target = screen === undefined ? undefined : nodeAtPoint(screen.tree, end);
+      if (source === undefined || target === undefined || source.id === target.id) {
+        return Promise.reject(unsupported('dragAt', 'the points must land on two different listed controls of the latest observation'));
+      }
+      return node('dragAt', 'drag', { id: source.id }, { verb: 'drag', destination: { id: target.id } }, {
+        destination: { id: target.id },
+        args: { from: start, to: end },
+        sentence: { point: start, to: end },
+      });
+    },
+    hitTest: (point) => {
+      const where = requirePoint(point, 'ctx.actions.hitTest');
+      session.assertUsable('ctx.actions.hitTest');
+      return session.serialize(async () => {
+        if (host.engine.hitTest !== undefined) return host.engine.hitTest(where);
+        const screen = session.latest ?? (await host.observer.capture(session.deadline.signal));
+        session.latest = screen;
+        const under = nodeAtPoint(screen.tree, where);
+        return under === undefined ? undefined : { id: under.id };
+      });
+    },
+  };
+  return actions;
+}

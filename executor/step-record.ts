@@ -1,0 +1,56 @@
+/**
+ * The record of one step and of one verification, as the attempt keeps them. Every string
+ * in a record is already redacted. The report, the ledger and the recorder read these.
+ */
+import type { ErrorCode } from '../errors/index.js';
+import type { TokenUsage } from './budgets.js';
+import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from './step-contract.js';
+
+/** An artifact attached to a step (screenshot or transcript). */
+export interface ArtifactRef {
+  id: string;
+  kind: 'screenshot' | 'transcript';
+  label: string;
+}
+
+/** One finished step. */
+export interface StepRecord {
+  index: number;
+  kind: StepKind;
+  /** The filled instruction, secrets as `<secret:name>`. */
+  instruction: string;
+  /** The agent entry that ran it. */
+  agent: string;
+  /** The executor's name, or `built-in`. */
+  executor: string;
+  status: StepVerdict['status'];
+  errorCode?: ErrorCode;
+  summary: string;
+  modelCalls: number;
+  tokens: TokenUsage;
+  /** Committed actions as sentences. */
+  actions: string[];
+  /** Cache outcome, as the step interceptor (or the recorder later) reports it. */
+  cache?: unknown;
+  durationMs: number;
+  /** Clipped model turns the executor attached (shown under a failed step). */
+  turns?: TurnRecord[];
+  artifacts: ArtifactRef[];
+}
+
+/** What verified the steps before it. */
+export type VerificationKind = 'expect' | 'assert' | 'waitFor' | 'extract';
+
+/** A verification that passed, with the step it followed. */
+export interface VerificationEvent {
+  kind: VerificationKind;
+  /** What was checked, redacted (`toHaveCount`, the assert question…). */
+  detail: string;
+  /** Index of the last step that had finished when the verification passed; -1 before any. */
+  afterStep: number;
+}
+
+/** The ledger view of a record. */
+export function toLedgerEntry(record: StepRecord): LedgerEntry {
+  return { index: record.index, kind: record.kind, instruction: record.instruction, status: record.status, summary: record.summary };
+}

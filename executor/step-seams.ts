@@ -1,0 +1,100 @@
+/**
+ * The two seams the cache plugs into, kept small on purpose:
+ *
+ * - {@link ActionListener} (`onAction`): called once per policed action (and per mutating
+ *   project tool) with the screens before and after, so the recorder can describe targets
+ *   semantically and build an entry.
+ * - {@link StepInterceptor} (`stepInterceptor`): called before the executor runs, with the
+ *   same policed services, so the replayer can run a cached step itself (`handled`) or run
+ *   part of it and hand the executor a `replayedPrefix` (`continueWith`).
+ */
+import type { ErrorCode } from '../errors/index.js';
+import type { NodeRef, ScreenNode, Verb } from './engine.js';
+import type { ParamSource } from './instruction.js';
+import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetInfo } from './step-contract.js';
+
+/** An observation as the runner keeps it: redacted, always with its tree. */
+export interface RunnerObservation extends Observation {
+  tree: ScreenNode;
+}
+
+/** Every verb an action event can carry: the engine verbs, the keyboard and secret variants, and project tools. */
+export type ActionVerb = Verb | 'typeSecret' | 'typeText' | 'pressKey' | 'dismissKeyboard' | 'tool';
+
+/** Where a typed value came from. */
+export type ValueOrigin =
+  | { kind: 'literal' }
+  | { kind: 'param'; name: string }
+  | { kind: 'unique'; param: string }
+  | { kind: 'secret'; name: string };
+
+/** The step an event belongs to. */
+export interface EventStep {
+  index: number;
+  kind: StepInfo['kind'];
+  instruction: string;
+}
+
+/** One policed action, as listeners see it. Every string is redacted. */
+export interface ActionEvent {
+  step: EventStep;
+  verb: ActionVerb;
+  /** The target, for node actions. */
+  ref?: NodeRef;
+  /** The target node as the `before` screen showed it. */
+  node?: ScreenNode;
+  /**
+   * The call's arguments, named like the `ctx.actions` parameters: `value`, `replace`, `name`
+   * (a secret's or a tool's name, never a secret value), `mutates`, `key`, `checked`,
+   * `direction`, `paths`, `destination`, `url`, `point`, `from`, `to`.
+   */
+  args: Record<string, unknown>;
+  /** For typed and selected values: where the value came from. */
+  value?: ValueOrigin;
+  /** The sentence the report shows (`tap button "Apply"`). */
+  sentence: string;
+  /** The screen the action was authorized against. */
+  before: RunnerObservation;
+  /** The screen after the action settled (or after the failure). */
+  after?: RunnerObservation;
+  outcome: 'ok' | ErrorCode;
+  /** True when a failed action may still have changed the app. */
+  mayHaveCommitted: boolean;
+}
+
+/** Subscriber to {@link ActionEvent}s. Must not throw; errors are logged and ignored. */
+export type ActionListener = (event: ActionEvent) => void;
+
+/** What an interceptor learns about a step before the executor runs. */
+export interface InterceptedStep {
+  info: StepInfo;
+  /** The instruction as written, placeholders kept, redacted. */
+  template: string;
+  /** Where each param came from (`unique()` values, secrets by name). */
+  paramSources: Record<string, ParamSource>;
+  /** How many earlier steps of this attempt had the same kind, instruction and params. */
+  occurrence: number;
+  agent: { name: string; context: string };
+  /** The executor that runs after the interceptor; absent when none can run (no model), so only a replay can finish the step. */
+  executor?: { name: string; version?: string; cache: 'inherit' | 'off' };
+  attempt: { testId: string; retry: number; titlePath: string[] };
+  target: TargetInfo;
+}
+
+/** The policed services an interceptor may use; the same as an executor's, counted the same way. */
+export interface StepServices {
+  actions: StepActions;
+  observe(options?: ObserveOptions): Promise<Observation>;
+  signal: AbortSignal;
+  redact(text: string): string;
+}
+
+/** What an interceptor decided. */
+export type InterceptResult =
+  /** The step is done (e.g. replayed with no model); the executor does not run. */
+  | { handled: { verdict: StepVerdict; cache?: unknown } }
+  /** Run the executor, optionally after a partial replay; `cache` is reported on the step. */
+  | { continueWith?: ReplayedPrefix; cache?: unknown };
+
+/** Called before each `act`/`assert` step reaches the executor. */
+export type StepInterceptor = (step: InterceptedStep, services: StepServices) => Promise<InterceptResult>;

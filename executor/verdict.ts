@@ -1,0 +1,69 @@
+/**
+ * Verdict rules (DESIGN §3): `passed` has no code, `blocked` needs one, and the
+ * runtime-only codes are accepted only when they are true. Any misuse becomes a failed
+ * verdict with `MODEL_OUTPUT_INVALID`.
+ */
+import { z } from 'zod';
+import { ERROR_CODES, exitClassOf, type ErrorCode } from '../errors/index.js';
+import type { StepKind, StepVerdict } from './step-contract.js';
+
+/** Codes only the runtime may assert; an executor may return them only when they hold. */
+export const RUNTIME_ONLY_CODES = ['STEP_BUDGET_EXHAUSTED', 'STEP_TIMEOUT', 'CANCELLED'] as const;
+
+const verdictSchema = z.strictObject({
+  status: z.enum(['passed', 'failed', 'blocked']),
+  summary: z.string().max(20_000),
+  errorCode: z.enum(ERROR_CODES).optional(),
+  value: z.unknown().optional(),
+});
+
+/** What the runtime knows at the end of a step. */
+export interface StepFacts {
+  budgetSpent: boolean;
+  deadlinePassed: boolean;
+  cancelled: boolean;
+}
+
+function invalid(reason: string): StepVerdict {
+  return { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: `The executor returned an unusable verdict: ${reason}.` };
+}
+
+/** The code a failed verdict without one gets. */
+export function defaultFailureCode(kind: StepKind): ErrorCode {
+  return kind === 'assert' || kind === 'waitFor' ? 'ASSERTION_FAILED' : 'ACTION_FAILED';
+}
+
+/** Check an executor's verdict against the rules and the facts; misuse becomes `MODEL_OUTPUT_INVALID`. */
+export function checkVerdict(raw: unknown, kind: StepKind, facts: StepFacts): StepVerdict {
+  const parsed = verdictSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? 'the verdict' : `\`${issue.path.join('.')}\``;
+    return invalid(`${where} ${issue?.message ?? 'is malformed'} (expected { status: 'passed' | 'failed' | 'blocked', summary, errorCode? })`);
+  }
+  const { status, summary, errorCode, value } = parsed.data;
+  if (status === 'passed') {
+    if (errorCode !== undefined) return invalid(`a passed verdict carries no error code, but it had ${errorCode}`);
+    return kind === 'extract' && value !== undefined ? { status, summary, value } : { status, summary };
+  }
+  if (errorCode === undefined) {
+    if (status === 'blocked') return invalid('a blocked verdict needs an error code');
+    return { status, summary, errorCode: defaultFailureCode(kind) };
+  }
+  if (errorCode === 'STEP_BUDGET_EXHAUSTED' && !facts.budgetSpent) {
+    return invalid('STEP_BUDGET_EXHAUSTED was returned while budget remained');
+  }
+  if (errorCode === 'STEP_TIMEOUT' && !facts.deadlinePassed) {
+    return invalid('STEP_TIMEOUT was returned before the step deadline');
+  }
+  if (errorCode === 'CANCELLED' && !facts.cancelled) {
+    return invalid('CANCELLED was returned while the test was not cancelled');
+  }
+  return { status, summary, errorCode };
+}
+
+/** The status a runtime error ends a step with: `blocked` for configuration and infrastructure codes, `failed` otherwise. */
+export function statusForCode(code: ErrorCode): 'failed' | 'blocked' {
+  const exitClass = exitClassOf(code);
+  return exitClass === 1 ? 'failed' : 'blocked';
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import type { KeyParts } from '../cache-format/entry.js';
+import type { ScreenNode } from '../executor/engine.js';
+import { node, screen } from '../tests/support/hand-built-tree.js';
+import { StepRecorder, buildActEntry, type RecordedActionInput } from './record-step.js';
+
+const ORIGIN = 'http://127.0.0.1:4173';
+
+function todoScreen(items: string[], draft = ''): ScreenNode {
+  return screen(
+    node('textbox', 'What needs to be done?', { id: 'new-todo', value: draft }),
+    node('list', '', items.map((title, position) => node('listitem', title, { id: `item-${position}` }, [node('button', 'Delete', { id: `delete-${position}` })]))),
+    node('status', '', { text: `${items.length} items left` }),
+  );
+}
+
+const keyParts: KeyParts = {
+  projectId: 'demo',
+  testId: 'todos.e2e.ts > adds a todo',
+  target: 'web',
+  engine: 'web',
+  engineContract: 1,
+  kind: 'act',
+  instruction: 'add a todo "Buy milk"',
+  params: {},
+  occurrence: 0,
+  appIdentity: ORIGIN,
+  agent: 'default',
+  contextDigest: 'abc',
+  replayPolicy: 1,
+};
+const metadata = {
+  key: 'k1',
+  keyParts,
+  summary: 'Added the todo.',
+  provenance: { verifiedBy: 'expect', executor: 'scripted', toolVersion: '0.1.0', recordedAt: '2025-01-01T00:00:00.000Z' },
+} as const;
+
+function addTodoInputs(url = `${ORIGIN}/#/`): RecordedActionInput[] {
+  const empty = todoScreen([]);
+  const typed = todoScreen([], 'Buy milk');
+  const added = todoScreen(['Buy milk']);
+  return [
+    { call: { verb: 'type', target: { id: 'new-todo' }, value: 'Buy milk' }, before: { tree: empty, url }, after: { tree: typed, url }, ok: true },
+    { call: { verb: 'press', target: { id: 'new-todo' }, key: 'Enter' }, before: { tree: typed, url }, after: { tree: added, url }, ok: true },
+  ];
+}
+
+describe('StepRecorder', () => {
+  it('records actions, routes without fragment, origins and the controls that prove the outcome', () => {
+    const recorder = new StepRecorder({ instruction: 'add a todo "Buy milk"' });
+    for (const input of addTodoInputs()) recorder.record(input);
+    const result = recorder.finish();
+    expect(result.kind).toBe('recorded');
+    if (result.kind !== 'recorded') return;
+    const { recording } = result;
+    expect(recording.actions).toEqual([
+      { verb: 'type', target: { role: 'textbox', name: 'What needs to be done?', twinIndex: 0, twinCount: 1 }, value: { kind: 'literal', value: 'Buy milk' }, replace: false },
+      { verb: 'press', target: { role: 'textbox', name: 'What needs to be done?', twinIndex: 0, twinCount: 1 }, key: 'Enter' },
+    ]);
+    expect(recording.startRoute).toEqual({ origin: ORIGIN, path: '/', query: '' });
+    expect(recording.origins).toEqual([ORIGIN]);
+    expect(recording.appeared[0]).toEqual({ role: 'status', name: '', text: '1 items left', states: [] });
+    expect(recording.appeared).toContainEqual({ role: 'listitem', name: 'Buy milk', states: [] });
+    expect(recording.gone).toEqual([{ role: 'status', name: '', text: '0 items left', states: [] }]);
+
+    const built = buildActEntry(recording, metadata);
+    expect(built.kind).toBe('entry');
+    if (built.kind === 'entry') expect(built.entry.actions).toHaveLength(2);
+  });
+
+  it('keeps a secret by name only and refuses an entry that would hold a secret value', () => {
+    const login = screen(node('textbox', 'Password', { id: 'password', states: ['secure'] }), node('button', 'Sign in', { id: 'sign-in' }));
+    const welcome = screen(node('heading', 'Welcome'));
+    const recorder = new StepRecorder({ instruction: 'sign in with <secret:adminPassword>' });
+    recorder.record({ call: { verb: 'typeSecret', target: { id: 'password' }, name: 'adminPassword' }, before: { tree: login, url: `${ORIGIN}/login` }, after: { tree: login, url: `${ORIGIN}/login` }, ok: true });
+    recorder.record({ call: { verb: 'tap', target: { id: 'sign-in' } }, before: { tree: login, url: `${ORIGIN}/login` }, after: { tree: welcome, url: `${ORIGIN}/home` }, ok: true });
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    expect(result.recording.actions[0]).toMatchObject({ verb: 'type', value: { kind: 'secret', name: 'adminPassword' } });
+    const built = buildActEntry(result.recording, metadata);
+    expect(built.kind).toBe('entry');
+    const redact = (text: string) => text.split('Welcome').join('<secret:greeting>');
+    expect(buildActEntry(result.recording, { ...metadata, redact })).toEqual({ kind: 'not-cacheable', reason: 'the entry would contain a secret value' });
+  });
+
+  it('writes unique() values as placeholders in targets and end checks', () => {
+    const email = 'user-1712@example.test';
+    const recorder = new StepRecorder({ instruction: `invite ${email}`, uniqueValues: { email } });
+    const before = screen(node('textbox', 'Email', { id: 'email' }), node('button', 'Invite', { id: 'invite' }));
+    const after = screen(node('textbox', 'Email', { id: 'email' }), node('listitem', `Invited ${email}`));
+    recorder.record({ call: { verb: 'type', target: { id: 'email' }, value: email }, before: { tree: before, url: `${ORIGIN}/team` }, after: { tree: before, url: `${ORIGIN}/team` }, ok: true });
+    recorder.record({ call: { verb: 'tap', target: { id: 'invite' } }, before: { tree: before, url: `${ORIGIN}/team` }, after: { tree: after, url: `${ORIGIN}/team` }, ok: true });
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    expect(result.recording.actions[0]).toMatchObject({ value: { kind: 'unique', param: 'email' } });
+    expect(result.recording.appeared).toContainEqual({ role: 'listitem', name: 'Invited {unique:email}', states: [] });
+    expect(JSON.stringify(result.recording)).not.toContain(email);
+  });
+
+  it('leaves gaps for mutating project tools, values read off the screen and failed actions that may have committed', () => {
+    const before = screen(node('status', 'Your code is 4417'), node('textbox', 'Code', { id: 'code' }), node('button', 'Verify', { id: 'verify' }));
+    const after = screen(node('heading', 'Verified'));
+    const url = `${ORIGIN}/verify`;
+    const recorder = new StepRecorder({ instruction: 'verify the account' });
+    recorder.record({ call: { verb: 'tool', name: 'seedAccount', mutates: true }, before: { tree: before, url }, ok: true });
+    recorder.record({ call: { verb: 'tool', name: 'readInbox', mutates: false }, before: { tree: before, url }, ok: true });
+    recorder.record({ call: { verb: 'type', target: { id: 'code' }, value: '4417' }, before: { tree: before, url }, after: { tree: before, url }, ok: true });
+    recorder.record({ call: { verb: 'tap', target: { id: 'verify' } }, before: { tree: before, url }, ok: false, mayHaveCommitted: true });
+    recorder.record({ call: { verb: 'tap', target: { id: 'verify' } }, before: { tree: before, url }, after: { tree: after, url }, ok: true });
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    expect(result.recording.actions.map((action) => action.verb === 'gap' ? `gap: ${action.rule}` : action.verb)).toEqual([
+      'gap: mutating project tool',
+      'gap: value read off the screen',
+      'gap: a failed action that may have committed',
+      'tap',
+    ]);
+    expect(result.recording.actions[0]).toEqual({ verb: 'gap', rule: 'mutating project tool', tool: 'seedAccount' });
+  });
+
+  it('refuses a step with more than 50 actions', () => {
+    const recorder = new StepRecorder({ instruction: 'tap a lot' });
+    const tree = screen(node('button', 'More', { id: 'more' }));
+    for (let count = 0; count < 51; count++) recorder.record({ call: { verb: 'tap', target: { id: 'more' } }, before: { tree, url: `${ORIGIN}/` }, ok: true });
+    expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: 'the step took more than 50 recordable actions' });
+  });
+
+  it('refuses a typed value over 4,096 characters', () => {
+    const recorder = new StepRecorder({ instruction: 'paste the essay' });
+    const tree = screen(node('textbox', 'Essay', { id: 'essay' }));
+    recorder.record({ call: { verb: 'type', target: { id: 'essay' }, value: 'word '.repeat(1000) }, before: { tree, url: `${ORIGIN}/` }, ok: true });
+    expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: 'action 1 (type): its value is 5000 characters (at most 4096 are recorded)' });
+  });
+
+  it('refuses a step that took no action or changed nothing', () => {
+    expect(new StepRecorder({ instruction: 'look around' }).finish()).toEqual({ kind: 'not-cacheable', reason: 'the step took no action that can be recorded' });
+    const recorder = new StepRecorder({ instruction: 'hover the logo' });
+    const tree = screen(node('img', 'Logo', { id: 'logo' }));
+    recorder.record({ call: { verb: 'hover', target: { id: 'logo' } }, before: { tree, url: `${ORIGIN}/` }, after: { tree, url: `${ORIGIN}/#top` }, ok: true });
+    expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: `the step changed nothing a replay could check (still on ${ORIGIN}/)` });
+  });
+
+  it('counts a route change alone as something a replay can check', () => {
+    const recorder = new StepRecorder({ instruction: 'open settings' });
+    const tree = screen(node('link', 'Settings', { id: 'settings' }));
+    recorder.record({ call: { verb: 'tap', target: { id: 'settings' } }, before: { tree, url: `${ORIGIN}/` }, after: { tree, url: `${ORIGIN}/settings` }, ok: true });
+    const result = recorder.finish();
+    expect(result.kind === 'recorded' && result.recording.endRoute).toEqual({ origin: ORIGIN, path: '/settings', query: '' });
+  });
+
+  it('keeps same-origin navigations as paths, and leaves gaps for ids read off the screen and secrets in URLs', () => {
+    const tree = screen(node('link', 'Order 4521', { href: `${ORIGIN}/orders/4521` }));
+    const recorder = new StepRecorder({ instruction: 'open the settings, then the newest order', uniqueValues: { search: 'milk run 42' } });
+    const navigate = (url: string, to: string): RecordedActionInput => ({
+      call: { verb: 'navigate', url },
+      before: { tree, url: `${ORIGIN}/` },
+      after: { tree, url: to },
+      ok: true,
+    });
+    recorder.record(navigate(`${ORIGIN}/settings?tab=profile#top`, `${ORIGIN}/settings?tab=profile`));
+    recorder.record(navigate(`${ORIGIN}/search?q=milk%20run%2042`, `${ORIGIN}/search?q=milk%20run%2042`));
+    recorder.record(navigate(`${ORIGIN}/orders/4521`, `${ORIGIN}/orders/4521`));
+    recorder.record(navigate(`${ORIGIN}/login?token=<secret:apiToken>`, `${ORIGIN}/login`));
+    recorder.record(navigate('http://127.0.0.1:9/elsewhere', 'http://127.0.0.1:9/elsewhere'));
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    expect(result.recording.actions).toEqual([
+      { verb: 'navigate', url: '/settings?tab=profile#top' },
+      { verb: 'navigate', url: '/search?q={unique:search}' },
+      { verb: 'gap', rule: 'navigation to an id read off the screen' },
+      { verb: 'gap', rule: 'navigation to a URL holding a secret' },
+      { verb: 'navigate', url: 'http://127.0.0.1:9/elsewhere' },
+    ]);
+    expect(result.recording.origins).toEqual([ORIGIN, 'http://127.0.0.1:9']);
+  });
+
+  it('reads the runner’s action events, including their value origin', () => {
+    const [first, second] = addTodoInputs();
+    const recorder = new StepRecorder({ instruction: 'add a todo {title}' });
+    recorder.recordEvent({ verb: 'type', ref: { id: 'new-todo' }, args: { value: 'Buy milk', replace: true }, value: { kind: 'param', name: 'title' }, before: first!.before, after: first!.after, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'press', ref: { id: 'new-todo' }, args: { key: 'Enter' }, before: second!.before, after: second!.after, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'new-todo' }, args: {}, before: second!.after!, outcome: 'ACTION_FAILED', mayHaveCommitted: false });
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    expect(result.recording.actions).toHaveLength(2);
+    expect(result.recording.actions[0]).toMatchObject({ verb: 'type', value: { kind: 'literal', value: 'Buy milk' }, replace: true });
+  });
+
+  it('refuses an event it cannot read', () => {
+    const recorder = new StepRecorder({ instruction: 'x' });
+    const [first] = addTodoInputs();
+    recorder.recordEvent({ verb: 'teleport', args: {}, before: first!.before, outcome: 'ok', mayHaveCommitted: false });
+    expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: 'action 1 (teleport): its verb teleport is unknown' });
+  });
+});

@@ -1,0 +1,243 @@
+/**
+ * The step recorder: fed every action a step performs, it keeps the recorded actions and,
+ * at step end, the start and end routes, the controls that appeared and went away, and the
+ * origins visited; {@link buildActEntry} turns that into a validated `act` entry. The entry
+ * holds no prompt, transcript, screenshot, tree or secret value.
+ */
+import {
+  MAX_ACTIONS,
+  MAX_ENTRY_BYTES,
+  actEntrySchema,
+  type ActEntry,
+  type KeyParts,
+  type RecordedAction,
+  type Route,
+  type StateControl,
+} from '../cache-format/entry.js';
+import type { ScreenNode } from '../executor/engine.js';
+import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
+import { describeAction } from './describe-action.js';
+import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
+import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
+import { diffStateControls } from './state-controls.js';
+import { indexTree, type TreeIndex } from './tree-index.js';
+import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+
+/** Most origins an entry lists (the entry schema's cap). */
+export const MAX_ORIGINS = 20;
+
+/** One action the step performed, as the runner reports it. */
+export interface RecordedActionInput {
+  call: ActionCall;
+  /** The screen the action's targets were resolved against. */
+  before: ScreenSnapshot;
+  /** The screen after the action settled (absent when the action threw before settling). */
+  after?: ScreenSnapshot;
+  /** False when the action failed. */
+  ok: boolean;
+  /** For a failed action: true when it may have changed the app before failing. */
+  mayHaveCommitted?: boolean;
+  /** Where a typed or selected value came from, when the runner knows. */
+  valueOrigin?: ValueOrigin;
+}
+
+/** What the recorder knows about the step before it starts. */
+export interface StepRecorderOptions {
+  /** The instruction with params filled in (secrets as `<secret:name>`). */
+  instruction: string;
+  /** Params that are neither secrets nor `unique()`, by name. */
+  literalParams?: Readonly<Record<string, string>>;
+  /** This run's `unique()` values, by param name. */
+  uniqueValues?: Readonly<Record<string, string>>;
+  /** The name of the configured secret whose value equals or occurs in `value`, if any. */
+  secretNameOf?: (value: string) => string | undefined;
+}
+
+/** A finished recording, ready to become an entry. */
+export interface StepRecording {
+  actions: RecordedAction[];
+  startRoute: Route;
+  endRoute: Route;
+  origins: string[];
+  appeared: StateControl[];
+  gone: StateControl[];
+}
+
+/** The end of a recording: ready, or why the step cannot be cached. */
+export type StepRecordingResult = { kind: 'recorded'; recording: StepRecording } | { kind: 'not-cacheable'; reason: string };
+
+/** Records one step. Create one per `act` step; feed it every action; call {@link finish} once. */
+export class StepRecorder {
+  readonly #options: StepRecorderOptions;
+  readonly #actions: RecordedAction[] = [];
+  readonly #origins = new Set<string>();
+  readonly #indexes = new WeakMap<ScreenNode, TreeIndex>();
+  #start: ScreenSnapshot | undefined;
+  #last: ScreenSnapshot | undefined;
+  #performed = 0;
+  #problem: string | undefined;
+
+  constructor(options: StepRecorderOptions) {
+    this.#options = options;
+  }
+
+  /** The actions recorded so far. */
+  get actions(): readonly RecordedAction[] {
+    return this.#actions;
+  }
+
+  /** Why the step cannot be cached, once something made it so. */
+  get notCacheableReason(): string | undefined {
+    return this.#problem;
+  }
+
+  /** The screen at step start; when never called, the first action's `before` is used. */
+  begin(start: ScreenSnapshot): void {
+    this.#start ??= start;
+    this.#visit(start.url);
+  }
+
+  /** Record one action the step performed (successful or not). */
+  record(input: RecordedActionInput): void {
+    this.#performed++;
+    this.#start ??= input.before;
+    this.#visit(input.before.url);
+    if (input.after !== undefined) this.#visit(input.after.url);
+    this.#last = input.after ?? input.before;
+    if (this.#problem !== undefined) return;
+    if (!input.ok) {
+      if (input.mayHaveCommitted === true) this.#push({ verb: 'gap', rule: ACTION_GAP_RULES.uncertainAction });
+      return;
+    }
+    const conversion = convertAction(input.call, {
+      ...this.#options,
+      before: input.before,
+      beforeIndex: this.#index(input.before.tree),
+      valueOrigin: input.valueOrigin,
+    });
+    if (conversion.kind === 'action') this.#push(conversion.action);
+    else if (conversion.kind === 'not-cacheable') this.#problem = `action ${this.#performed} (${input.call.verb}): ${conversion.reason}`;
+  }
+
+  /** Record one runner action event (the `onAction` seam). */
+  recordEvent(event: ActionEventLike): void {
+    const conversion = actionInputFromEvent(event);
+    if (conversion.kind === 'input') {
+      this.record(conversion.input);
+      return;
+    }
+    this.#performed++;
+    this.#problem ??= `action ${this.#performed} (${event.verb}): ${conversion.reason}`;
+  }
+
+  /** Close the recording; `end` is the screen at step end (default: the last action's `after`). */
+  finish(end?: ScreenSnapshot): StepRecordingResult {
+    if (this.#problem !== undefined) return { kind: 'not-cacheable', reason: this.#problem };
+    const start = this.#start;
+    const last = end ?? this.#last;
+    if (end !== undefined) this.#visit(end.url);
+    if (this.#actions.length === 0 || start === undefined || last === undefined) {
+      return { kind: 'not-cacheable', reason: 'the step took no action that can be recorded' };
+    }
+    if (this.#actions.every((action) => action.verb === 'gap')) {
+      return { kind: 'not-cacheable', reason: `every action is a gap (${describeAction(this.#actions[0]!)})` };
+    }
+    const startRoute = routeOf(start.url);
+    const endRoute = routeOf(last.url);
+    if (startRoute === undefined) return { kind: 'not-cacheable', reason: 'the step started on a page without an origin' };
+    if (endRoute === undefined) return { kind: 'not-cacheable', reason: 'the step ended on a page without an origin' };
+    if (this.#origins.size > MAX_ORIGINS) {
+      return { kind: 'not-cacheable', reason: `the step visited ${this.#origins.size} origins (at most ${MAX_ORIGINS} are recorded)` };
+    }
+    const uniqueValues = this.#options.uniqueValues ?? {};
+    const mask = (control: StateControl): StateControl => mapTextFields(control, (text) => maskUniqueValues(text, uniqueValues));
+    const changes = diffStateControls(this.#index(start.tree), this.#index(last.tree));
+    const routeChanged = !sameRouteShape(startRoute, endRoute);
+    if (changes.appeared.length === 0 && changes.gone.length === 0 && !routeChanged) {
+      return { kind: 'not-cacheable', reason: `the step changed nothing a replay could check (still on ${formatRoute(endRoute)})` };
+    }
+    return {
+      kind: 'recorded',
+      recording: {
+        actions: [...this.#actions],
+        startRoute,
+        endRoute,
+        origins: [...this.#origins].sort(),
+        appeared: changes.appeared.map(mask),
+        gone: changes.gone.map(mask),
+      },
+    };
+  }
+
+  #push(action: RecordedAction): void {
+    if (this.#actions.length >= MAX_ACTIONS) {
+      this.#problem = `the step took more than ${MAX_ACTIONS} recordable actions`;
+      return;
+    }
+    this.#actions.push(action);
+  }
+
+  #visit(url: string): void {
+    const origin = routeOf(url)?.origin;
+    if (origin !== undefined) this.#origins.add(origin);
+  }
+
+  #index(tree: ScreenNode): TreeIndex {
+    let index = this.#indexes.get(tree);
+    if (index === undefined) {
+      index = indexTree(tree);
+      this.#indexes.set(tree, index);
+    }
+    return index;
+  }
+}
+
+/** What an entry carries besides the recording. */
+export interface ActEntryMetadata {
+  key: string;
+  keyParts: KeyParts;
+  /** The step's verdict summary (clipped to 1,024 characters). */
+  summary: string;
+  provenance: ActEntry['provenance'];
+  /** Redacts configured secret values; an entry it would change is refused. */
+  redact?: (text: string) => string;
+  /** This run's `unique()` values; the summary shows them as `{unique:<param>}`. */
+  uniqueValues?: Readonly<Record<string, string>>;
+}
+
+/** The entry, or why it cannot be written. */
+export type ActEntryResult = { kind: 'entry'; entry: ActEntry } | { kind: 'not-cacheable'; reason: string };
+
+function clipSummary(summary: string): string {
+  return summary.length > 1024 ? `${summary.slice(0, 1023)}…` : summary;
+}
+
+/** Build and validate an `act` entry from a recording. Never throws on bad input. */
+export function buildActEntry(recording: StepRecording, metadata: ActEntryMetadata): ActEntryResult {
+  const candidate = {
+    version: 1,
+    kind: 'act',
+    key: metadata.key,
+    keyParts: metadata.keyParts,
+    actions: recording.actions,
+    startRoute: recording.startRoute,
+    endRoute: recording.endRoute,
+    origins: recording.origins,
+    appeared: recording.appeared,
+    gone: recording.gone,
+    summary: clipSummary(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {})),
+    provenance: metadata.provenance,
+  };
+  const parsed = actEntrySchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // Name where, never what: the offending value may be anything the page showed.
+    return { kind: 'not-cacheable', reason: `the entry does not validate at ${issue?.path.join('.') ?? 'its root'}: ${issue?.code ?? 'invalid'}` };
+  }
+  const text = JSON.stringify(parsed.data);
+  if (text.length > MAX_ENTRY_BYTES) return { kind: 'not-cacheable', reason: `the entry is larger than ${MAX_ENTRY_BYTES} bytes` };
+  if (metadata.redact !== undefined && metadata.redact(text) !== text) {
+    return { kind: 'not-cacheable', reason: 'the entry would contain a secret value' };
+  }
+  return { kind: 'entry', entry: parsed.data };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { describeTarget } from '../recorder/describe-target.js';
+import { find, node, screen } from '../tests/support/hand-built-tree.js';
+import type { TargetDescription } from '../cache-format/entry.js';
+import { matchTarget } from './match-target.js';
+
+function recorded(tree: ReturnType<typeof screen>, id: string): TargetDescription {
+  const description = describeTarget(tree, id);
+  if (description === undefined) throw new Error(`no #${id}`);
+  return description;
+}
+
+describe('matchTarget', () => {
+  it('prefers the test id over the name: a renamed button with the same test id is found', () => {
+    const before = screen(node('button', 'Apply', { id: 'a', testId: 'apply-coupon' }));
+    const after = screen(node('button', 'Apply', { id: 'decoy' }), node('button', 'Redeem', { id: 'b', testId: 'apply-coupon' }));
+    expect(matchTarget(recorded(before, 'a'), after)).toEqual({ kind: 'found', id: 'b', evidence: 'test id + role' });
+  });
+
+  it('finds by role and name, then by role and name within the recorded container', () => {
+    const before = screen(node('listitem', 'Walk the dog', [node('button', 'Delete', { id: 'old' })]));
+    const after = screen(
+      node('listitem', 'Buy milk', [node('button', 'Delete', { id: 'other' })]),
+      node('listitem', 'Walk the dog', [node('button', 'Delete', { id: 'new' })]),
+    );
+    expect(matchTarget(recorded(before, 'old'), after)).toEqual({ kind: 'found', id: 'new', evidence: 'role + name + container' });
+    expect(matchTarget({ role: 'button', name: 'Delete', twinIndex: 0, twinCount: 1 }, screen(node('button', 'Delete', { id: 'only' })))).toEqual({
+      kind: 'found',
+      id: 'only',
+      evidence: 'role + name',
+    });
+  });
+
+  it('never substitutes a control from another container', () => {
+    const before = screen(node('listitem', 'Walk the dog', [node('button', 'Delete', { id: 'old', testId: 'delete' })]));
+    const after = screen(node('listitem', 'Buy milk', [node('button', 'Delete', { id: 'other', testId: 'delete' })]));
+    expect(matchTarget(recorded(before, 'old'), after)).toMatchObject({ kind: 'not-found' });
+  });
+
+  it('finds a control whose role changed within its family by name within its container', () => {
+    const before = screen(node('form', 'Checkout', [node('button', 'Pay now', { id: 'pay' })]));
+    const after = screen(node('form', 'Checkout', [node('link', 'Pay now', { id: 'pay-link' })]));
+    expect(matchTarget(recorded(before, 'pay'), after)).toEqual({ kind: 'found', id: 'pay-link', evidence: 'name within container' });
+  });
+
+  it('uses the twin position when the twins are still all there', () => {
+    const rows = () => screen(...['Milk', 'Milk', 'Milk'].map((name, position) => node('row', name, [node('button', 'Add to cart', { id: `add-${position}` })])));
+    const before = rows();
+    expect(matchTarget(recorded(before, 'add-1'), rows())).toEqual({ kind: 'found', id: 'add-1', evidence: 'position among twins' });
+  });
+
+  it('reports a removed button as not found, naming the nearest one', () => {
+    const before = screen(node('button', 'Apply', { id: 'a' }));
+    const after = screen(node('button', 'Apply now', { id: 'b' }), node('button', 'Cancel'));
+    expect(matchTarget(recorded(before, 'a'), after)).toEqual({ kind: 'not-found', detail: 'no button "Apply" on the screen (nearest: button "Apply now")' });
+  });
+
+  it('reports two identical buttons without a container as ambiguous when the recording saw one', () => {
+    const before = screen(node('button', 'Save', { id: 'a' }));
+    const after = screen(node('button', 'Save', { id: 'b' }), node('button', 'Save', { id: 'c' }));
+    expect(matchTarget(recorded(before, 'a'), after)).toEqual({ kind: 'ambiguous', detail: '2 controls match button "Save", recorded as 1 of 1' });
+  });
+
+  it('reads volatile text in names as placeholders and prefers a literal match', () => {
+    const before = screen(node('row', 'Order 1234567', [node('button', 'Open', { id: 'a' })]));
+    const changed = screen(node('row', 'Order 7654321', [node('button', 'Open', { id: 'b' })]));
+    expect(matchTarget(recorded(before, 'a'), changed)).toMatchObject({ kind: 'found', id: 'b' });
+    const both = screen(node('row', 'Order 7654321', [node('button', 'Open', { id: 'b' })]), node('row', 'Order 1234567', [node('button', 'Open', { id: 'c' })]));
+    expect(matchTarget(recorded(before, 'a'), both)).toMatchObject({ kind: 'found', id: 'c' });
+  });
+
+  it('matches names regardless of case', () => {
+    const tree = screen(node('button', 'ADD TO CART', { id: 'x' }));
+    expect(matchTarget({ role: 'button', name: 'Add to cart', twinIndex: 0, twinCount: 1 }, tree)).toMatchObject({ kind: 'found', id: 'x' });
+    expect(find(tree, 'button', 'ADD TO CART').id).toBe('x');
+  });
+});

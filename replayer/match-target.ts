@@ -1,0 +1,156 @@
+/**
+ * Re-find a recorded target on a live screen, most evidence first:
+ *
+ * 1. **test id + role**: the recorded test id on a node of the recorded role (inside the
+ *    recorded container, if any). Wins over a changed name: a renamed button keeps its test id.
+ * 2. **role + name**: the recorded role and label (name, else text, else placeholder), inside
+ *    the recorded container when one was recorded. A recorded container is required: a
+ *    "Delete" button in another row is never a substitute.
+ * 3. **name within its container**: the recorded label and container on a node whose role
+ *    belongs to the same family (a button that became a link).
+ * 4. **position among twins**: when a tier finds several equally good candidates, a unique
+ *    literal (not placeholder-equal) label decides; otherwise, if there are exactly as many
+ *    candidates as recorded twins, the recorded position decides.
+ *
+ * Labels and container names compare with volatile text as placeholders and case folded
+ * (`recorder/volatile-text.ts`). Several candidates that twin position cannot decide →
+ * `ambiguous`; none in any tier → `not-found`.
+ */
+import type { TargetDescription } from '../cache-format/entry.js';
+import type { ScreenNode } from '../executor/engine.js';
+import { nearestName } from '../errors/index.js';
+import { describeTargetPhrase } from '../recorder/describe-action.js';
+import { containerKey, indexTree, labelOf, type IndexedNode, type TreeIndex } from '../recorder/tree-index.js';
+import { comparableText } from '../recorder/volatile-text.js';
+
+/** Which evidence found the target. */
+export type MatchEvidence = 'test id + role' | 'role + name' | 'role + name + container' | 'name within container' | 'position among twins';
+
+/** The outcome of re-finding a target. */
+export type TargetMatch =
+  | { kind: 'found'; id: string; evidence: MatchEvidence }
+  | { kind: 'ambiguous'; detail: string }
+  | { kind: 'not-found'; detail: string };
+
+/** Role families: a control may change role within its family and still be itself. */
+const ROLE_FAMILIES: readonly (readonly string[])[] = [
+  ['button', 'link', 'menuitem', 'tab', 'option', 'treeitem', 'gridcell'],
+  ['textbox', 'searchbox', 'combobox', 'spinbutton'],
+  ['checkbox', 'switch', 'menuitemcheckbox', 'radio', 'menuitemradio'],
+  ['listbox', 'combobox'],
+];
+
+function sameFamily(recorded: string, live: string): boolean {
+  return recorded === live || ROLE_FAMILIES.some((family) => family.includes(recorded) && family.includes(live));
+}
+
+function recordedLabel(target: TargetDescription): string {
+  return labelOf({ name: target.name, text: target.text ?? '', placeholder: target.placeholder ?? '' });
+}
+
+interface Wanted {
+  target: TargetDescription;
+  label: string;
+  comparableLabel: string;
+  containerKey: string;
+}
+
+function inContainer(wanted: Wanted, candidate: IndexedNode): boolean {
+  return wanted.target.container === undefined || containerKey(candidate.container) === wanted.containerKey;
+}
+
+function literalMatch(wanted: Wanted, candidate: IndexedNode): boolean {
+  if (candidate.label !== wanted.label) return false;
+  const recorded = wanted.target.container;
+  return recorded === undefined || (candidate.container?.role === recorded.role && candidate.container.name === recorded.name);
+}
+
+type Decision = { kind: 'found'; node: IndexedNode; byPosition: boolean } | { kind: 'ambiguous'; detail: string };
+
+/** Decide among several equally good candidates (tier 4). */
+function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[]): Decision {
+  // Prefer candidates that sit where the recording had no container, when it had none.
+  const pool =
+    wanted.target.container === undefined && candidates.some((candidate) => candidate.container === undefined)
+      ? candidates.filter((candidate) => candidate.container === undefined)
+      : candidates;
+  if (pool.length === 1) return { kind: 'found', node: pool[0]!, byPosition: false };
+  const literal = pool.filter((candidate) => literalMatch(wanted, candidate));
+  if (literal.length === 1) return { kind: 'found', node: literal[0]!, byPosition: false };
+  const { twinIndex, twinCount } = wanted.target;
+  for (const set of [pool, literal]) {
+    const twin = set.length > 1 && set.length === twinCount ? set[twinIndex] : undefined;
+    if (twin !== undefined) return { kind: 'found', node: twin, byPosition: true };
+  }
+  return {
+    kind: 'ambiguous',
+    detail: `${pool.length} controls match ${describeTargetPhrase(wanted.target)}, recorded as ${twinIndex + 1} of ${twinCount}`,
+  };
+}
+
+function resolve(wanted: Wanted, candidates: readonly IndexedNode[], evidence: MatchEvidence): TargetMatch | undefined {
+  if (candidates.length === 0) return undefined;
+  const decision = decideAmongTwins(wanted, candidates);
+  if (decision.kind === 'ambiguous') return decision;
+  return { kind: 'found', id: decision.node.node.id, evidence: decision.byPosition ? 'position among twins' : evidence };
+}
+
+/** The shortest label that contains the recorded one or is contained in it (`Apply` → `Apply now`). */
+function overlappingLabel(label: string, candidates: Iterable<string>): string | undefined {
+  const wanted = label.toLowerCase();
+  let best: string | undefined;
+  for (const candidate of candidates) {
+    const lower = candidate.toLowerCase();
+    if ((lower.includes(wanted) || wanted.includes(lower)) && (best === undefined || candidate.length < best.length)) best = candidate;
+  }
+  return best;
+}
+
+function notFoundDetail(wanted: Wanted, index: TreeIndex): string {
+  const sameRole = new Set(index.nodes.filter((candidate) => candidate.node.role === wanted.target.role && candidate.label !== '').map((candidate) => candidate.label));
+  const nearest = wanted.label === '' ? undefined : (nearestName(wanted.label, sameRole) ?? overlappingLabel(wanted.label, sameRole));
+  return `no ${describeTargetPhrase(wanted.target)} on the screen${nearest === undefined ? '' : ` (nearest: ${wanted.target.role} ${JSON.stringify(nearest)})`}`;
+}
+
+/** Re-find `target` on a live tree (or an index of one). The order of evidence is in the module comment. */
+export function matchTarget(target: TargetDescription, tree: ScreenNode | TreeIndex): TargetMatch {
+  const index = 'byId' in tree ? tree : indexTree(tree);
+  const label = recordedLabel(target);
+  const wanted: Wanted = {
+    target,
+    label,
+    comparableLabel: comparableText(label),
+    containerKey: containerKey(target.container),
+  };
+
+  if (target.testId !== undefined) {
+    // The container still counts: a shared test id ("delete" in every row) must not pick another row.
+    const byTestId = index.nodes.filter(
+      (candidate) => candidate.node.testId === target.testId && candidate.node.role === target.role && inContainer(wanted, candidate),
+    );
+    if (byTestId.length === 1) return { kind: 'found', id: byTestId[0]!.node.id, evidence: 'test id + role' };
+    if (byTestId.length > 1) {
+      const narrowed = byTestId.filter((candidate) => candidate.comparableLabel === wanted.comparableLabel);
+      const found = resolve(wanted, narrowed.length > 0 ? narrowed : byTestId, 'test id + role');
+      if (found !== undefined) return found;
+    }
+  }
+
+  const sameLabel = index.nodes.filter((candidate) => candidate.comparableLabel === wanted.comparableLabel && inContainer(wanted, candidate));
+  const byRole = resolve(
+    wanted,
+    sameLabel.filter((candidate) => candidate.node.role === target.role),
+    target.container === undefined ? 'role + name' : 'role + name + container',
+  );
+  if (byRole !== undefined) return byRole;
+
+  if (label !== '') {
+    const byFamily = resolve(
+      wanted,
+      sameLabel.filter((candidate) => sameFamily(target.role, candidate.node.role)),
+      'name within container',
+    );
+    if (byFamily !== undefined) return byFamily;
+  }
+  return { kind: 'not-found', detail: notFoundDetail(wanted, index) };
+}

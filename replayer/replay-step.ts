@@ -1,0 +1,304 @@
+/**
+ * Replay one recorded `act` step with no model (DESIGN §6): check the start route, re-find
+ * each target by its description (waiting a bounded time for a missing one), repeat each
+ * action through the same policed `StepActions` the agent uses, then prove the end state.
+ * Any divergence stops the replay with a reason, a detail line and the prefix that ran, so
+ * the agent can take over from the current screen.
+ */
+import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
+import type { NodeRef, ScreenNode } from '../executor/engine.js';
+import { isEngineError } from '../executor/engine.js';
+import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../executor/step-contract.js';
+import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
+import { describeAction } from '../recorder/describe-action.js';
+import { originOf } from '../recorder/route-of.js';
+import { indexTree } from '../recorder/tree-index.js';
+import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { checkEndState } from './end-check.js';
+import { matchTarget } from './match-target.js';
+import { matchRoute } from './route-match.js';
+
+/** Why a replay stopped (the cache reasons a replay itself can produce). */
+export type ReplayStopReason = 'wrong-context' | 'target-not-found' | 'target-ambiguous' | 'gap' | 'action-failed' | 'end-mismatch';
+
+/** The outcome of a replay. */
+export type ReplayOutcome =
+  | { kind: 'finished'; actions: string[] }
+  | { kind: 'stopped'; reason: ReplayStopReason; detail: string; prefix: ReplayedPrefix };
+
+/** Default bounded wait for a missing control, and for the end state to settle. */
+export const DEFAULT_WAIT_FOR_TARGET_MS = 5_000;
+/** Default pause between observations while waiting. */
+export const DEFAULT_POLL_INTERVAL_MS = 100;
+
+/** Errors that end the step rather than the replay; they propagate to the runner. */
+const HARD_STOP_CODES: ReadonlySet<ErrorCode> = new Set(['CANCELLED', 'TEST_TIMEOUT', 'STEP_TIMEOUT', 'STEP_BUDGET_EXHAUSTED']);
+
+/** What a replay needs. */
+export interface ReplayStepOptions {
+  entry: ActEntry;
+  /** The step's policed actions (the same surface the agent gets). */
+  actions: StepActions;
+  /** A fresh observation with its tree (`ctx.observe({ tree: true })`). */
+  observe: () => Promise<Observation>;
+  /** This run's `unique()` values by param name. */
+  uniqueValues?: Readonly<Record<string, string>>;
+  /** Names of the secrets this step may type. */
+  secretsAvailable?: Iterable<string>;
+  /** How long to wait for a missing control, and for the end state. Default 5 s. */
+  waitForTargetMs?: number;
+  /** Pause between observations while waiting. Default 100 ms. */
+  pollIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+interface Screen {
+  tree: ScreenNode;
+  url: string;
+}
+
+/** A stop raised inside the replay loop and turned into a {@link ReplayOutcome}. */
+class ReplayStop {
+  constructor(
+    readonly reason: ReplayStopReason,
+    readonly message: string,
+    readonly mayHaveCommitted = false,
+  ) {}
+}
+
+function formatDuration(milliseconds: number): string {
+  return milliseconds >= 1000 ? `${Number((milliseconds / 1000).toFixed(1))} s` : `${milliseconds} ms`;
+}
+
+function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Verbs whose (first) target must be enabled; a disabled one is waited for like a missing one. */
+const NEEDS_ENABLED: ReadonlySet<RecordedAction['verb']> = new Set([
+  'tap', 'doubleTap', 'longPress', 'secondaryTap', 'type', 'press', 'select', 'check', 'upload', 'drag', 'tapAt',
+]);
+
+/** Codes of failures raised before anything reached the app. */
+const PRE_FLIGHT_CODES: ReadonlySet<ErrorCode> = new Set(['INVALID_ARGUMENT', 'UNSUPPORTED_CAPABILITY', 'SECRET_UNAVAILABLE']);
+
+/**
+ * Whether a failed action may still have changed the app: the error's own
+ * `mayHaveCommitted` when it carries one, false for failures raised before anything was
+ * sent, true otherwise (the agent then looks before it repeats the action).
+ */
+function mayHaveCommitted(error: unknown): boolean {
+  const flag = typeof error === 'object' && error !== null ? (error as { mayHaveCommitted?: unknown }).mayHaveCommitted : undefined;
+  if (typeof flag === 'boolean') return flag;
+  if (isEngineError(error)) return error.engineCode === 'ACTION_MAY_HAVE_COMMITTED' || error.engineCode === 'OPERATION_TIMEOUT';
+  return !(isE2EError(error) && PRE_FLIGHT_CODES.has(error.code));
+}
+
+/**
+ * One line for a failed action: the runner's message without its echo of the action
+ * (`tap button "Apply" failed: `) and without the screen it appends after a newline.
+ */
+function failureLine(error: unknown): string {
+  const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const marker = firstLine.indexOf(' failed: ');
+  return marker === -1 ? firstLine : firstLine.slice(marker + ' failed: '.length);
+}
+
+/** `url` resolved against `base`; left as is when it does not parse (the action then fails visibly). */
+function resolveUrl(url: string, base: string): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}
+
+function targetsOf(action: RecordedAction): TargetDescription[] {
+  switch (action.verb) {
+    case 'drag':
+      return [action.target, action.destination];
+    case 'press':
+    case 'scroll':
+    case 'tapAt':
+      return action.target === undefined ? [] : [action.target];
+    case 'navigate':
+    case 'back':
+    case 'typeText':
+    case 'pressKey':
+    case 'gap':
+      return [];
+    default:
+      return [action.target];
+  }
+}
+
+/** Replay a recorded step. Throws only for cancellation and runtime hard stops. */
+export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutcome> {
+  const { entry, actions, signal } = options;
+  const uniqueValues = options.uniqueValues ?? {};
+  const secrets = new Set(options.secretsAvailable ?? []);
+  const waitMs = options.waitForTargetMs ?? DEFAULT_WAIT_FOR_TARGET_MS;
+  const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const total = entry.actions.length;
+  const sentences = entry.actions.map(describeAction);
+  const ran: string[] = [];
+
+  const stopped = (stop: ReplayStop, actionIndex: number | undefined): ReplayOutcome => {
+    const where = actionIndex === undefined ? '' : `at action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]}: `;
+    const detail = `${where}${stop.message}`;
+    return {
+      kind: 'stopped',
+      reason: stop.reason,
+      detail,
+      prefix: { actions: [...ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
+    };
+  };
+
+  const observe = async (): Promise<Screen> => {
+    const observation = await options.observe();
+    if (observation.tree === undefined) throw new E2EError('INVALID_STATE', 'replayStep needs observations with a tree (observe({ tree: true }))');
+    return { tree: observation.tree, url: observation.url };
+  };
+
+  const valueOf = (value: TypedValue): string => {
+    if (value.kind === 'literal') return value.value;
+    if (value.kind === 'unique') {
+      if (!Object.hasOwn(uniqueValues, value.param)) throw new ReplayStop('action-failed', `the unique() param ${value.param} has no value in this run`);
+      return uniqueValues[value.param]!;
+    }
+    throw new ReplayStop('action-failed', `a secret (${value.name}) can only be typed into a field`);
+  };
+
+  let current = await observe();
+  const start = matchRoute(entry.startRoute, current.url);
+  if (start.kind === 'mismatch') return stopped(new ReplayStop('wrong-context', `start route ${start.detail}`), undefined);
+  for (const [actionIndex, action] of entry.actions.entries()) {
+    const value = action.verb === 'type' || action.verb === 'select' || action.verb === 'typeText' ? action.value : undefined;
+    if (value?.kind === 'secret' && !secrets.has(value.name)) {
+      return stopped(new ReplayStop('action-failed', `the secret ${value.name} is not available to this step`), actionIndex);
+    }
+    if (value?.kind === 'unique' && !Object.hasOwn(uniqueValues, value.param)) {
+      return stopped(new ReplayStop('action-failed', `the unique() param ${value.param} has no value in this run`), actionIndex);
+    }
+  }
+  const replayStart = { tree: indexTree(current.tree), url: current.url };
+
+  /**
+   * Re-find a target, waiting up to `waitMs` while it is missing or, for an action that needs
+   * an enabled control, disabled (the engine would otherwise wait its full action timeout).
+   */
+  const find = async (target: TargetDescription, needsEnabled: boolean): Promise<NodeRef> => {
+    const wanted = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const index = indexTree(current.tree);
+      const match = matchTarget(wanted, index);
+      if (match.kind === 'ambiguous') throw new ReplayStop('target-ambiguous', match.detail);
+      const disabled = match.kind === 'found' && needsEnabled && index.byId.get(match.id)?.node.states.includes('disabled') === true;
+      if (match.kind === 'found' && !disabled) return { id: match.id };
+      if (Date.now() >= deadline) {
+        if (disabled) throw new ReplayStop('action-failed', `stayed disabled for ${formatDuration(waitMs)}`);
+        throw new ReplayStop('target-not-found', `not found within ${formatDuration(waitMs)} (${match.kind === 'not-found' ? match.detail : ''})`);
+      }
+      await sleep(pollMs, signal);
+      current = await observe();
+    }
+  };
+
+  const perform = async (action: RecordedAction, refs: NodeRef[]): Promise<ActionOutcome> => {
+    const [target, destination] = refs;
+    switch (action.verb) {
+      case 'tap':
+      case 'doubleTap':
+      case 'longPress':
+      case 'secondaryTap':
+      case 'hover':
+      case 'scrollTo':
+        return actions[action.verb](target!);
+      case 'type':
+        return action.value.kind === 'secret'
+          ? actions.typeSecret(target!, action.value.name)
+          : actions.type(target!, valueOf(action.value), { replace: action.replace });
+      case 'press':
+        return actions.press(target, action.key);
+      case 'select':
+        return actions.select(target!, valueOf(action.value));
+      case 'check':
+        return actions.check(target!, action.checked);
+      case 'scroll':
+        return actions.scroll(action.direction, target);
+      case 'upload':
+        return actions.upload(target!, action.paths);
+      case 'drag':
+        return actions.drag(target!, destination!);
+      case 'navigate':
+        return actions.navigate(fillUniquePlaceholders(action.url, uniqueValues));
+      case 'back':
+        return actions.back();
+      case 'typeText':
+        return actions.typeText(valueOf(action.value));
+      case 'pressKey':
+        return actions.pressKey(action.key);
+      case 'tapAt':
+        // A re-found control is tapped as itself; a bare point is tapped where it was.
+        return target === undefined ? actions.tapAt(action.point) : actions.tap(target);
+      case 'gap':
+        throw new ReplayStop('gap', 'cannot be repeated; the agent takes over here');
+    }
+  };
+
+  for (const [actionIndex, action] of entry.actions.entries()) {
+    signal?.throwIfAborted();
+    try {
+      if (action.verb === 'gap') throw new ReplayStop('gap', 'cannot be repeated; the agent takes over here');
+      const origin = originOf(current.url);
+      if (origin !== undefined && !entry.origins.includes(origin)) {
+        throw new ReplayStop('wrong-context', `the page is on ${origin}, which the recording never visited`);
+      }
+      if (action.verb === 'navigate') {
+        const destinationOrigin = originOf(resolveUrl(fillUniquePlaceholders(action.url, uniqueValues), current.url));
+        if (destinationOrigin !== undefined && !entry.origins.includes(destinationOrigin)) {
+          throw new ReplayStop('action-failed', `refused: ${destinationOrigin} is an origin the recording never visited`);
+        }
+      }
+      const refs: NodeRef[] = [];
+      for (const [position, target] of targetsOf(action).entries()) refs.push(await find(target, position === 0 && NEEDS_ENABLED.has(action.verb)));
+      let outcome: ActionOutcome;
+      try {
+        outcome = await perform(action, refs);
+      } catch (error) {
+        if (error instanceof ReplayStop) throw error;
+        if (signal?.aborted === true || (isE2EError(error) && HARD_STOP_CODES.has(error.code))) throw error;
+        throw new ReplayStop('action-failed', failureLine(error), mayHaveCommitted(error));
+      }
+      ran.push(sentences[actionIndex]!);
+      current = outcome.observation.tree === undefined ? await observe() : { tree: outcome.observation.tree, url: outcome.observation.url };
+    } catch (error) {
+      if (error instanceof ReplayStop) return stopped(error, actionIndex);
+      throw error;
+    }
+  }
+
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const check = checkEndState({ entry, replayStart, end: current, uniqueValues });
+    if (check.ok) return { kind: 'finished', actions: ran };
+    if (Date.now() >= deadline) return stopped(new ReplayStop('end-mismatch', `after all ${total} actions, ${check.detail}`), undefined);
+    await sleep(pollMs, signal);
+    current = await observe();
+  }
+}

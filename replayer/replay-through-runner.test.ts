@@ -1,0 +1,322 @@
+/**
+ * Record and replay through the real step runner on a real page: a scripted executor acts
+ * through `ctx.actions`, the recorder listens on `onAction`, the entry goes through the
+ * cache-format codec, and the replayer runs in the `stepInterceptor` with the same policed
+ * actions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeKey, encodeEntry, readEntryBytes, type ActEntry, type KeyParts } from '../cache-format/index.js';
+import type { ScreenNode } from '../executor/engine.js';
+import { SecretVault, unique } from '../executor/secrets.js';
+import type { ReplayedPrefix, StepContext, StepExecutor } from '../executor/step-contract.js';
+import { createAttemptRunner, type StepOutcome } from '../executor/step-runner.js';
+import type { InterceptResult, StepInterceptor } from '../executor/step-seams.js';
+import { describeAction } from '../recorder/describe-action.js';
+import { StepRecorder, buildActEntry } from '../recorder/record-step.js';
+import { find } from '../tests/support/hand-built-tree.js';
+import { startLiveScreen, type LiveScreen } from '../tests/support/live-screen.js';
+import { replayStep, type ReplayOutcome } from './replay-step.js';
+
+let live: LiveScreen;
+beforeAll(async () => {
+  live = await startLiveScreen();
+});
+afterAll(async () => {
+  await live.close();
+});
+
+const INSTRUCTION = 'add a todo {title} and complete it';
+
+function allNodes(root: ScreenNode): ScreenNode[] {
+  return [root, ...root.children.flatMap(allNodes)];
+}
+
+/** A scripted executor: type the title, tap Add (or its renamed self, Create), tick the new item. */
+function scriptedExecutor(): StepExecutor & { calls: number; prefixes: (ReplayedPrefix | undefined)[] } {
+  const executor = {
+    name: 'scripted',
+    calls: 0,
+    prefixes: [] as (ReplayedPrefix | undefined)[],
+    async runStep(context: StepContext) {
+      executor.calls++;
+      executor.prefixes.push(context.replayedPrefix);
+      const title = context.step.params.title ?? '';
+      const tree = async (): Promise<ScreenNode> => (await context.observe({ tree: true })).tree!;
+      await context.actions.type({ id: find(await tree(), 'textbox', 'New todo').id }, title, { replace: true });
+      const screen = await tree();
+      const add = allNodes(screen).find((node) => node.role === 'button' && (node.name === 'Add' || node.name === 'Create'))!;
+      await context.actions.tap({ id: add.id });
+      const item = find(await tree(), 'listitem', title);
+      await context.actions.check({ id: item.children.find((child) => child.role === 'checkbox')!.id }, true);
+      return { status: 'passed' as const, summary: `Added and completed ${title}.` };
+    },
+  };
+  return executor;
+}
+
+interface Harness {
+  run(title: string | ReturnType<typeof unique>): Promise<StepOutcome>;
+  recorder(): StepRecorder;
+  replays: ReplayOutcome[];
+}
+
+/** One attempt: a runner wired to a recorder (onAction) and, given an entry, a replayer (stepInterceptor). */
+function attempt(executor: StepExecutor, entry?: ActEntry, secrets: Record<string, string> = {}, waitForTargetMs = 400): Harness {
+  let recorder: StepRecorder | undefined;
+  const replays: ReplayOutcome[] = [];
+  const stepInterceptor: StepInterceptor = async (step, services): Promise<InterceptResult> => {
+    const uniqueValues: Record<string, string> = {};
+    const literalParams: Record<string, string> = {};
+    for (const [name, source] of Object.entries(step.paramSources)) {
+      if (source.kind === 'unique') uniqueValues[name] = source.value;
+      if (source.kind === 'literal') literalParams[name] = source.value;
+    }
+    recorder = new StepRecorder({ instruction: step.info.instruction, uniqueValues, literalParams });
+    if (entry === undefined) return {};
+    const outcome = await replayStep({
+      entry,
+      actions: services.actions,
+      observe: () => services.observe({ tree: true }),
+      uniqueValues,
+      secretsAvailable: step.info.secrets,
+      waitForTargetMs,
+      pollIntervalMs: 50,
+      signal: services.signal,
+    });
+    replays.push(outcome);
+    if (outcome.kind === 'finished') return { handled: { verdict: { status: 'passed', summary: entry.summary }, cache: { mode: 'self-finalized' } } };
+    return { continueWith: outcome.prefix, cache: { mode: 'agent-concluded', reason: outcome.reason, detail: outcome.detail } };
+  };
+  const runner = createAttemptRunner({
+    engine: live.instance,
+    target: { name: 'web', platform: live.engine.platform, verbs: live.engine.verbs },
+    secrets: new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }]))),
+    origins: [live.server.origin],
+    projectRoot: process.cwd(),
+    agents: { default: { executor, context: 'A todo app.', limits: {} } },
+    attempt: { testId: 'todos > adds and completes', retry: 0, titlePath: ['todos', 'adds and completes'] },
+    evidence: false,
+    onAction: (event) => recorder?.recordEvent(event),
+    stepInterceptor,
+  });
+  return {
+    run: (title) => runner.runStep('act', INSTRUCTION, { params: { title } }),
+    recorder: () => {
+      if (recorder === undefined) throw new Error('no step ran');
+      return recorder;
+    },
+    replays,
+  };
+}
+
+async function recordEntry(title: string | ReturnType<typeof unique>): Promise<ActEntry> {
+  const uniqueValues: Record<string, string> = typeof title === 'string' ? {} : { title: title.value };
+  await live.open('todos.html');
+  const recording = attempt(scriptedExecutor());
+  const outcome = await recording.run(title);
+  expect(outcome.verdict.status).toBe('passed');
+  const finished = recording.recorder().finish();
+  if (finished.kind !== 'recorded') throw new Error(finished.reason);
+  const keyParts: KeyParts = {
+    projectId: 'recorder-tests',
+    testId: 'todos > adds and completes',
+    target: 'web',
+    engine: live.engine.name,
+    engineContract: live.engine.contractVersion,
+    kind: 'act',
+    instruction: INSTRUCTION,
+    params: { title: typeof title === 'string' ? title : '<unique>' },
+    occurrence: 0,
+    appIdentity: live.server.origin,
+    agent: 'default',
+    contextDigest: 'none',
+    replayPolicy: 1,
+  };
+  const key = await computeKey(keyParts);
+  const built = buildActEntry(finished.recording, {
+    key,
+    keyParts,
+    summary: outcome.verdict.summary,
+    uniqueValues,
+    provenance: { verifiedBy: 'expect', executor: 'scripted', toolVersion: '0.1.0', recordedAt: new Date().toISOString() },
+  });
+  if (built.kind !== 'entry') throw new Error(built.reason);
+  // Through the real bytes: encode, then read back through the one reading pipeline.
+  const encoded = await encodeEntry(built.entry);
+  const read = await readEntryBytes(encoded.bytes, { blob: encoded.blob, key });
+  if (read.kind !== 'hit' || read.entry.kind !== 'act') throw new Error(`entry did not read back: ${read.kind}`);
+  return read.entry;
+}
+
+async function checkedItems(): Promise<string[]> {
+  const { root } = await live.instance.observe();
+  const items: string[] = [];
+  const visit = (node: ScreenNode): void => {
+    if (node.role === 'listitem' && node.children.some((child) => child.role === 'checkbox' && child.states.includes('checked'))) items.push(node.name);
+    node.children.forEach(visit);
+  };
+  visit(root);
+  return items;
+}
+
+describe('record and replay through the step runner', () => {
+  let entry: ActEntry;
+  beforeAll(async () => {
+    entry = await recordEntry('Buy milk');
+  });
+
+  it('records three actions with semantic targets and a checkable outcome', () => {
+    expect(entry.actions.map(describeAction)).toEqual([
+      'type "Buy milk" into textbox "New todo"',
+      'tap button "Add"',
+      'check checkbox "Toggle" in listitem "Buy milk"',
+    ]);
+    expect(entry.actions[1]).toMatchObject({ target: { testId: 'add-todo' } });
+    expect(entry.startRoute).toEqual({ origin: live.server.origin, path: '/todos.html', query: '' });
+    expect(entry.appeared).toContainEqual({ role: 'checkbox', name: 'Toggle', states: ['checked'], container: { role: 'listitem', name: 'Buy milk' } });
+    expect(entry.appeared[0]).toEqual({ role: 'status', name: '', text: 'Completed Buy milk', states: [] });
+    expect(entry.origins).toEqual([live.server.origin]);
+  });
+
+  it('replays on a fresh page with no executor call', async () => {
+    await live.open('todos.html');
+    const executor = scriptedExecutor();
+    const replay = attempt(executor, entry);
+    const outcome = await replay.run('Buy milk');
+    expect(replay.replays[0]).toEqual({ kind: 'finished', actions: entry.actions.map(describeAction) });
+    expect(executor.calls).toBe(0);
+    expect(outcome.verdict.status).toBe('passed');
+    expect(outcome.cache).toEqual({ mode: 'self-finalized' });
+    expect(await checkedItems()).toEqual(['Buy milk']);
+  });
+
+  it('stops at a renamed button with target-not-found and hands the agent the prefix that ran', async () => {
+    await live.open('todos.html#add=Create');
+    const executor = scriptedExecutor();
+    const replay = attempt(executor, entry);
+    const outcome = await replay.run('Buy milk');
+    const detail = 'at action 2 of 3, tap button "Add": not found within 400 ms (no button "Add" on the screen)';
+    expect(replay.replays[0]).toEqual({
+      kind: 'stopped',
+      reason: 'target-not-found',
+      detail,
+      prefix: { actions: ['type "Buy milk" into textbox "New todo"'], total: 3, reason: 'target-not-found', detail, lastMayHaveCommitted: false },
+    });
+    expect(executor.calls).toBe(1);
+    expect(executor.prefixes[0]?.actions).toEqual(['type "Buy milk" into textbox "New todo"']);
+    expect(outcome.verdict.status).toBe('passed');
+    expect(await checkedItems()).toEqual(['Buy milk']);
+  });
+
+  it('waits for a control that shows up late', async () => {
+    await live.open('todos.html#late=1500');
+    const executor = scriptedExecutor();
+    const replay = attempt(executor, entry, {}, 4_000);
+    const started = Date.now();
+    await replay.run('Buy milk');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(replay.replays[0]?.kind).toBe('finished');
+    expect(executor.calls).toBe(0);
+  });
+
+  it('stops with action-failed when the engine refuses an action, naming the action', async () => {
+    await live.open('todos.html');
+    const first = entry.actions[0]!;
+    if (first.verb !== 'type') throw new Error('expected a type action');
+    const broken: ActEntry = { ...entry, actions: [first, { verb: 'select', target: first.target, value: { kind: 'literal', value: 'Large' } }, ...entry.actions.slice(1)] };
+    const replay = attempt(scriptedExecutor(), broken);
+    await replay.run('Buy milk');
+    const outcome = replay.replays[0];
+    // The runner's error does not say whether the app saw the action, so the hand-off assumes it may have.
+    expect(outcome).toMatchObject({
+      kind: 'stopped',
+      reason: 'action-failed',
+      prefix: { actions: ['type "Buy milk" into textbox "New todo"'], total: 4, lastMayHaveCommitted: true },
+    });
+    expect(outcome?.kind === 'stopped' && outcome.detail).toBe(
+      'at action 2 of 4, select "Large" in textbox "New todo": select works on a <select> element; tap a custom dropdown and then tap its option instead.',
+    );
+  });
+
+  it('refuses to start on another route', async () => {
+    await live.open('todos.html?view=active');
+    const replay = attempt(scriptedExecutor(), entry);
+    await replay.run('Buy milk');
+    expect(replay.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'wrong-context',
+      detail: `start route query differs: expected ${live.server.origin}/todos.html, found ${live.server.origin}/todos.html?view=active`,
+      prefix: { actions: [], total: 3 },
+    });
+  });
+
+  it('stops at a gap and keeps what ran before it', async () => {
+    await live.open('todos.html');
+    const gapped: ActEntry = { ...entry, actions: [entry.actions[0]!, { verb: 'gap', rule: 'value read off the screen' }, entry.actions[2]!] };
+    const replay = attempt(scriptedExecutor(), gapped);
+    await replay.run('Buy milk');
+    expect(replay.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'gap',
+      detail: 'at action 2 of 3, gap: value read off the screen: cannot be repeated; the agent takes over here',
+      prefix: { actions: ['type "Buy milk" into textbox "New todo"'] },
+    });
+  });
+
+  it('refuses an action on an origin the recording never visited', async () => {
+    await live.open('todos.html');
+    const elsewhere: ActEntry = { ...entry, origins: ['http://127.0.0.1:1'] };
+    const replay = attempt(scriptedExecutor(), elsewhere);
+    await replay.run('Buy milk');
+    expect(replay.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'wrong-context',
+      detail: `at action 1 of 3, type "Buy milk" into textbox "New todo": the page is on ${live.server.origin}, which the recording never visited`,
+    });
+  });
+
+  it('does not count an outcome that was already on the screen', async () => {
+    await live.open('todos.html');
+    const alreadyDone: ActEntry = { ...entry, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
+    const replay = attempt(scriptedExecutor(), alreadyDone);
+    await replay.run('Buy milk');
+    expect(replay.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'end-mismatch',
+      detail: 'after all 1 actions, no recorded change happened during the replay: heading "todos" was already on the screen when the replay started',
+    });
+  });
+
+  it('stops before typing a secret the step may not use', async () => {
+    await live.open('todos.html');
+    const first = entry.actions[0]!;
+    if (first.verb !== 'type') throw new Error('expected a type action');
+    const secretEntry: ActEntry = { ...entry, actions: [{ ...first, value: { kind: 'secret', name: 'adminPassword' } }, ...entry.actions.slice(1)] };
+    const replay = attempt(scriptedExecutor(), secretEntry, { adminPassword: 'correct horse' });
+    await replay.run('Buy milk');
+    expect(replay.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'action-failed',
+      detail: 'at action 1 of 3, type secret adminPassword into textbox "New todo": the secret adminPassword is not available to this step',
+      prefix: { actions: [] },
+    });
+  });
+});
+
+describe('unique() values through record and replay', () => {
+  it('records the param, and replays with this run’s value', async () => {
+    const entry = await recordEntry(unique('Milk run one'));
+    expect(entry.actions[0]).toMatchObject({ value: { kind: 'unique', param: 'title' } });
+    expect(entry.actions[2]).toMatchObject({ target: { container: { role: 'listitem', name: '{unique:title}' } } });
+    expect(JSON.stringify(entry)).not.toContain('Milk run one');
+
+    await live.open('todos.html');
+    const executor = scriptedExecutor();
+    const replay = attempt(executor, entry);
+    const outcome = await replay.run(unique('Milk run two'));
+    expect(replay.replays[0]?.kind).toBe('finished');
+    expect(executor.calls).toBe(0);
+    expect(outcome.verdict.status).toBe('passed');
+    expect(await checkedItems()).toEqual(['Milk run two']);
+  });
+});

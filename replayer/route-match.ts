@@ -1,0 +1,27 @@
+/**
+ * Route checks for replay: does the live page sit where the recording started (or ended)?
+ * Origin, path and query must match, where path segments and query values that are ids,
+ * tokens or timestamps read as placeholders (`/orders/123` matches `/orders/456`); the
+ * fragment never counts; every other query value does (`?tab=a` is not `?tab=b`).
+ */
+import type { Route } from '../cache-format/entry.js';
+import { formatRouteShape, routeOf, routeShape } from '../recorder/route-of.js';
+
+/** The outcome of a route check. */
+export type RouteMatch = { kind: 'match' } | { kind: 'mismatch'; detail: string };
+
+/** Compare a recorded route with a live URL (or route). */
+export function matchRoute(recorded: Route, actual: string | Route): RouteMatch {
+  const actualRoute = typeof actual === 'string' ? routeOf(actual) : actual;
+  if (actualRoute === undefined) return { kind: 'mismatch', detail: `expected ${formatRouteShape(routeShape(recorded))}, found ${String(actual)}` };
+  const expectedShape = routeShape(recorded);
+  const actualShape = routeShape(actualRoute);
+  const expected = formatRouteShape(expectedShape);
+  const found = formatRouteShape(actualShape);
+  if (expected === found) return { kind: 'match' };
+  let part: string;
+  if (expectedShape.origin !== actualShape.origin) part = 'origin';
+  else if (expectedShape.segments.join('/') !== actualShape.segments.join('/')) part = 'path';
+  else part = 'query';
+  return { kind: 'mismatch', detail: `${part} differs: expected ${expected}, found ${found}` };
+}

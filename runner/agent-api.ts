@@ -1,0 +1,207 @@
+/**
+ * The `app` and `agent` fixture objects (DESIGN §2). Each `agent.*` call is one step of the
+ * attempt's step runner, shown as a Playwright test step; a failed or blocked step throws
+ * `AgentError` with its code. Every E2E error raised here is remembered so the attempt can
+ * report its code.
+ */
+import { test as playwrightTest } from '@playwright/test';
+import type { z } from 'zod';
+import { AgentError, E2EError, isE2EError } from '../errors/index.js';
+import type { EngineInstance } from '../executor/engine.js';
+import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
+import type { StepKind } from '../executor/step-contract.js';
+import type { ParamValue } from '../executor/instruction.js';
+
+/** Options of `agent.act`. */
+export interface ActOptions {
+  /** Values for `{name}` placeholders (and secrets/unique values the step may use). */
+  params?: Record<string, ParamValue>;
+  /** Agent entry to use. Default: `default`. */
+  agent?: string;
+  /** Actions allowed in this step. Default: the entry's `maxSteps` (25). */
+  maxSteps?: number;
+  /** Model calls allowed in this step. Default: the entry's `maxModelCalls` (25). */
+  maxModelCalls?: number;
+  /** Milliseconds for this step. Default: the entry's `timeout`, else the test timeout. */
+  timeout?: number;
+}
+
+/** Options of `agent.assert`. */
+export interface AssertOptions {
+  params?: Record<string, ParamValue>;
+  agent?: string;
+  /** Judge with a masked screenshot too (`'only'`: the screenshot alone). Default false. */
+  vision?: boolean | 'only';
+  /** Milliseconds. Default 30 s (the test timeout with a custom executor). */
+  timeout?: number;
+}
+
+/** Options of `agent.waitFor`. */
+export interface WaitForOptions {
+  params?: Record<string, ParamValue>;
+  agent?: string;
+  /** Milliseconds to wait. Default 30 s. */
+  timeout?: number;
+  /** Milliseconds between checks of an unchanged screen. Default: the judgment's own. */
+  interval?: number;
+  vision?: boolean | 'only';
+}
+
+/** Options of `agent.extract`. */
+export interface ExtractOptions {
+  params?: Record<string, ParamValue>;
+  agent?: string;
+  /** Milliseconds. Default 30 s. */
+  timeout?: number;
+}
+
+/** What `agent.act` returns. */
+export interface ActResult {
+  summary: string;
+  modelCalls: number;
+  /** Committed actions as sentences (`tap button "Apply"`). */
+  actions: string[];
+  /** The cache outcome, when the cache took part. */
+  cache?: unknown;
+}
+
+/** What `agent.assert` and `agent.waitFor` return. */
+export interface JudgmentResult {
+  summary: string;
+  modelCalls: number;
+}
+
+/** The `agent` fixture. */
+export interface Agent {
+  /** Carry out `instruction` on the live screen. Throws `AgentError` when the step fails or is blocked. */
+  act(instruction: string, options?: ActOptions): Promise<ActResult>;
+  /** Check `question` against the screen. Throws `AgentError` (`ASSERTION_FAILED`…) when it does not hold. */
+  assert(question: string, options?: AssertOptions): Promise<JudgmentResult>;
+  /** Wait until `condition` holds. Throws `AgentError` when it does not within the timeout. */
+  waitFor(condition: string, options?: WaitForOptions): Promise<JudgmentResult>;
+  /** Read an answer off the screen, validated by `schema`. */
+  extract<Schema extends z.ZodType>(question: string, schema: Schema, options?: ExtractOptions): Promise<z.output<Schema>>;
+}
+
+/** The `app` fixture. */
+export interface App {
+  /** The target's `app.url`. */
+  readonly baseUrl: string;
+  /** Open `path` relative to `app.url` (`'/'` is the app's root). */
+  open(path?: string): Promise<void>;
+}
+
+/** Remembers the E2E errors raised to the test, to report the failing code. */
+export class RaisedErrors {
+  readonly #errors: E2EError[] = [];
+
+  /** Remember `error` and return it (for `throw raised.note(error)`). */
+  note<T>(error: T): T {
+    if (isE2EError(error)) this.#errors.push(error);
+    return error;
+  }
+
+  /** The code of the raised error a failure message shows, if any. */
+  codeFor(messages: readonly string[]): E2EError['code'] | undefined {
+    for (const message of messages) {
+      const found = this.#errors.find((error) => message.includes(error.message.split('\n')[0] ?? error.message));
+      if (found !== undefined) return found.code;
+    }
+    return undefined;
+  }
+}
+
+/** The private hook of a Playwright object that runs work as one internal API call. */
+type InternalCallHost = { _wrapApiCall?: (body: () => Promise<unknown>, options: { internal: boolean }) => Promise<unknown> };
+
+/**
+ * Run a step's engine work as one internal Playwright call: the engine's own calls (walks,
+ * clicks, fills) then stay out of the HTML report's step list and the trace, where a typed
+ * secret would otherwise show in a step title (`Fill "…"`). Uses Playwright's private
+ * `_wrapApiCall`; without it the work runs as it is. Errors are carried out of the wrapper
+ * untouched (it would prefix their messages).
+ */
+async function asInternalCall<T>(host: unknown, work: () => Promise<T>): Promise<T> {
+  const wrap = (host as InternalCallHost | undefined)?._wrapApiCall;
+  if (typeof wrap !== 'function') return work();
+  type Settled = { ok: true; value: T } | { ok: false; error: unknown };
+  const settled = (await wrap.call(
+    host,
+    (): Promise<Settled> => work().then((value): Settled => ({ ok: true, value }), (error: unknown): Settled => ({ ok: false, error })),
+    { internal: true },
+  )) as Settled;
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
+function short(text: string): string {
+  const single = text.replace(/\s+/g, ' ').trim();
+  return single.length > 80 ? `${single.slice(0, 79)}…` : single;
+}
+
+/** Build the `agent` fixture over an attempt's runner; `host` is the engine's host object (the Playwright page on the web). */
+export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, host?: unknown): Agent {
+  async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
+    const title = `agent.${kind} ${typeof instruction === 'string' ? JSON.stringify(short(runner.redact(instruction))) : ''}`.trim();
+    return playwrightTest.step(
+      title,
+      async () => {
+        let outcome: StepOutcome;
+        try {
+          outcome = await asInternalCall(host, () => runner.runStep(kind, instruction, options));
+        } catch (error) {
+          if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
+          throw error;
+        }
+        const { verdict } = outcome;
+        if (verdict.status !== 'passed') {
+          const code = verdict.errorCode ?? 'ACTION_FAILED';
+          const status = verdict.status === 'blocked' ? 'blocked' : 'failed';
+          throw raised.note(new AgentError(code, `agent.${kind} ${status} (${code}): ${verdict.summary}`, status));
+        }
+        if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
+        return outcome;
+      },
+      { box: true },
+    );
+  }
+
+  return {
+    act: async (instruction, options) => {
+      const outcome = await step('act', instruction, options);
+      const result: ActResult = { summary: outcome.verdict.summary, modelCalls: outcome.modelCalls, actions: outcome.actions };
+      if (outcome.cache !== undefined) result.cache = outcome.cache;
+      return result;
+    },
+    assert: async (question, options) => {
+      const outcome = await step('assert', question, options);
+      return { summary: outcome.verdict.summary, modelCalls: outcome.modelCalls };
+    },
+    waitFor: async (condition, options) => {
+      const outcome = await step('waitFor', condition, options);
+      return { summary: outcome.verdict.summary, modelCalls: outcome.modelCalls };
+    },
+    extract: async <Schema extends z.ZodType>(question: string, schema: Schema, options?: ExtractOptions) => {
+      const outcome = await step('extract', question, { ...(options ?? {}), schema });
+      return schema.parse(outcome.verdict.value);
+    },
+  };
+}
+
+/** Build the `app` fixture. */
+export function createApp(engine: EngineInstance, baseUrl: string, runner: AttemptRunner, raised: RaisedErrors): App {
+  const root = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  return {
+    baseUrl,
+    open: async (path = '/') => {
+      if (typeof path !== 'string') throw raised.note(new E2EError('INVALID_ARGUMENT', 'app.open(path) takes a path relative to app.url, e.g. app.open("/todos").'));
+      const url = new URL(path.replace(/^\/+/, ''), root).href;
+      try {
+        await engine.session.open(url);
+      } catch (error) {
+        if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
+        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${error instanceof Error ? error.message : String(error)}`)));
+      }
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The runner entry's window on the process (STYLE 9): the only runner module that reads
+ * `process.env` or writes to the console. Everything else receives these values as
+ * arguments. The CLI passes its modes to Playwright Test through these variables.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from '../executor/logger.js';
+import { environmentVariableFor } from '../executor/secrets.js';
+
+/** Environment variables the CLI sets for a run. */
+export const ENVIRONMENT = {
+  /** `read-write` | `read-only` | `off`: overrides the configured cache mode. */
+  cacheMode: 'E2E_CACHE_MODE',
+  /** `1`: attach transcripts and print debug lines. */
+  debug: 'E2E_DEBUG',
+  /** Path where a config failure is written as JSON `{ code, message }` for the CLI. */
+  failureFile: 'E2E_FAILURE_FILE',
+  /** Path of the report file, overriding `.e2e/report.json`. */
+  reportFile: 'E2E_REPORT_FILE',
+} as const;
+
+/** Cache modes. */
+export type CacheMode = 'read-write' | 'read-only' | 'off';
+
+/** What a run takes from the environment. */
+export interface RunEnvironment {
+  /** The cache mode the CLI asked for, if any. */
+  cacheMode: CacheMode | undefined;
+  debug: boolean;
+  /** True when `CI` is set (the default cache mode becomes read-only). */
+  ci: boolean;
+  reportFile: string | undefined;
+  /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`). */
+  browser: Readonly<Record<string, string | undefined>>;
+}
+
+/** Read the run's environment once. */
+export function readRunEnvironment(): RunEnvironment {
+  const mode = process.env[ENVIRONMENT.cacheMode];
+  return {
+    cacheMode: mode === 'read-write' || mode === 'read-only' || mode === 'off' ? mode : undefined,
+    debug: process.env[ENVIRONMENT.debug] === '1',
+    ci: process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false',
+    reportFile: process.env[ENVIRONMENT.reportFile],
+    browser: { E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'], PATH: process.env['PATH'] },
+  };
+}
+
+/**
+ * The value of secret `name` from the environment: `E2E_SECRET_<NAME>` (camelCase split
+ * with `_`, e.g. `adminPassword` → `E2E_SECRET_ADMIN_PASSWORD`), or the plain upper-cased
+ * name (`E2E_SECRET_ADMINPASSWORD`).
+ */
+export function secretFromEnvironment(name: string): string | undefined {
+  const primary = process.env[environmentVariableFor(name)];
+  if (primary !== undefined && primary !== '') return primary;
+  const plain = process.env[`E2E_SECRET_${name.replace(/[.-]/g, '_').toUpperCase()}`];
+  return plain === undefined || plain === '' ? undefined : plain;
+}
+
+/** Every `E2E_SECRET_*` value present, for redaction in the main process. */
+export function secretValuesFromEnvironment(): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('E2E_SECRET_') && value !== undefined && value !== '') values[key.slice('E2E_SECRET_'.length)] = value;
+  }
+  return values;
+}
+
+/** Hand a config failure to the CLI (when it asked for one), so the run exits with the code's class. */
+export function reportConfigFailure(failure: { code: string; message: string }): void {
+  const path = process.env[ENVIRONMENT.failureFile];
+  if (path === undefined || path === '') return;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(failure));
+  } catch {
+    // The CLI falls back to the child's exit status.
+  }
+}
+
+const originalNoCopyPrompt = process.env['PLAYWRIGHT_NO_COPY_PROMPT'];
+
+/**
+ * Withhold Playwright's failure page snapshot (`error-context.md`) for this attempt: after a
+ * secret fill the page may show the value, and no evidence is kept from then on. Playwright
+ * reads `PLAYWRIGHT_NO_COPY_PROMPT` in the worker when the context closes.
+ */
+export function withholdFailureSnapshot(withhold: boolean): void {
+  if (withhold) process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = '1';
+  else if (originalNoCopyPrompt === undefined) delete process.env['PLAYWRIGHT_NO_COPY_PROMPT'];
+  else process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = originalNoCopyPrompt;
+}
+
+/** Write lines to standard output (the reporter's summary). */
+export function printLines(lines: readonly string[]): void {
+  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+}
+
+/** A logger writing to standard error; debug lines only under `--debug`. */
+export function consoleLogger(debug: boolean): Logger {
+  return {
+    debug: (message) => {
+      if (debug) process.stderr.write(`[e2e] ${message}\n`);
+    },
+    warn: (message) => process.stderr.write(`[e2e] warning: ${message}\n`),
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * The Playwright Test fixtures of e2e (DESIGN §2): `app`, `agent` and `screen`, over one
+ * attempt-scoped step runner per test attempt. At the end of the attempt the step records
+ * and verifications are attached to the test result for the reporter (redacted).
+ */
+import { dirname } from 'node:path';
+import {
+  test as base,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestInfo,
+  type TestType,
+} from '@playwright/test';
+import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
+import { E2EError, isE2EError } from '../errors/index.js';
+import type { EngineInstance } from '../executor/engine.js';
+import { SecretVault, redactDeep } from '../executor/secrets.js';
+import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../executor/step-runner.js';
+import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
+import { consoleLogger, withholdFailureSnapshot } from './environment.js';
+import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
+import type { ProjectSettings } from './settings.js';
+import { createScreenHandle } from './screen-handle.js';
+import { setVerificationSink } from './verification.js';
+
+/** The attempt behind the fixtures. */
+export interface AttemptHandle {
+  runner: AttemptRunner;
+  engine: EngineInstance;
+  app: App;
+  agent: Agent;
+  raised: RaisedErrors;
+}
+
+/** The fixtures a test receives. */
+export interface E2EFixtures {
+  /** The app under test: `open(path)` relative to the target's `app.url`. */
+  app: App;
+  /** The agent: `act`, `assert`, `waitFor`, `extract`. */
+  agent: Agent;
+  /** The attempt's screen: on the web, the Playwright `Page` (every locator works). */
+  screen: Page;
+  /** Internal: the attempt's step runner. */
+  e2eAttempt: AttemptHandle;
+}
+
+/** The fixture option each project sets (see `defineConfig`); its name is `PROJECT_OPTION`. */
+export interface E2EOptions {
+  e2eProject: ProjectSettings | undefined;
+}
+
+/** The agent entries of a project and the built-in agent serving them, made once per worker. */
+interface ProjectAgents {
+  entries: Record<string, AgentEntry>;
+  builtIn: BuiltInAgent;
+}
+
+const projectAgents = new WeakMap<ProjectSettings, ProjectAgents>();
+
+function agentsOf(settings: ProjectSettings): ProjectAgents {
+  const known = projectAgents.get(settings);
+  if (known !== undefined) return known;
+  const entries: Record<string, AgentEntry> = {};
+  const builtInOptions = new Map<AgentEntry, AgentOptions>();
+  for (const [name, agent] of Object.entries(settings.agents)) {
+    const entry: AgentEntry = {
+      executor: agent.executor,
+      model: agent.model,
+      judge: agent.judge,
+      providerOptions: agent.providerOptions,
+      context: agent.context,
+      limits: { maxSteps: agent.maxSteps, maxModelCalls: agent.maxModelCalls, timeoutMs: agent.timeout },
+    };
+    entries[name] = entry;
+    const options: AgentOptions = {};
+    if (agent.system !== undefined) options.system = agent.system;
+    if (agent.tools !== undefined) options.tools = agent.tools as Record<string, ProjectTool>;
+    builtInOptions.set(entry, options);
+  }
+  const made: ProjectAgents = { entries, builtIn: createBuiltInAgent({ agentOptions: (entry) => builtInOptions.get(entry) ?? {} }) };
+  projectAgents.set(settings, made);
+  return made;
+}
+
+function projectRootOf(testInfo: TestInfo): string {
+  return testInfo.config.configFile === undefined ? testInfo.config.rootDir : dirname(testInfo.config.configFile);
+}
+
+function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayload['errorCode'] {
+  if (testInfo.status === 'passed' || testInfo.status === 'skipped') return undefined;
+  const messages = testInfo.errors.map((error) => `${error.message ?? ''}\n${error.stack ?? ''}`);
+  return raised.codeFor(messages) ?? (testInfo.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
+}
+
+async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo): Promise<AttemptHandle> {
+  const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
+  const { target } = settings;
+  let runner: AttemptRunner | undefined;
+  let engine: EngineInstance;
+  try {
+    engine = await target.engine.start({
+      baseUrl: target.app.url,
+      host: page,
+      allowNavigation: (url) => runner?.allowNavigation(url) ?? true,
+    });
+  } catch (error) {
+    if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message));
+    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  runner = createAttemptRunner({
+    engine,
+    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs },
+    secrets: vault,
+    origins: settings.origins,
+    projectRoot: projectRootOf(testInfo),
+    agents: agentsOf(settings).entries,
+    builtIn: agentsOf(settings).builtIn,
+    defaultAgent: settings.defaultAgent,
+    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath] },
+    testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
+    logger: consoleLogger(settings.debug),
+    debug: settings.debug,
+    artifacts: {
+      attach: async ({ name, contentType, body }) => {
+        await testInfo.attach(name, { body: typeof body === 'string' ? body : Buffer.from(body), contentType });
+      },
+    },
+  });
+  const raised = new RaisedErrors();
+  return { runner, engine, raised, app: createApp(engine, target.app.url, runner, raised), agent: createAgentApi(runner, raised, page) };
+}
+
+async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
+  const { runner } = handle;
+  withholdFailureSnapshot(runner.secretFilled());
+  runner.close(
+    testInfo.status === 'timedOut'
+      ? new E2EError('TEST_TIMEOUT', 'The test timed out while the step was running.')
+      : new E2EError('CANCELLED', 'The test ended while the step was running.'),
+  );
+  const payload: AttemptPayload = {
+    version: REPORT_VERSION,
+    steps: [...runner.records],
+    verifications: [...runner.verifications],
+  };
+  const errorCode = attemptErrorCode(testInfo, handle.raised);
+  if (errorCode !== undefined) payload.errorCode = errorCode;
+  const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
+  await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
+  await handle.engine.close();
+}
+
+/** The page of the running attempt in this worker (one test runs at a time per worker). */
+let attemptPage: Page | undefined;
+
+/** The type of the e2e `test`: Playwright's, with `screen` being the page instead of the screen-size option. */
+export type E2ETestType = TestType<
+  Omit<PlaywrightTestArgs & PlaywrightTestOptions, 'screen'> & E2EFixtures & E2EOptions,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions
+>;
+
+const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
+  // Playwright reads fixture names from the source text, so the option is spelled out here.
+  e2eProject: [undefined, { option: true }],
+  e2eAttempt: [async ({ page, e2eProject: settings }, use, testInfo) => {
+    let handle: AttemptHandle;
+    try {
+      if (settings === undefined) {
+        throw new E2EError(
+          'INVALID_CONFIG',
+          'This test has no e2e settings. Run it through a config made with defineConfig() from e2e (`e2e run`, or `playwright test -c e2e.config.ts`).',
+        );
+      }
+      withholdFailureSnapshot(false);
+      handle = await startAttempt(page, settings, testInfo);
+    } catch (error) {
+      // The attempt never started: its code still reaches the report (and the exit code).
+      if (isE2EError(error)) {
+        const payload: AttemptPayload = { version: REPORT_VERSION, errorCode: error.code, steps: [], verifications: [] };
+        await testInfo.attach(ATTEMPT_ATTACHMENT, { body: JSON.stringify(payload), contentType: 'application/json' });
+      }
+      throw error;
+    }
+    setVerificationSink(handle.runner);
+    attemptPage = page;
+    try {
+      await use(handle);
+    } finally {
+      attemptPage = undefined;
+      setVerificationSink(undefined);
+      await finishAttempt(handle, testInfo);
+    }
+  }, { auto: true }],
+  app: async ({ e2eAttempt }, use) => {
+    await use(e2eAttempt.app);
+  },
+  agent: async ({ e2eAttempt }, use) => {
+    await use(e2eAttempt.agent);
+  },
+});
+
+/** Playwright's `test`, extended with the e2e fixtures. */
+export const test: E2ETestType = (extended as unknown as TestType<Record<string, unknown>, Record<string, unknown>>).extend({
+  // Overrides Playwright's `screen` option; see screen-handle.ts for why it is a handle.
+  screen: [
+    async ({ viewport, contextOptions }: { viewport: { width: number; height: number } | null; contextOptions: { screen?: { width: number; height: number } } }, use: (value: Page) => Promise<void>) => {
+      await use(createScreenHandle(contextOptions.screen ?? viewport, () => attemptPage));
+    },
+    { box: true },
+  ],
+}) as unknown as E2ETestType;

@@ -1,0 +1,38 @@
+/**
+ * The `e2e` package entry: the Playwright Test `test` with the e2e fixtures, the recording
+ * `expect`, `defineConfig`, the web engine, the `unique()` and `secret()` markers, the
+ * errors, and the executor contract types.
+ */
+export { test } from './fixtures.js';
+export type { E2EFixtures, E2EOptions, E2ETestType } from './fixtures.js';
+export { expect } from './verification.js';
+export { defineConfig, DEFAULT_TIMEOUT_MS, DEFAULT_TEST_MATCH, DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR } from './config.js';
+export type { E2EConfig, AgentConfig, TargetConfig, CacheConfig, SecretConfig, PassthroughConfig } from './config.js';
+export type { ActOptions, ActResult, Agent, App, AssertOptions, ExtractOptions, JudgmentResult, WaitForOptions } from './agent-api.js';
+export { web, surfaceOf } from '../engines/web/index.js';
+export type { WebEngineOptions, WebSurface } from '../engines/web/index.js';
+export { unique, secret, isSecretRef, isUniqueValue } from '../executor/secrets.js';
+export type { SecretRef, UniqueValue } from '../executor/secrets.js';
+export type { ParamValue } from '../executor/instruction.js';
+export { AgentError, E2EError, isE2EError, ERROR_CODES, exitClassOf } from '../errors/index.js';
+export type { ErrorCode, ExitClass } from '../errors/index.js';
+export type {
+  StepExecutor,
+  StepContext,
+  StepVerdict,
+  StepInfo,
+  StepKind,
+  StepActions,
+  StepBudgets,
+  Observation,
+  ObserveOptions,
+  ActionOutcome,
+  TargetInfo,
+  ReplayedPrefix,
+  LedgerEntry,
+  ModelUsage,
+  TurnRecord,
+  AttemptInfo,
+} from '../executor/step-contract.js';
+export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../executor/engine.js';
+export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from './report.js';

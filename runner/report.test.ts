@@ -1,0 +1,78 @@
+/**
+ * The run report: exit code (DESIGN §3, highest wins), totals, summary lines, versions.
+ */
+import { describe, expect, it } from 'vitest';
+import { exitCodeOf, parseReport, summarize, summaryLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
+
+function step(overrides: Partial<ReportStep> = {}): ReportStep {
+  return {
+    kind: 'act',
+    instruction: 'add a todo',
+    status: 'passed',
+    errorCode: null,
+    summary: 'ok',
+    modelCalls: 1,
+    tokens: { input: 1000, output: 100, cached: 0 },
+    actions: [],
+    cache: null,
+    durationMs: 10,
+    ...overrides,
+  };
+}
+
+function test(outcome: ReportTest['outcome'], attempt: Partial<ReportAttempt> = {}): ReportTest {
+  return {
+    id: 'id',
+    file: 'a.e2e.ts',
+    titlePath: ['t'],
+    project: 'web',
+    outcome,
+    attempts: [{ retry: 0, status: outcome === 'expected' ? 'passed' : 'failed', steps: [], verifications: [], ...attempt }],
+  };
+}
+
+describe('exitCodeOf', () => {
+  it('is 0 for a passing run and 1 for a failure without an e2e code', () => {
+    expect(exitCodeOf({ status: 'passed', tests: [test('expected')], errors: [] })).toBe(0);
+    expect(exitCodeOf({ status: 'failed', tests: [test('unexpected')], errors: [] })).toBe(1);
+  });
+
+  it("uses the class of a failure's e2e code, the highest winning", () => {
+    const policy = test('unexpected', { errorCode: 'POLICY_DENIED' });
+    const unreachable = test('unexpected', { errorCode: 'APP_UNREACHABLE' });
+    expect(exitCodeOf({ status: 'failed', tests: [policy], errors: [] })).toBe(2);
+    expect(exitCodeOf({ status: 'failed', tests: [policy, unreachable, test('unexpected')], errors: [] })).toBe(3);
+    expect(exitCodeOf({ status: 'failed', tests: [], errors: [{ code: 'APP_UNREACHABLE', message: 'web server' }] })).toBe(3);
+  });
+
+  it('is 130 for an interrupted run, and flaky tests do not fail it', () => {
+    expect(exitCodeOf({ status: 'interrupted', tests: [test('expected')], errors: [] })).toBe(130);
+    expect(exitCodeOf({ status: 'passed', tests: [test('flaky', { errorCode: 'ACTION_FAILED' })], errors: [] })).toBe(0);
+  });
+});
+
+describe('summary', () => {
+  it('totals model calls, tokens and cache outcomes over every attempt', () => {
+    const steps = [
+      step({ cache: { mode: 'self-finalized' }, modelCalls: 0, tokens: { input: 0, output: 0, cached: 0 } }),
+      step({ cache: { mode: 'agent-concluded' }, tokens: { input: 3000, output: 500, cached: 1000 } }),
+      step({ cache: { mode: 'missed', reason: 'no-entry' }, tokens: { input: 500, output: 100, cached: 0 } }),
+    ];
+    const summary = summarize([test('expected', { steps })]);
+    expect(summary).toMatchObject({ modelCalls: 2, tokens: { input: 3500, output: 600, cached: 1000 }, cache: { replayed: 1, handedOff: 1, missed: 1 } });
+    expect(summaryLines(summary)).toEqual(['      AI  4.1k tokens · 2 model calls', '   Cache  1 replayed · 1 handed off · 1 missed']);
+  });
+
+  it('writes small counts in full and one model call in the singular', () => {
+    const summary = summarize([test('expected', { steps: [step({ tokens: { input: 700, output: 12, cached: 0 } })] })]);
+    expect(summaryLines(summary)[0]).toBe('      AI  712 tokens · 1 model call');
+  });
+});
+
+describe('parseReport', () => {
+  it('refuses a newer version by name and malformed text', () => {
+    expect(parseReport('{"version":2,"status":"passed","exitCode":0,"tests":[],"errors":[],"summary":{}}')).toEqual({ kind: 'unsupported-version', version: 2 });
+    expect(parseReport('not json').kind).toBe('invalid');
+    expect(parseReport('{"version":1,"status":"passed","exitCode":0,"tests":[],"errors":[],"summary":{}}').kind).toBe('report');
+  });
+});

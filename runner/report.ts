@@ -1,0 +1,235 @@
+/**
+ * The run report (`.e2e/report.json`, DESIGN §7): versioned, tests → attempts → steps, with
+ * the run summary and the exit code of DESIGN §3. Workers hand their step records over as
+ * a JSON attachment ({@link ATTEMPT_ATTACHMENT}); the reporter assembles this file.
+ */
+import { z } from 'zod';
+import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
+import type { StepRecord, VerificationEvent } from '../executor/step-record.js';
+
+/** The report schema version this build writes. */
+export const REPORT_VERSION = 1;
+
+/** Name of the attachment that carries one attempt's records from a worker. */
+export const ATTEMPT_ATTACHMENT = 'e2e-steps';
+
+/** One step in the report. */
+export interface ReportStep {
+  kind: StepRecord['kind'];
+  instruction: string;
+  status: StepRecord['status'];
+  errorCode: ErrorCode | null;
+  summary: string;
+  modelCalls: number;
+  tokens: { input: number; output: number; cached: number };
+  actions: string[];
+  cache: unknown;
+  durationMs: number;
+}
+
+/** One attempt (a Playwright test result). */
+export interface ReportAttempt {
+  retry: number;
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  errorCode?: ErrorCode;
+  /** First line of the failure, redacted. */
+  error?: string;
+  steps: ReportStep[];
+  /** Verifications that passed (`expect` on a locator or page, assert, waitFor), with the step they followed. */
+  verifications: VerificationEvent[];
+}
+
+/** One test. */
+export interface ReportTest {
+  id: string;
+  file: string;
+  titlePath: string[];
+  project: string;
+  outcome: 'expected' | 'unexpected' | 'flaky' | 'skipped';
+  attempts: ReportAttempt[];
+}
+
+/** Totals of the run. */
+export interface ReportSummary {
+  tests: { passed: number; failed: number; flaky: number; skipped: number };
+  modelCalls: number;
+  tokens: { input: number; output: number; cached: number };
+  cache: { replayed: number; handedOff: number; missed: number };
+}
+
+/** A failure outside any test (config load, web server). */
+export interface RunError {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The whole report. */
+export interface Report {
+  version: typeof REPORT_VERSION;
+  status: 'passed' | 'failed' | 'timedout' | 'interrupted';
+  tests: ReportTest[];
+  errors: RunError[];
+  summary: ReportSummary;
+  exitCode: ExitClass;
+}
+
+/** What a worker attaches for one attempt. */
+export interface AttemptPayload {
+  version: typeof REPORT_VERSION;
+  errorCode?: ErrorCode;
+  steps: StepRecord[];
+  verifications: VerificationEvent[];
+}
+
+const tokensSchema = z.object({ input: z.number(), output: z.number(), cached: z.number() });
+const stepRecordSchema = z.object({
+  index: z.number(),
+  kind: z.enum(['act', 'assert', 'waitFor', 'extract']),
+  instruction: z.string(),
+  agent: z.string(),
+  executor: z.string(),
+  status: z.enum(['passed', 'failed', 'blocked']),
+  errorCode: z.enum(ERROR_CODES).optional(),
+  summary: z.string(),
+  modelCalls: z.number(),
+  tokens: tokensSchema,
+  actions: z.array(z.string()),
+  cache: z.unknown().optional(),
+  durationMs: z.number(),
+  turns: z.array(z.object({ index: z.number(), calls: z.array(z.string()), outcome: z.string() })).optional(),
+  artifacts: z.array(z.object({ id: z.string(), kind: z.enum(['screenshot', 'transcript']), label: z.string() })),
+});
+const attemptPayloadSchema = z.object({
+  version: z.literal(REPORT_VERSION),
+  errorCode: z.enum(ERROR_CODES).optional(),
+  steps: z.array(stepRecordSchema),
+  verifications: z.array(z.object({ kind: z.enum(['expect', 'assert', 'waitFor', 'extract']), detail: z.string(), afterStep: z.number() })),
+});
+
+/** Parse an attempt attachment; undefined when it is missing or malformed. */
+export function parseAttemptPayload(body: string | undefined): AttemptPayload | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const parsed = attemptPayloadSchema.safeParse(JSON.parse(body));
+    return parsed.success ? (parsed.data as AttemptPayload) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A step record as the report shows it. */
+export function toReportStep(record: StepRecord): ReportStep {
+  return {
+    kind: record.kind,
+    instruction: record.instruction,
+    status: record.status,
+    errorCode: record.errorCode ?? null,
+    summary: record.summary,
+    modelCalls: record.modelCalls,
+    tokens: record.tokens,
+    actions: record.actions,
+    cache: record.cache ?? null,
+    durationMs: record.durationMs,
+  };
+}
+
+function cacheModeOf(cache: unknown): string | undefined {
+  if (typeof cache !== 'object' || cache === null) return undefined;
+  const mode = (cache as { mode?: unknown }).mode;
+  return typeof mode === 'string' ? mode : undefined;
+}
+
+/** Totals over every attempt's steps. */
+export function summarize(tests: readonly ReportTest[]): ReportSummary {
+  const summary: ReportSummary = {
+    tests: { passed: 0, failed: 0, flaky: 0, skipped: 0 },
+    modelCalls: 0,
+    tokens: { input: 0, output: 0, cached: 0 },
+    cache: { replayed: 0, handedOff: 0, missed: 0 },
+  };
+  for (const test of tests) {
+    if (test.outcome === 'expected') summary.tests.passed += 1;
+    else if (test.outcome === 'unexpected') summary.tests.failed += 1;
+    else if (test.outcome === 'flaky') summary.tests.flaky += 1;
+    else summary.tests.skipped += 1;
+    for (const attempt of test.attempts) {
+      for (const step of attempt.steps) {
+        summary.modelCalls += step.modelCalls;
+        summary.tokens.input += step.tokens.input;
+        summary.tokens.output += step.tokens.output;
+        summary.tokens.cached += step.tokens.cached;
+        const mode = cacheModeOf(step.cache);
+        if (mode === 'self-finalized') summary.cache.replayed += 1;
+        else if (mode === 'agent-concluded') summary.cache.handedOff += 1;
+        else if (mode === 'missed') summary.cache.missed += 1;
+      }
+    }
+  }
+  return summary;
+}
+
+/**
+ * The exit code of a run (DESIGN §3, highest wins): an interrupted run is 130; a failed
+ * test counts with the class of its E2E error code, or 1 without one; run-level errors
+ * count with their code's class.
+ */
+export function exitCodeOf(run: Pick<Report, 'status' | 'tests' | 'errors'>): ExitClass {
+  if (run.status === 'interrupted') return 130;
+  const classes: ExitClass[] = run.errors.map((error) => exitClassOf(error.code));
+  for (const test of run.tests) {
+    if (test.outcome !== 'unexpected') continue;
+    const last = test.attempts[test.attempts.length - 1];
+    if (last?.status === 'interrupted') classes.push(130);
+    else classes.push(last?.errorCode === undefined ? 1 : exitClassOf(last.errorCode));
+  }
+  if (run.status !== 'passed' && classes.length === 0) classes.push(1);
+  return combineExitClasses(classes);
+}
+
+function compact(value: number): string {
+  if (value < 1000) return String(value);
+  if (value < 1_000_000) return `${(value / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+  return `${(value / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** The two summary lines of DESIGN §7. */
+export function summaryLines(summary: ReportSummary): string[] {
+  const tokens = summary.tokens.input + summary.tokens.output;
+  return [
+    `      AI  ${compact(tokens)} tokens · ${plural(summary.modelCalls, 'model call')}`,
+    `   Cache  ${summary.cache.replayed} replayed · ${summary.cache.handedOff} handed off · ${summary.cache.missed} missed`,
+  ];
+}
+
+const reportSchema = z.object({
+  version: z.number(),
+  status: z.enum(['passed', 'failed', 'timedout', 'interrupted']),
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(130)]),
+  tests: z.array(z.unknown()),
+  errors: z.array(z.object({ code: z.enum(ERROR_CODES), message: z.string() })),
+  summary: z.unknown(),
+});
+
+/** The result of reading a report file. */
+export type ReportReadResult =
+  | { kind: 'report'; report: Report }
+  | { kind: 'unsupported-version'; version: number }
+  | { kind: 'invalid'; reason: string };
+
+/** Parse report text; a newer version is refused by name. */
+export function parseReport(text: string): ReportReadResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', reason: 'report.json is not JSON' };
+  }
+  const parsed = reportSchema.safeParse(data);
+  if (!parsed.success) return { kind: 'invalid', reason: 'report.json does not match the report schema' };
+  if (parsed.data.version !== REPORT_VERSION) return { kind: 'unsupported-version', version: parsed.data.version };
+  return { kind: 'report', report: data as Report };
+}

@@ -1,0 +1,142 @@
+/**
+ * The e2e reporter (a Playwright Test reporter, main process): collects each attempt's step
+ * records from the worker attachments, writes `.e2e/report.json` atomically, prints the
+ * summary lines of DESIGN §7 and decides the exit code of DESIGN §3. Everything it writes
+ * is redacted once more with the configured secrets.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
+import { printLines, readRunEnvironment, secretValuesFromEnvironment } from './environment.js';
+import {
+  ATTEMPT_ATTACHMENT,
+  REPORT_VERSION,
+  exitCodeOf,
+  parseAttemptPayload,
+  summarize,
+  summaryLines,
+  toReportStep,
+  type Report,
+  type ReportAttempt,
+  type ReportTest,
+  type RunError,
+} from './report.js';
+import { PROJECT_OPTION, type ProjectSettings } from './settings.js';
+
+/** Options of the reporter entry in `reporter: [[path, options]]`. */
+export interface E2EReporterOptions {
+  /** Where to write the report; default `<config folder>/.e2e/report.json`. */
+  outputFile?: string;
+  /** Print the summary lines (default true). */
+  printSummary?: boolean;
+}
+
+/** The default report location, relative to the config folder. */
+export const DEFAULT_REPORT_PATH = join('.e2e', 'report.json');
+
+function firstLine(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  // Strip terminal colors Playwright adds to messages.
+  const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
+  return plain.split('\n').find((line) => line.trim() !== '')?.trim();
+}
+
+function runErrorOf(error: TestError): RunError {
+  const message = firstLine(error.message) ?? 'An error occurred outside any test.';
+  return /webServer|web server/i.test(error.message ?? '')
+    ? { code: 'APP_UNREACHABLE', message }
+    : { code: 'TEST_SETUP_FAILED', message };
+}
+
+/** Playwright Test reporter writing `.e2e/report.json`. */
+export default class E2EReporter implements Reporter {
+  readonly #options: E2EReporterOptions;
+  #config: FullConfig | undefined;
+  #suite: Suite | undefined;
+  #vault = new SecretVault({});
+  readonly #errors: RunError[] = [];
+
+  constructor(options: E2EReporterOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Never claims the terminal; Playwright's list reporter prints progress. */
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  /** Remember the suite and build the redaction vault from every project's secrets. */
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.#config = config;
+    this.#suite = suite;
+    const definitions: Record<string, SecretDefinition> = {};
+    for (const [name, value] of Object.entries(secretValuesFromEnvironment())) definitions[`env:${name}`] = { value };
+    for (const project of config.projects) {
+      const settings = (project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined;
+      for (const [name, definition] of settings?.secrets.entries() ?? []) {
+        if (definition.value !== undefined) definitions[`${project.name}:${name}`] = { value: definition.value };
+      }
+    }
+    this.#vault = new SecretVault(definitions);
+  }
+
+  /** Collect errors outside tests (web server, config, worker crashes). */
+  onError(error: TestError): void {
+    this.#errors.push(runErrorOf(error));
+  }
+
+  /** Write the report, print the summary, keep Playwright's status. */
+  async onEnd(result: FullResult): Promise<void> {
+    const report = this.#build(result);
+    const path = this.#reportPath();
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(report, null, 2)}\n`);
+    await rename(temporary, path);
+    if (this.#options.printSummary !== false) printLines(['', ...summaryLines(report.summary)]);
+  }
+
+  #reportPath(): string {
+    const configured = this.#options.outputFile ?? readRunEnvironment().reportFile;
+    const configDir = this.#config?.configFile === undefined ? (this.#config?.rootDir ?? process.cwd()) : dirname(this.#config.configFile);
+    return resolve(configDir, configured ?? DEFAULT_REPORT_PATH);
+  }
+
+  #build(result: FullResult): Report {
+    const configDir = this.#config?.configFile === undefined ? (this.#config?.rootDir ?? '') : dirname(this.#config.configFile);
+    const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
+    const errors = this.#errors.map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
+    const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;
+    const report: Report = { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
+    return redactDeep(report, (text) => this.#vault.redact(text));
+  }
+
+  #testOf(test: TestCase, configDir: string): ReportTest {
+    const projectName = test.parent.project()?.name ?? '';
+    return {
+      id: test.id,
+      file: relative(configDir, test.location.file),
+      titlePath: test.titlePath().slice(3),
+      project: projectName,
+      outcome: test.outcome(),
+      attempts: test.results.map((attempt) => this.#attemptOf(attempt)),
+    };
+  }
+
+  #attemptOf(result: TestResult): ReportAttempt {
+    const attachment = result.attachments.find((item) => item.name === ATTEMPT_ATTACHMENT);
+    const payload = parseAttemptPayload(attachment?.body?.toString('utf8'));
+    const attempt: ReportAttempt = {
+      retry: result.retry,
+      status: result.status,
+      steps: (payload?.steps ?? []).map(toReportStep),
+      verifications: payload?.verifications ?? [],
+    };
+    const errorCode = payload?.errorCode ?? (result.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
+    if (errorCode !== undefined && result.status !== 'passed') attempt.errorCode = errorCode;
+    const error = firstLine(result.errors[0]?.message ?? result.error?.message);
+    if (error !== undefined && result.status !== 'passed') attempt.error = error;
+    return attempt;
+  }
+}

@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { initProject, renderInit } from '../../cli/init-command.js';
+import { CONFIG_TEMPLATE, EXAMPLE_TEST_TEMPLATE, TEXTCONV_COMMAND } from '../../cli/init-templates.js';
+import { snapshotTree } from '../support/directory-snapshot.js';
+import { git, temporaryFolder, writeFile } from './support/cache-fixtures.js';
+
+const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
+
+const folders: string[] = [];
+afterEach(async () => {
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+async function project(): Promise<string> {
+  const folder = await temporaryFolder('init');
+  folders.push(folder);
+  return folder;
+}
+
+describe('e2e init', () => {
+  it('scaffolds the config, an example test, .gitignore and .gitattributes, and prints the textconv hint', async () => {
+    const folder = await project();
+    const result = await initProject(folder);
+    expect(result.files).toEqual([
+      { path: 'e2e.config.ts', status: 'created' },
+      { path: join('tests', 'example.e2e.ts'), status: 'created' },
+      { path: '.gitignore', status: 'created' },
+      { path: '.gitattributes', status: 'created' },
+    ]);
+    expect(readFileSync(join(folder, 'e2e.config.ts'), 'utf8')).toBe(CONFIG_TEMPLATE);
+    expect(CONFIG_TEMPLATE).toMatch(/OPENAI_API_KEY[\s\S]*ANTHROPIC_API_KEY[\s\S]*E2E_MODEL_BASE_URL/);
+    expect(readFileSync(join(folder, 'tests', 'example.e2e.ts'), 'utf8')).toBe(EXAMPLE_TEST_TEMPLATE);
+    expect(readFileSync(join(folder, '.gitattributes'), 'utf8')).toContain('.e2e/cache/**/*.msgpack -text diff=e2e-cache');
+    expect(renderInit(result)).toContain(`Next: Make \`git diff\` show cache entries as text: ${TEXTCONV_COMMAND}`);
+  });
+
+  it('is idempotent: a second run keeps every file as it is', async () => {
+    const folder = await project();
+    await initProject(folder);
+    const before = snapshotTree(folder);
+    const again = await initProject(folder);
+    expect(again.files.map((file) => file.status)).toEqual(['kept', 'kept', 'kept', 'kept']);
+    expect(snapshotTree(folder)).toEqual(before);
+    expect(renderInit(again)).toContain('kept     e2e.config.ts (already there)');
+  });
+
+  it('never overwrites an existing config or test, and only adds missing lines to an existing .gitignore', async () => {
+    const folder = await project();
+    writeFile(join(folder, 'e2e.config.mjs'), 'export default {};\n');
+    writeFile(join(folder, 'tests', 'example.e2e.ts'), '// mine\n');
+    writeFile(join(folder, '.gitignore'), 'node_modules/\n.e2e/*');
+    const result = await initProject(folder);
+    expect(result.files).toEqual([
+      { path: 'e2e.config.mjs', status: 'kept' },
+      { path: join('tests', 'example.e2e.ts'), status: 'kept' },
+      { path: '.gitignore', status: 'updated', added: ['!.e2e/cache/'] },
+      { path: '.gitattributes', status: 'created' },
+    ]);
+    expect(readFileSync(join(folder, 'e2e.config.mjs'), 'utf8')).toBe('export default {};\n');
+    expect(readFileSync(join(folder, 'tests', 'example.e2e.ts'), 'utf8')).toBe('// mine\n');
+    expect(readFileSync(join(folder, '.gitignore'), 'utf8')).toBe(
+      'node_modules/\n.e2e/*\n\n# e2e: run outputs (reports, artifacts, hit ledger); the replay cache in .e2e/cache/ is committed\n!.e2e/cache/\n',
+    );
+  });
+
+  it('ignores run outputs but not the cache in git, and marks cache blobs for the textconv', async () => {
+    const folder = await project();
+    git(folder, 'init', '-q');
+    await initProject(folder);
+    const ignored = (path: string): boolean => {
+      try {
+        git(folder, 'check-ignore', '-q', path);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(ignored('.e2e/report.json')).toBe(true);
+    expect(ignored('.e2e/hits/ab/ab00000000000000')).toBe(true);
+    expect(ignored('.e2e/cache/refs/ab/ab00000000000000.ref')).toBe(false);
+    expect(git(folder, 'check-attr', 'diff', '--', '.e2e/cache/blobs/ab/ab00000000000000-12.msgpack')).toContain('diff: e2e-cache');
+  });
+
+  it('warns when .gitignore ignores the whole .e2e folder, which would keep the cache out of git', async () => {
+    const folder = await project();
+    writeFile(join(folder, '.gitignore'), '.e2e/\n');
+    const result = await initProject(folder);
+    expect(result.hints.some((hint) => hint.includes('.gitignore ignores all of .e2e/'))).toBe(true);
+  });
+});
+
+describe('the scaffolded files', () => {
+  it('type-check against the e2e package, as written and with a provider uncommented', async () => {
+    const folder = await project();
+    await initProject(folder);
+    symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
+    const withOpenAI = CONFIG_TEMPLATE.replace("// import { openai } from '@ai-sdk/openai';", "import { openai } from '@ai-sdk/openai';")
+      .replace("// const model = openai(", 'const model = openai(')
+      .replace('      // model,', '      model,');
+    expect(withOpenAI).not.toBe(CONFIG_TEMPLATE);
+    writeFile(join(folder, 'e2e.config.openai.ts'), withOpenAI);
+    writeFile(join(folder, 'package.json'), '{ "type": "module" }\n');
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ['node'],
+      paths: { e2e: [join(REPOSITORY_ROOT, 'runner', 'index.ts')] },
+    };
+    writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['e2e.config.ts', 'e2e.config.openai.ts', 'tests'] }));
+    const output = execFileSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8' });
+    expect(output).toBe('');
+  });
+});

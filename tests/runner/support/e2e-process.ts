@@ -1,0 +1,61 @@
+/**
+ * Runs the real `e2e` binary (`dist/cli/main.js`) in a fixture project, the way a user
+ * starts it, and collects its exit code, output and `.e2e/report.json`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Report } from '../../../runner/report.js';
+import { ROOT } from './build.js';
+
+/** The binary. */
+export const E2E_BIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** One finished run. */
+export interface E2ERun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  report: Report | undefined;
+}
+
+/** Options of {@link startE2E}. */
+export interface E2ERunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  /** Called with every stdout chunk (to react to progress). */
+  onOutput?: (text: string, child: ChildProcess) => void;
+}
+
+/** The environment every fixture run gets: no CI switch, Chromium from the system. */
+function baseEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('E2E_') && key !== 'CI') env[key] = value;
+  return { ...env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', FORCE_COLOR: '0', ...extra };
+}
+
+/** Start `e2e <args>` in `options.cwd`; the promise settles when the process exits. */
+export function startE2E(args: string[], options: E2ERunOptions): { child: ChildProcess; done: Promise<E2ERun> } {
+  const child = spawn(process.execPath, [E2E_BIN, ...args], { cwd: options.cwd, env: baseEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    stdout += text;
+    options.onOutput?.(text, child);
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const done = new Promise<E2ERun>((resolve) => {
+    child.on('close', (code) => {
+      const reportPath = join(options.cwd, '.e2e', 'report.json');
+      const report = existsSync(reportPath) ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Report) : undefined;
+      resolve({ exitCode: code, stdout, stderr, report });
+    });
+  });
+  return { child, done };
+}
+
+/** Run `e2e <args>` to the end. */
+export function runE2E(args: string[], options: E2ERunOptions): Promise<E2ERun> {
+  return startE2E(args, options).done;
+}
