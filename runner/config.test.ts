@@ -83,8 +83,17 @@ describe('defineConfig', () => {
     expect(JSON.stringify(settings)).not.toMatch(/from-the-env|inline-key/);
   });
 
-  it('takes the cache mode from the CLI over the config, defaulting to read-write', () => {
-    expect(settingsOf(defineConfig(base)).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false });
+  it('takes the cache mode from the CLI over the config, defaulting to read-write locally and read-only in CI', () => {
+    const ci = process.env['CI'];
+    try {
+      delete process.env['CI'];
+      expect(settingsOf(defineConfig(base)).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false });
+      process.env['CI'] = 'true';
+      expect(settingsOf(defineConfig(base)).cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: false });
+    } finally {
+      if (ci === undefined) delete process.env['CI'];
+      else process.env['CI'] = ci;
+    }
     process.env['E2E_CACHE_MODE'] = 'off';
     expect(settingsOf(defineConfig({ ...base, cache: { mode: 'read-only', strict: true } })).cache).toMatchObject({ mode: 'off', strict: true });
   });
