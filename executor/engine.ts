@@ -218,8 +218,9 @@ export interface EngineInstance {
    * Optional: wait inside the engine for the screen to change (or hold still) since `since`,
    * without observing, so the runner settles after an action with about one observation
    * (DESIGN §4). Changes that only tick a clock do not count. An engine that offers this
-   * sets `mark` on every observation; without it the runner polls observations. Resolves
-   * (never rejects) at `maxMs`; rejects with `CANCELLED` when `signal` aborts.
+   * sets `mark` on every observation; without it the runner polls observations. Resolves by
+   * about `maxMs` (a timeout is an answer, not an error); rejects with `CANCELLED` when
+   * `signal` aborts, and with an engine error when the screen is gone.
    */
   waitForChange?(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult>;
   /** Close the attempt's resources. */

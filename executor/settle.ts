@@ -90,7 +90,7 @@ export async function settleAfterAction<T extends Settleable>(
   const signal = options.signal;
   const deadline = clock.now() + (options.maxMs ?? SETTLE_DEFAULTS.maxMs);
   if (signal?.aborted === true) throw cancelled();
-  const run: SettleRun<T> = { observe: (observeOptions) => observe(observeOptions), observeOptions: signal === undefined ? {} : { signal }, beforeShape, clock, shape, deadline, options };
+  const run: SettleRun<T> = { observe, observeOptions: signal === undefined ? {} : { signal }, beforeShape, clock, shape, deadline, options };
   const { waitForChange, beforeMark } = options;
   if (waitForChange !== undefined && beforeMark !== undefined) return settleWithEngine(run, waitForChange, beforeMark);
   return settleByPolling(run, await observe(run.observeOptions));

@@ -17,6 +17,19 @@ const BACKSTOP_MS = 250;
 /** Marks remembered with the request count at the time they were handed out. */
 const MARK_MEMORY = 64;
 
+/** `work`'s answer, or undefined when it takes longer than `milliseconds`. */
+async function within<T>(work: Promise<T>, milliseconds: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), milliseconds);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function cancelled(): E2EError {
   return new E2EError('CANCELLED', 'Waiting for the screen to change was cancelled.');
 }
@@ -118,11 +131,10 @@ export class PageChangeWatch {
       work.catch(() => undefined);
       // Let the page's pending wait go; its state now is the answer.
       const released = this.page.evaluate(withChangeMonitor('return changes.release();')) as Promise<PageChangeState>;
-      if (winner === 'aborted') {
-        released.catch(() => undefined);
-        throw cancelled();
-      }
-      return await released;
+      released.catch(() => undefined);
+      if (winner === 'aborted') throw cancelled();
+      // A page that does not answer at all (stuck script): report a possible change; observing tells more.
+      return (await within(released, BACKSTOP_MS)) ?? { m: 'unresponsive', q: 0, l: false };
     } finally {
       stop?.();
     }

@@ -62,8 +62,10 @@ export function installChangeMonitor(args: ChangeMonitorArguments): PageChangeMo
   const masked = (text: string): string => text.replace(clockTime, '#:#').replace(duration, '#').replace(/\s+/g, ' ').trim();
   const tickingSelector = [...args.roles.map((role) => `[role="${role}"]`), 'progress', 'meter'].join(',');
   const quietTags = new Set(['script', 'style', 'link', 'meta', 'noscript', 'template', 'title']);
-  // Style declarations that move or animate a box but cannot show or hide it.
-  const motion = /^\s*(?:transform|translate|rotate|scale|transition|animation|will-change)[\w-]*\s*:/i;
+  // Style declarations that move, animate or colour the caret of a box but cannot show or hide it.
+  const cosmetic = /^\s*(?:transform|translate|rotate|scale|transition|animation|will-change|caret-color)[\w-]*\s*:/i;
+  // Playwright's own overlays (`x-pw-glass` masks screenshots), put in and taken out by the engine.
+  const ownElement = (node: Node | null): boolean => node?.nodeType === 1 && (node as Element).localName.startsWith('x-pw-');
   const current = (): string => `${documentId}.${count}`;
   const state = (): PageChangeState => ({ m: current(), q: now() - lastChange, l: document.readyState === 'loading' });
 
@@ -84,14 +86,14 @@ export function installChangeMonitor(args: ChangeMonitorArguments): PageChangeMo
     }
     return text;
   };
-  const inert = (node: Node): boolean => node.nodeType === 8 || (node.nodeType === 1 && quietTags.has((node as Element).localName));
-  const withoutMotion = (style: string | null): string =>
+  const inert = (node: Node): boolean => node.nodeType === 8 || (node.nodeType === 1 && quietTags.has((node as Element).localName)) || ownElement(node);
+  const withoutCosmetics = (style: string | null): string =>
     (style ?? '')
       .split(';')
-      .filter((declaration) => declaration.trim() !== '' && !motion.test(declaration))
+      .filter((declaration) => declaration.trim() !== '' && !cosmetic.test(declaration))
       .join(';');
   const significant = (record: MutationRecord): boolean => {
-    if (ticking(record.target)) return false;
+    if (ticking(record.target) || ownElement(record.target)) return false;
     if (record.type === 'characterData') return masked(record.oldValue ?? '') !== masked((record.target as CharacterData).data);
     if (record.type === 'childList') {
       // A text-only replacement is a tick when only clock times or durations differ.
@@ -103,7 +105,7 @@ export function installChangeMonitor(args: ChangeMonitorArguments): PageChangeMo
     const element = record.target as Element;
     if (quietTags.has(element.localName) || args.ownAttributes.includes(record.attributeName ?? '')) return false;
     const value = element.getAttribute(record.attributeName ?? '');
-    if (record.attributeName === 'style') return withoutMotion(record.oldValue) !== withoutMotion(value);
+    if (record.attributeName === 'style') return withoutCosmetics(record.oldValue) !== withoutCosmetics(value);
     return record.oldValue !== value;
   };
   const take = (records: MutationRecord[]): void => {
@@ -123,6 +125,7 @@ export function installChangeMonitor(args: ChangeMonitorArguments): PageChangeMo
   };
   const onEvent = (event: Event): void => {
     const target = event.target as Node | null;
+    if (ownElement(target)) return;
     if (event.type === 'load') {
       // Only a frame's load is news here; images and scripts loading are not.
       if (target?.nodeType !== 1 || !/^i?frame$/.test((target as Element).localName)) return;
