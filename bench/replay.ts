@@ -1,0 +1,174 @@
+/**
+ * Bench section `replay` (DESIGN §10: replaying a cached step costs close to the actions
+ * themselves). A 10-action `act` step is recorded once through the real step runner and the
+ * attempt cache; then, in one run and interleaved round by round on the same freshly loaded
+ * page, the cached step is replayed (key, verified store read, target matching, policed
+ * actions with settling, end check) and a plain Playwright script does the same 10 actions
+ * and waits for the same outcome, as a hand-written test would.
+ *
+ * Figures, on a 1,000-element page: `replay_step_ms` and `playwright_step_ms` (medians of one
+ * 10-action step) and `replay_vs_playwright_ratio` (goal ≤ 1.15, must be ≤ 1.3); and
+ * `replay_vs_playwright_ratio_small_page`, the same on the form alone.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright';
+import { FileCacheStore, initHashing } from '../cache-format/index.js';
+import { surfaceOf, web } from '../engines/web/index.js';
+import type { ScreenNode } from '../executor/engine.js';
+import type { StepContext, StepExecutor } from '../executor/step-contract.js';
+import { cachedAttempt } from '../tests/support/cached-attempt.js';
+import type { LiveScreen } from '../tests/support/live-screen.js';
+import { serveStatic } from '../tests/support/static-server.js';
+import { generatedPage } from './observe.js';
+import type { BenchContext, BenchSection } from './run.js';
+
+const INSTRUCTION = 'fill in the booking for {name} and submit it';
+const NAME = 'Ada Lovelace';
+const ROUNDS = 9;
+const WARMUP_ROUNDS = 2;
+
+/** A booking form on top of the observe bench's generated page of about `elements` elements (0: the form alone). */
+function bookingPage(elements: number): string {
+  const form =
+    '<form id="booking" onsubmit="event.preventDefault(); document.getElementById(\'status\').textContent = \'Booked \' + this.elements.name.value">' +
+    '<label>Name <input name="name" autocomplete="off"></label> <label>Email <input name="email" autocomplete="off"></label> ' +
+    '<label>City <input name="city" autocomplete="off"></label> <label>Plan <select name="plan"><option>Basic</option><option>Pro</option></select></label> ' +
+    '<label><input type="checkbox" name="news"> Newsletter</label> <label><input type="checkbox" name="terms"> Accept terms</label> ' +
+    '<button type="button" onclick="const g = document.getElementById(\'guests\'); g.textContent = String(Number(g.textContent) + 1)">Add guest</button> ' +
+    'Guests: <output id="guests">0</output> <label>Notes <textarea name="notes"></textarea></label> <button>Book</button></form>' +
+    '<div role="status" id="status"></div>';
+  if (elements === 0) return `<!doctype html><html><head><meta charset="utf-8"><title>Booking</title></head><body><main>${form}</main></body></html>`;
+  return generatedPage(elements).replace('<main class="mx-auto max-w-3xl">', `<main class="mx-auto max-w-3xl">${form}`);
+}
+
+function find(root: ScreenNode, role: string, name: string): ScreenNode {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.role === role && node.name === name) return node;
+    stack.push(...node.children);
+  }
+  throw new Error(`bench page lost ${role} "${name}"`);
+}
+
+/** The recording run's stand-in for the model: the ten actions, each found on a fresh screen. */
+const bookingExecutor: StepExecutor = {
+  name: 'bench-script',
+  async runStep(context: StepContext) {
+    const target = async (role: string, name: string) => ({ id: find((await context.observe({ tree: true })).tree!, role, name).id });
+    await context.actions.type(await target('textbox', 'Name'), NAME, { replace: true });
+    await context.actions.type(await target('textbox', 'Email'), 'ada@example.com', { replace: true });
+    await context.actions.type(await target('textbox', 'City'), 'London', { replace: true });
+    await context.actions.select(await target('combobox', 'Plan'), 'Pro');
+    await context.actions.check(await target('checkbox', 'Newsletter'), true);
+    await context.actions.check(await target('checkbox', 'Accept terms'), true);
+    await context.actions.tap(await target('button', 'Add guest'));
+    await context.actions.tap(await target('button', 'Add guest'));
+    await context.actions.type(await target('textbox', 'Notes'), 'Window seat', { replace: true });
+    await context.actions.tap(await target('button', 'Book'));
+    return { status: 'passed', summary: `Booked for ${NAME}.` };
+  },
+};
+
+/** The same ten actions as a hand-written Playwright script, ending on the same outcome. */
+async function playwrightScript(page: Page): Promise<void> {
+  await page.getByRole('textbox', { name: 'Name' }).fill(NAME);
+  await page.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
+  await page.getByRole('textbox', { name: 'City' }).fill('London');
+  await page.getByRole('combobox', { name: 'Plan' }).selectOption('Pro');
+  await page.getByRole('checkbox', { name: 'Newsletter' }).check();
+  await page.getByRole('checkbox', { name: 'Accept terms' }).check();
+  await page.getByRole('button', { name: 'Add guest' }).click();
+  await page.getByRole('button', { name: 'Add guest' }).click();
+  await page.getByRole('textbox', { name: 'Notes' }).fill('Window seat');
+  await page.getByRole('button', { name: 'Book' }).click();
+  await page.getByRole('status').filter({ hasText: `Booked ${NAME}` }).waitFor();
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Median milliseconds of the cached step's replay and of the script, interleaved round by round on `path`. */
+async function compare(live: LiveScreen, page: Page, path: string, folder: string): Promise<{ replayMs: number; scriptMs: number }> {
+  const open = async (): Promise<void> => {
+    await live.instance.session.open('about:blank');
+    await live.instance.session.open(`${live.server.origin}${path}`);
+  };
+  const store = new FileCacheStore(join(folder, path.slice(1)));
+  await open();
+  const recording = cachedAttempt({ live, store, executor: bookingExecutor });
+  const recorded = await recording.act(INSTRUCTION, { name: NAME });
+  recording.verify();
+  const [report] = await recording.finish();
+  if (recorded.verdict.status !== 'passed' || report?.outcome.write !== 'saved') {
+    throw new Error(`the bench step was not recorded on ${path}: ${recorded.verdict.summary} (${JSON.stringify(report?.outcome)})`);
+  }
+  const replayTimes: number[] = [];
+  const scriptTimes: number[] = [];
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    await open();
+    const attempt = cachedAttempt({ live, store, waitForTargetMs: 5_000 });
+    let started = performance.now();
+    const replayed = await attempt.act(INSTRUCTION, { name: NAME });
+    const replayMs = performance.now() - started;
+    await attempt.finish();
+    const mode = (replayed.cache as { mode?: string } | undefined)?.mode;
+    if (mode !== 'self-finalized') throw new Error(`${path} round ${round}: the step did not replay (${JSON.stringify(replayed.cache)})`);
+
+    await open();
+    started = performance.now();
+    await playwrightScript(page);
+    const scriptMs = performance.now() - started;
+    if (round >= WARMUP_ROUNDS) {
+      replayTimes.push(replayMs);
+      scriptTimes.push(scriptMs);
+    }
+  }
+  return { replayMs: median(replayTimes), scriptMs: median(scriptTimes) };
+}
+
+/** The `replay` section. */
+export const replaySection: BenchSection = {
+  name: 'replay',
+  async run(context: BenchContext): Promise<Record<string, number>> {
+    await initHashing();
+    const server = await serveStatic(undefined);
+    const pages = new Map([
+      ['/booking', bookingPage(1000)],
+      ['/booking-small', bookingPage(0)],
+    ]);
+    server.route((request, response) => {
+      const body = pages.get(request.url ?? '');
+      if (body === undefined) return false;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      return true;
+    });
+    const engine = web({ env: { PATH: context.env['PATH'], E2E_CHROMIUM_PATH: context.env['E2E_CHROMIUM_PATH'] } });
+    const folder = mkdtempSync(join(tmpdir(), 'e2e-bench-replay-'));
+    try {
+      const instance = await engine.start({ baseUrl: server.url });
+      const live: LiveScreen = { server, engine, instance, open: async () => instance.observe(), close: async () => undefined };
+      const page = surfaceOf(engine).page();
+      const large = await compare(live, page, '/booking', folder);
+      context.log(`  1k-element page: replay ${large.replayMs.toFixed(1)} ms vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`);
+      const small = await compare(live, page, '/booking-small', folder);
+      context.log(`  form-only page: replay ${small.replayMs.toFixed(1)} ms vs Playwright ${small.scriptMs.toFixed(1)} ms for 10 actions`);
+      await instance.close();
+      return {
+        replay_step_ms: Number(large.replayMs.toFixed(1)),
+        playwright_step_ms: Number(large.scriptMs.toFixed(1)),
+        replay_vs_playwright_ratio: Number((large.replayMs / large.scriptMs).toFixed(3)),
+        replay_vs_playwright_ratio_small_page: Number((small.replayMs / small.scriptMs).toFixed(3)),
+      };
+    } finally {
+      await engine.dispose?.();
+      await server.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+};

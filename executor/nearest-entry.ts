@@ -1,0 +1,75 @@
+/**
+ * Miss explanations (DESIGN §6: "a miss explains itself"): the nearest stored entry of the
+ * same test and which key parts differ (`no entry; nearest entry of this test differs in the
+ * instruction`). Reading every entry's key parts costs a read per entry, so it happens only
+ * on a miss, once per attempt, and only key parts are kept.
+ */
+import { explainKeyChange, type CacheStore, type KeyParts } from '../cache-format/index.js';
+
+/** Parallel entry reads while indexing. */
+const READ_CONCURRENCY = 16;
+
+/** Explains misses against one store; build one per attempt. */
+export class NearestEntryIndex {
+  readonly #store: CacheStore;
+  #byTest: Promise<Map<string, KeyParts[]>> | undefined;
+
+  constructor(store: CacheStore) {
+    this.#store = store;
+  }
+
+  /** One line explaining why `wanted` has no entry. Never throws: a store that cannot be listed gives a plain `no entry`. */
+  async explain(wanted: KeyParts): Promise<string> {
+    let candidates: KeyParts[];
+    try {
+      candidates = (await this.#index()).get(wanted.testId) ?? [];
+    } catch {
+      return 'no entry';
+    }
+    const sameKind = candidates.filter((parts) => parts.kind === wanted.kind);
+    if (sameKind.length === 0) return 'no entry; this test has no recorded entries';
+    let best: { parts: KeyParts; differences: string[] } | undefined;
+    for (const parts of sameKind) {
+      const differences = explainKeyChange(parts, wanted);
+      if (best === undefined || rank(differences, parts, wanted) < rank(best.differences, best.parts, wanted)) best = { parts, differences };
+    }
+    const differences = best!.differences;
+    if (differences.length === 0) return 'no entry; the nearest entry of this test has equal key parts but another key (written by another e2e version?)';
+    return `no entry; nearest entry of this test differs in ${joinPhrases(differences)}`;
+  }
+
+  #index(): Promise<Map<string, KeyParts[]>> {
+    this.#byTest ??= this.#build();
+    return this.#byTest;
+  }
+
+  async #build(): Promise<Map<string, KeyParts[]>> {
+    const refs = (await this.#store.list()).filter((ref) => ref.blob !== undefined);
+    const byTest = new Map<string, KeyParts[]>();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < refs.length) {
+        const ref = refs[next++]!;
+        const result = await this.#store.read(ref.key);
+        if (result.kind !== 'hit') continue;
+        const parts = result.entry.keyParts;
+        const list = byTest.get(parts.testId);
+        if (list === undefined) byTest.set(parts.testId, [parts]);
+        else list.push(parts);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, refs.length) }, worker));
+    return byTest;
+  }
+}
+
+/** Fewer differing parts first; among equals, the same occurrence, then the same instruction. */
+function rank(differences: readonly string[], parts: KeyParts, wanted: KeyParts): number {
+  return differences.length * 4 + (parts.occurrence === wanted.occurrence ? 0 : 2) + (parts.instruction === wanted.instruction ? 0 : 1);
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function joinPhrases(phrases: readonly string[]): string {
+  if (phrases.length <= 1) return phrases.join('');
+  return `${phrases.slice(0, -1).join(', ')} and ${phrases[phrases.length - 1]!}`;
+}

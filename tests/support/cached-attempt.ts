@@ -1,0 +1,88 @@
+/**
+ * One attempt of the real step runner with the attempt cache plugged in, over a live page:
+ * what the runner host does per test attempt (construct the cache, pass its interceptor and
+ * listener to the runner, report verifications, finish the attempt with the runner's
+ * records), without Playwright Test around it.
+ */
+import type { CacheStore } from '../../cache-format/index.js';
+import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../executor/attempt-cache.js';
+import type { VerificationKind } from '../../executor/step-record.js';
+import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
+import type { StepExecutor } from '../../executor/step-contract.js';
+import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../executor/step-runner.js';
+import type { LiveScreen } from './live-screen.js';
+
+/** Options of {@link cachedAttempt}. */
+export interface CachedAttemptOptions {
+  live: LiveScreen;
+  store: CacheStore;
+  /** Without one, no agent can run (a model-free run). */
+  executor?: StepExecutor;
+  mode?: AttemptCacheMode;
+  strict?: boolean;
+  retry?: number;
+  secrets?: Record<string, string>;
+  context?: string;
+  proposalStore?: CacheStore;
+  hitsEnabled?: boolean;
+  /** Replay waits; short by default so a stopped replay costs little test time. */
+  waitForTargetMs?: number;
+}
+
+/** A running attempt. */
+export interface CachedAttempt {
+  runner: AttemptRunner;
+  cache: AttemptCache;
+  act(instruction: string, params?: Record<string, string | SecretRef | UniqueValue>): Promise<StepOutcome>;
+  /** A passing verification after the latest step (what `expect` reports). */
+  verify(kind?: VerificationKind): void;
+  /** End the attempt as the fixture teardown does. */
+  finish(passed?: boolean): Promise<WriteReport[]>;
+}
+
+/** The test id every cached attempt uses. */
+export const CACHED_TEST_ID = 'todos.e2e.ts::todos › adds and completes';
+
+/** Start an attempt with the cache wired in. */
+export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
+  const secrets = options.secrets ?? {};
+  const vault = new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }])));
+  const cache = createAttemptCache({
+    store: options.store,
+    mode: options.mode ?? 'read-write',
+    strict: options.strict ?? false,
+    projectId: 'web',
+    appIdentity: options.live.server.origin,
+    engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
+    toolVersion: '0.1.0',
+    secrets,
+    redact: (text) => vault.redact(text),
+    proposalStore: options.proposalStore,
+    hitsEnabled: options.hitsEnabled ?? false,
+    replay: { waitForTargetMs: options.waitForTargetMs ?? 400, pollIntervalMs: 50 },
+  });
+  const runner = createAttemptRunner({
+    engine: options.live.instance,
+    target: { name: 'web', platform: options.live.engine.platform, verbs: options.live.engine.verbs },
+    secrets: vault,
+    origins: [options.live.server.origin],
+    projectRoot: process.cwd(),
+    agents: { default: { ...(options.executor === undefined ? {} : { executor: options.executor }), context: options.context ?? 'A todo app.', limits: {} } },
+    attempt: { testId: CACHED_TEST_ID, retry: options.retry ?? 0, titlePath: ['todos', 'adds and completes'] },
+    evidence: false,
+    onAction: cache.listener,
+    stepInterceptor: cache.interceptor,
+  });
+  return {
+    runner,
+    cache,
+    act: (instruction, params) => runner.runStep('act', instruction, params === undefined ? undefined : { params }),
+    verify: (kind = 'expect') => runner.recordVerification(kind, 'toBeVisible'),
+    finish: async (passed = true) => {
+      const reports = await cache.finishAttempt({ passed, steps: runner.records, verifications: runner.verifications });
+      for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
+      runner.close();
+      return reports;
+    },
+  };
+}
