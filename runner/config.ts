@@ -20,9 +20,9 @@ import { PROJECT_OPTION, SecretTable, type AgentSettings, type ProjectSettings }
 /** One agent entry of `agents`. */
 export interface AgentConfig {
   /** An AI SDK `LanguageModel` for the built-in agent (or `ctx.model` of a custom executor). Default: none. */
-  model?: OpaqueLanguageModel;
+  model?: OpaqueLanguageModel | undefined;
   /** The model for judgments (`assert`, `waitFor`, `extract`). Default: `model`. */
-  judge?: OpaqueLanguageModel;
+  judge?: OpaqueLanguageModel | undefined;
   /** What the agent should know about the app, added to every step. Default: empty. */
   context?: string;
   /** Actions per `act` step. Default 25. */

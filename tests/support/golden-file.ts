@@ -8,12 +8,24 @@ import { fileURLToPath } from 'node:url';
 
 const GOLDEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'golden');
 
+/** True when the CI variable is set: goldens are never rewritten there. */
+export function isContinuousIntegration(): boolean {
+  const value = process.env['CI'];
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
+}
+
+/** The folder of every golden file. */
+export const GOLDEN_FOLDER = GOLDEN_ROOT;
+
 /** The outcome of a golden comparison. */
 export type GoldenResult = { kind: 'matched' } | { kind: 'written'; path: string } | { kind: 'differs'; expected: string; path: string } | { kind: 'missing'; path: string };
 
 /** Compare `actual` with `golden/<relativePath>`; with `update`, write it instead. */
 export async function compareGolden(relativePath: string, actual: string, options: { update: boolean }): Promise<GoldenResult> {
   const path = join(GOLDEN_ROOT, relativePath);
+  if (options.update && isContinuousIntegration()) {
+    throw new Error(`Refusing to rewrite golden/${relativePath} in CI: goldens change only on a developer's machine with UPDATE_GOLDEN=1.`);
+  }
   if (options.update) {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, actual.endsWith('\n') ? actual : actual + '\n');
