@@ -1,22 +1,26 @@
 /**
- * Top-level navigation policy for one browser context (DESIGN §9). Document requests of
- * top frames (popups included) pass through `context.route`, so a refused one is aborted
- * before any server receives it. Server redirects are not routed by Playwright; a refused
- * redirect hop is noticed on the `request` event and the page is sent to `about:blank`.
+ * Navigation policy for one browser context (DESIGN §9): a document request the listeners
+ * refuse is not sent, whether it starts a navigation (top frame, child frame, popup) or is a
+ * server redirect hop of one. The first request of a navigation is judged in `context.route`.
+ * Redirect hops, which Playwright does not route, are judged before the browser follows them:
+ * by the page's {@link RedirectWatch} for top-frame navigations it watches, otherwise by
+ * answering the request through `route.fetch` with redirects off (document-fetch.ts), which
+ * judges the first hop; a later hop of such a navigation is caught only once sent (README).
  */
-import type { BrowserContext, Request, Route } from 'playwright';
+import type { BrowserContext, Frame, Page, Request, Route } from 'playwright';
+import { answerThroughFetch } from './document-fetch.js';
+import { isHttpUrl } from './redirect-hop.js';
+import { RedirectWatch } from './redirect-watch.js';
 
 /** A navigation listener: return false to refuse. */
 export type NavigationListener = (url: string) => boolean;
 
-/** True for a document request of a top-level frame. */
-function isTopLevelNavigation(request: Request): boolean {
-  if (!request.isNavigationRequest()) return false;
+/** The frame of `request`, or undefined (a popup's first request comes before its frame exists). */
+function frameOf(request: Request): Frame | undefined {
   try {
-    return request.frame().parentFrame() === null;
+    return request.frame();
   } catch {
-    // A popup's first request comes before its frame exists; only service workers have none at all.
-    return request.serviceWorker() === null;
+    return undefined;
   }
 }
 
@@ -24,8 +28,11 @@ function isTopLevelNavigation(request: Request): boolean {
 export class NavigationGuard {
   private readonly listeners = new Set<NavigationListener>();
   private readonly refusedUrls: string[] = [];
-  private installed = false;
   private readonly context: BrowserContext;
+  /** First requests of top-frame navigations whose redirects a page watch judges. */
+  private readonly watched = new WeakSet<Request>();
+  private redirects: RedirectWatch | undefined;
+  private installing: Promise<void> | undefined;
 
   constructor(context: BrowserContext) {
     this.context = context;
@@ -36,26 +43,38 @@ export class NavigationGuard {
     return this.refusedUrls;
   }
 
-  /** Add a listener; the returned function removes it. Routing starts with the first one. */
+  /** Add a listener; the returned function removes it. Guarding starts with the first one. */
   async add(listener: NavigationListener): Promise<() => void> {
     this.listeners.add(listener);
-    if (!this.installed) {
-      this.installed = true;
-      await this.context.route('**/*', this.onRoute);
-      this.context.on('request', this.onRequest);
-    }
+    this.installing ??= this.install();
+    await this.installing;
     return () => {
       this.listeners.delete(listener);
     };
   }
 
-  /** Stop routing (the context may live on, e.g. a Playwright Test fixture's). */
+  /** Stop guarding (the context may live on, e.g. a Playwright Test fixture's). */
   async dispose(): Promise<void> {
     this.listeners.clear();
-    if (!this.installed) return;
-    this.installed = false;
+    const installing = this.installing;
+    if (installing === undefined) return;
+    this.installing = undefined;
+    await installing.catch(() => undefined);
+    this.context.off('page', this.onPage);
     this.context.off('request', this.onRequest);
     await this.context.unroute('**/*', this.onRoute).catch(() => undefined);
+    await this.redirects?.dispose();
+    this.redirects = undefined;
+  }
+
+  /** Route and watch the pages; a navigation starting before its page's watch is answered through route.fetch. */
+  private async install(): Promise<void> {
+    const redirects = new RedirectWatch(this.context, (url) => this.admit(url));
+    this.redirects = redirects;
+    this.context.on('page', this.onPage);
+    this.context.on('request', this.onRequest);
+    // The route's request goes out first, so a navigation started right after `add()` (not awaited) is still routed.
+    await Promise.all([this.context.route('**/*', this.onRoute), ...this.context.pages().map((page) => redirects.watch(page, { late: false }))]);
   }
 
   /** True when every listener accepts `url`; a throwing listener refuses. */
@@ -70,27 +89,45 @@ export class NavigationGuard {
     return true;
   }
 
-  private readonly onRoute = async (route: Route): Promise<void> => {
-    const request = route.request();
-    if (!isTopLevelNavigation(request) || this.allows(request.url())) {
-      await route.fallback().catch(() => undefined);
-      return;
-    }
-    this.refusedUrls.push(request.url());
-    // ERR_ABORTED cancels the navigation without committing an error page: the user stays where they were.
-    await route.abort('aborted').catch(() => undefined);
+  /** {@link allows}, remembering a refusal. */
+  private admit(url: string): boolean {
+    if (this.allows(url)) return true;
+    this.refusedUrls.push(url);
+    return false;
+  }
+
+  private readonly onPage = (page: Page): void => {
+    this.redirects?.watch(page, { late: true }).catch(() => undefined);
   };
 
   private readonly onRequest = (request: Request): void => {
-    if (request.redirectedFrom() === null || !isTopLevelNavigation(request) || this.allows(request.url())) return;
-    this.refusedUrls.push(request.url());
-    // The hop is already on the wire; make sure the page never shows its answer.
-    let page;
-    try {
-      page = request.frame().page();
-    } catch {
+    if (!request.isNavigationRequest()) return;
+    const frame = frameOf(request);
+    if (request.redirectedFrom() === null) {
+      if (frame !== undefined && frame.parentFrame() === null && this.redirects?.claims(frame.page()) === true) this.watched.add(request);
       return;
     }
-    page.goto('about:blank').catch(() => undefined);
+    // A hop the browser followed: judged before it was sent, unless it is the second hop of a navigation
+    // no watch saw (a popup's first load, a child frame's). Then it is on the wire: never show its answer.
+    if (this.admit(request.url())) return;
+    frame?.goto('about:blank').catch(() => undefined);
+  };
+
+  private readonly onRoute = async (route: Route): Promise<void> => {
+    const request = route.request();
+    if (!request.isNavigationRequest()) {
+      await route.fallback().catch(() => undefined);
+      return;
+    }
+    if (!this.admit(request.url())) {
+      // ERR_ABORTED cancels the navigation without committing an error page: the frame stays where it was.
+      await route.abort('aborted').catch(() => undefined);
+      return;
+    }
+    if (this.watched.has(request) || !isHttpUrl(request.url())) {
+      await route.fallback().catch(() => undefined);
+      return;
+    }
+    await answerThroughFetch(route, (url) => this.admit(url));
   };
 }
