@@ -27,10 +27,11 @@ function firstModel(...candidates: Array<OpaqueLanguageModel | undefined>): Opaq
   return candidates.find((candidate) => isLanguageModel(candidate));
 }
 
-/** A judgment as a plain verdict (the runner accepts only verdict fields). */
+/** A judgment as a plain verdict: a passed one carries its evidence to the cache (issue 5). */
 function asVerdict(judgment: Judgment): StepVerdict {
   const verdict: StepVerdict = { status: judgment.status, summary: judgment.summary };
   if (judgment.errorCode !== undefined) verdict.errorCode = judgment.errorCode;
+  if (judgment.status === 'passed') verdict.evidence = judgment.evidence;
   return verdict;
 }
 
@@ -64,7 +65,7 @@ export function judgmentExecutor(kind: 'assert' | 'waitFor' | 'extract', model: 
         case 'extract': {
           if (!isZodSchema(step.schema)) throw new E2EError('INVALID_ARGUMENT', 'agent.extract needs a zod schema for its answer.');
           const extraction = await judgeExtract(ctx, { question: step.instruction, schema: step.schema, ...policy });
-          return { status: 'passed', summary: extraction.summary, value: extraction.value };
+          return { status: 'passed', summary: extraction.summary, value: extraction.value, evidence: extraction.evidence };
         }
       }
     },

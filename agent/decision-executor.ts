@@ -70,6 +70,7 @@ class DecisionRun {
     let repair = '';
     for (let round = 0; round < 2; round++) {
       this.requireCall();
+      const requested = performance.now();
       const result = await withProviderPolicy(this.providerContext, this.options.provider, async ({ signal }) => {
         try {
           const answer = await generateText({
@@ -88,7 +89,7 @@ class DecisionRun {
           throw error;
         }
       });
-      this.ctx.budgets.recordModelCall(toModelUsage(result.usage));
+      this.ctx.budgets.recordModelCall(toModelUsage(result.usage, performance.now() - requested));
       if (result.choice !== undefined) return result.choice;
       repair = `\n\nYour previous answer could not be used (${clipLine(result.problem ?? '', 200)}). Answer with one of the options exactly, as JSON.`;
     }
@@ -103,6 +104,7 @@ class DecisionRun {
   private async textFor(field: string): Promise<string> {
     this.requireCall();
     const model = this.options.textModel ?? this.model;
+    const requested = performance.now();
     const result = await withProviderPolicy(this.providerContext, this.options.provider, ({ signal }) =>
       generateText({
         model,
@@ -113,7 +115,7 @@ class DecisionRun {
         ...(this.providerOptions === undefined ? {} : { providerOptions: this.providerOptions }),
       }),
     );
-    this.ctx.budgets.recordModelCall(toModelUsage(result.usage));
+    this.ctx.budgets.recordModelCall(toModelUsage(result.usage, performance.now() - requested));
     return result.text.trim().replace(/^"(.*)"$/s, '$1');
   }
 

@@ -3,14 +3,15 @@
  * structured-output call on the current screen, plus at most one repair round when the answer
  * cannot be used. Every answer names its evidence: ids of the screen lines that prove it.
  * Ids are checked against the screen; an answer whose ids stay unknown after the repair is
- * still used, but marked not cacheable.
+ * still used, but marked not cacheable. The evidence has the shape of a verdict's
+ * `evidence` (`StepEvidence`), so a judgment returned as a verdict reaches the cache as is.
  */
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserContent } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
 import { E2EError } from '../errors/index.js';
 import { shapeOf } from '../executor/screen-text.js';
-import type { Observation, StepContext, StepVerdict } from '../executor/step-contract.js';
+import type { Observation, StepContext, StepEvidence, StepVerdict } from '../executor/step-contract.js';
 import { judgeModelOf, toModelUsage } from './model.js';
 import { sleep, withProviderPolicy, type ProviderPolicy } from './provider-errors.js';
 
@@ -24,12 +25,14 @@ export interface JudgmentOptions {
   provider?: ProviderPolicy;
 }
 
-/** A judged verdict, with the evidence issue 5's cache will keep. */
+/**
+ * A judged verdict with its evidence: the ids of the screen lines that prove the answer (all
+ * of them on the judged screen), that screen's revision, and whether the ids could be checked
+ * (`cacheable: false` after unknown ids survived the repair round, for vision-only answers,
+ * and for waitFor answers that are not the passing one).
+ */
 export interface Judgment extends StepVerdict {
-  /** Ids of the screen lines that prove the answer (all of them on the judged screen). */
-  evidence: string[];
-  /** False when the model's evidence could not be checked against the screen. */
-  cacheable: boolean;
+  evidence: StepEvidence;
   /** Model calls this judgment made. */
   modelCalls: number;
 }
@@ -62,8 +65,8 @@ export interface JudgeExtractOptions<Schema extends z.ZodType> extends JudgmentO
 export interface Extraction<Value> {
   value: Value;
   summary: string;
-  evidence: string[];
-  cacheable: boolean;
+  /** The lines the value was read from (see {@link Judgment}). */
+  evidence: StepEvidence;
   modelCalls: number;
 }
 
@@ -196,10 +199,15 @@ function evidenceCheck(screen: Observation, visionOnly: boolean): (ids: readonly
   };
 }
 
-function settleEvidence(ids: readonly string[], screen: Observation, clean: boolean, visionOnly: boolean): { evidence: string[]; cacheable: boolean } {
+function settleEvidence(ids: readonly string[], screen: Observation, clean: boolean, visionOnly: boolean): StepEvidence {
   const known = screenIds(screen.text);
-  const evidence = normalizeIds(ids).filter((id) => known.has(id));
-  return { evidence, cacheable: clean && !visionOnly && evidence.length > 0 };
+  const nodeIds = normalizeIds(ids).filter((id) => known.has(id));
+  return { nodeIds, revision: screen.revision, cacheable: clean && !visionOnly && nodeIds.length > 0 };
+}
+
+/** Evidence that proves nothing (a failed wait). */
+function noEvidence(): StepEvidence {
+  return { nodeIds: [], revision: 0, cacheable: false };
 }
 
 async function judgeOnce(ctx: StepContext, question: string, options: JudgmentOptions, vision: boolean | 'only', taken?: Observation): Promise<Judgment> {
@@ -212,9 +220,9 @@ async function judgeOnce(ctx: StepContext, question: string, options: JudgmentOp
     content: seen.content,
     check: (value) => check(value.evidence),
   });
-  const { evidence, cacheable } = settleEvidence(answer.value.evidence, seen.observation, answer.clean, seen.visionOnly);
+  const evidence = settleEvidence(answer.value.evidence, seen.observation, answer.clean, seen.visionOnly);
   const summary = ctx.redact(answer.value.reason.trim() || `The statement ${answer.value.verdict}.`);
-  const base = { summary, evidence, cacheable, modelCalls: answer.calls };
+  const base = { summary, evidence, modelCalls: answer.calls };
   switch (answer.value.verdict) {
     case 'holds':
       return { status: 'passed', ...base };
@@ -268,7 +276,7 @@ export async function judgeWaitFor(ctx: StepContext, options: JudgeWaitForOption
     if (vision !== false || key !== lastKey) {
       if (ctx.budgets.remainingModelCalls() <= 0) {
         const summary = `No model calls left while waiting for: ${options.condition}`;
-        return { status: 'failed', errorCode: 'STEP_BUDGET_EXHAUSTED', summary, evidence: [], cacheable: false, modelCalls: calls };
+        return { status: 'failed', errorCode: 'STEP_BUDGET_EXHAUSTED', summary, evidence: noEvidence(), modelCalls: calls };
       }
       last = await judgeOnce(ctx, options.condition, options, vision, observation);
       calls += last.modelCalls;
@@ -279,7 +287,7 @@ export async function judgeWaitFor(ctx: StepContext, options: JudgeWaitForOption
     if (left <= 0) {
       const seconds = Math.round((Date.now() - started) / 100) / 10;
       const summary = `"${options.condition}" did not come true within ${seconds} s.${last === undefined ? '' : ` Last look: ${last.summary}`}`;
-      return { status: 'failed', errorCode: 'ASSERTION_FAILED', summary, evidence: [], cacheable: false, modelCalls: calls };
+      return { status: 'failed', errorCode: 'ASSERTION_FAILED', summary, evidence: noEvidence(), modelCalls: calls };
     }
     await sleep(Math.min(intervalMs, left), ctx.signal);
   }
@@ -313,6 +321,6 @@ export async function judgeExtract<Schema extends z.ZodType>(ctx: StepContext, o
   if (!answer.value.found || answer.value.value === null) {
     throw new E2EError('ASSERTION_INCONCLUSIVE', `The screen does not show the answer to "${ctx.redact(options.question)}": ${ctx.redact(answer.value.reason)}`);
   }
-  const { evidence, cacheable } = settleEvidence(answer.value.evidence, seen.observation, answer.clean, false);
-  return { value: answer.value.value, summary: ctx.redact(answer.value.reason), evidence, cacheable, modelCalls: answer.calls };
+  const evidence = settleEvidence(answer.value.evidence, seen.observation, answer.clean, false);
+  return { value: answer.value.value, summary: ctx.redact(answer.value.reason), evidence, modelCalls: answer.calls };
 }

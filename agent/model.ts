@@ -34,8 +34,9 @@ export function judgeModelOf(ctx: StepContext): LanguageModel {
 }
 
 /** The AI SDK's usage of one call in the contract's shape (absent numbers stay absent). */
-export function toModelUsage(usage: LanguageModelUsage | undefined): ModelUsage {
+export function toModelUsage(usage: LanguageModelUsage | undefined, durationMs?: number): ModelUsage {
   const result: ModelUsage = {};
+  if (durationMs !== undefined) result.durationMs = durationMs;
   if (usage === undefined) return result;
   if (usage.inputTokens !== undefined) result.inputTokens = usage.inputTokens;
   if (usage.outputTokens !== undefined) result.outputTokens = usage.outputTokens;

@@ -263,6 +263,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
       let outgoing = gate.outgoing(view, history.slice(sentLength));
       sentLength = history.length;
       let response: TurnResponse;
+      const requested = performance.now();
       try {
         response = await send(outgoing);
       } catch (error) {
@@ -271,7 +272,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
         outgoing = gate.outgoing(compactHistory(view, { keepTurns: 2, chunked: false }), []);
         response = await send(outgoing);
       }
-      ctx.budgets.recordModelCall(toModelUsage(response.usage));
+      ctx.budgets.recordModelCall(toModelUsage(response.usage, performance.now() - requested));
       turn++;
       if (run.concluding !== undefined) forcedTurns++;
       history.push(...response.assistantMessages);

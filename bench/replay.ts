@@ -94,7 +94,12 @@ function median(values: readonly number[]): number {
 }
 
 /** Median milliseconds of the cached step's replay and of the script, interleaved round by round on `path`. */
-async function compare(live: LiveScreen, page: Page, path: string, folder: string): Promise<{ replayMs: number; scriptMs: number }> {
+async function compare(
+  live: LiveScreen,
+  page: Page,
+  path: string,
+  folder: string,
+): Promise<{ replayMs: number; scriptMs: number; observeMs: number; actionMs: number }> {
   const open = async (): Promise<void> => {
     await live.instance.session.open('about:blank');
     await live.instance.session.open(`${live.server.origin}${path}`);
@@ -110,6 +115,8 @@ async function compare(live: LiveScreen, page: Page, path: string, folder: strin
   }
   const replayTimes: number[] = [];
   const scriptTimes: number[] = [];
+  const observeTimes: number[] = [];
+  const actionTimes: number[] = [];
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     await open();
     const attempt = cachedAttempt({ live, store, waitForTargetMs: 5_000 });
@@ -117,6 +124,7 @@ async function compare(live: LiveScreen, page: Page, path: string, folder: strin
     const replayed = await attempt.act(INSTRUCTION, { name: NAME });
     const replayMs = performance.now() - started;
     await attempt.finish();
+    const timing = attempt.runner.records[0]?.timing;
     const mode = (replayed.cache as { mode?: string } | undefined)?.mode;
     if (mode !== 'self-finalized') throw new Error(`${path} round ${round}: the step did not replay (${JSON.stringify(replayed.cache)})`);
 
@@ -127,9 +135,11 @@ async function compare(live: LiveScreen, page: Page, path: string, folder: strin
     if (round >= WARMUP_ROUNDS) {
       replayTimes.push(replayMs);
       scriptTimes.push(scriptMs);
+      observeTimes.push(timing?.observeMs ?? 0);
+      actionTimes.push(timing?.actionMs ?? 0);
     }
   }
-  return { replayMs: median(replayTimes), scriptMs: median(scriptTimes) };
+  return { replayMs: median(replayTimes), scriptMs: median(scriptTimes), observeMs: median(observeTimes), actionMs: median(actionTimes) };
 }
 
 /** The `replay` section. */
@@ -155,12 +165,16 @@ export const replaySection: BenchSection = {
       const live: LiveScreen = { server, engine, instance, open: async () => instance.observe(), close: async () => undefined };
       const page = surfaceOf(engine).page();
       const large = await compare(live, page, '/booking', folder);
-      context.log(`  1k-element page: replay ${large.replayMs.toFixed(1)} ms vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`);
+      context.log(
+        `  1k-element page: replay ${large.replayMs.toFixed(1)} ms (observing ${large.observeMs.toFixed(1)}, acting ${large.actionMs.toFixed(1)}) vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`,
+      );
       const small = await compare(live, page, '/booking-small', folder);
       context.log(`  form-only page: replay ${small.replayMs.toFixed(1)} ms vs Playwright ${small.scriptMs.toFixed(1)} ms for 10 actions`);
       await instance.close();
       return {
         replay_step_ms: Number(large.replayMs.toFixed(1)),
+        replay_observe_ms: Number(large.observeMs.toFixed(1)),
+        replay_action_ms: Number(large.actionMs.toFixed(1)),
         playwright_step_ms: Number(large.scriptMs.toFixed(1)),
         replay_vs_playwright_ratio: Number((large.replayMs / large.scriptMs).toFixed(3)),
         replay_vs_playwright_ratio_small_page: Number((small.replayMs / small.scriptMs).toFixed(3)),

@@ -35,6 +35,7 @@ const SECTIONS: SectionEntry[] = [
   { name: 'agent', load: async () => (await import('./agent.js')).agentSection },
   { name: 'cache', load: async () => (await import('./cache.js')).cacheSection },
   { name: 'cli-cache', load: async () => (await import('./cli-cache.js')).cliCacheSection },
+  { name: 'replay', load: async () => (await import('./replay.js')).replaySection },
 ];
 
 /** A goal a figure must meet; the first target whose `figure` matches a key applies to it. */

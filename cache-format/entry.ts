@@ -17,6 +17,10 @@ export const MAX_ACTIONS = 50;
 export const MAX_VALUE_CHARS = 4096;
 /** Most appeared (and most gone) controls kept for the end check. */
 export const MAX_STATE_CONTROLS = 8;
+/** Most evidence checks in one judgment entry. */
+export const MAX_EVIDENCE_CHECKS = 32;
+/** Most preceding `act` steps a judgment key names; a judgment after more is not cached. */
+export const MAX_PRECEDING_STEPS = 1000;
 
 const shortText = z.string().max(1024);
 const longText = z.string().max(MAX_VALUE_CHARS);
@@ -141,6 +145,11 @@ export const keyPartsSchema = z.strictObject({
   agent: shortText,
   contextDigest: shortText,
   replayPolicy: z.number().int(),
+  /**
+   * Judgments only: the keys of the `act` steps before it in its attempt, in order, so a
+   * judgment after different acts has a different key. Absent on `act` keys.
+   */
+  preceding: z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(MAX_PRECEDING_STEPS).optional(),
 });
 /** The parts of a cache key (see {@link keyPartsSchema}). */
 export type KeyParts = z.infer<typeof keyPartsSchema>;
@@ -164,12 +173,28 @@ export const actEntrySchema = z.strictObject({
 /** An `act` entry (see {@link actEntrySchema}). */
 export type ActEntry = z.infer<typeof actEntrySchema>;
 
-/** A check that proved a judgment (issue 5). */
+/**
+ * A check that proved a judgment (issue 5), made from a screen node the judge cited.
+ *
+ * - `match: 'control'` (the default): nodes that are `control` (role, label, test id,
+ *   container, exactly its states; see `recorder/state-controls.ts`).
+ * - `match: 'role'`: every node of `control.role` in exactly `control.states`, whatever its
+ *   label (`control.name` is empty): the census of a count question.
+ *
+ * `expect: 'present'` needs at least one matching node (exactly `count` when set);
+ * `expect: 'absent'` needs none. Labels, texts and `value` compare with volatile parts as
+ * placeholders, or literally when `exact` is set (`extract`: the text is the data).
+ */
 export const evidenceCheckSchema = z.strictObject({
   control: stateControlSchema,
   expect: z.enum(['present', 'absent']),
-  /** When the question is about a count: how many controls like this one were there. */
+  /** When the question is about a count: how many matching nodes there were. */
   count: z.number().int().min(0).max(10_000).optional(),
+  match: z.enum(['control', 'role']).optional(),
+  /** The node's value (a field the test did not type into), compared like its label. */
+  value: longText.optional(),
+  /** Compare label, text and value literally (no volatile placeholders). */
+  exact: z.boolean().optional(),
 });
 /** A check that proved a judgment (see {@link evidenceCheckSchema}). */
 export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>;
@@ -181,8 +206,8 @@ export const judgmentEntrySchema = z.strictObject({
   key: shortText,
   keyParts: keyPartsSchema,
   route: routeSchema,
-  evidence: z.array(evidenceCheckSchema).min(1).max(16),
-  /** For `extract`: the value as JSON text, re-validated on replay. */
+  evidence: z.array(evidenceCheckSchema).min(1).max(MAX_EVIDENCE_CHECKS),
+  /** For `extract`: the value as JSON text, rebuilt from the re-read nodes and re-validated on replay. */
   extracted: longText.optional(),
   summary: shortText,
   provenance: provenanceSchema,

@@ -100,6 +100,7 @@ const KEY_PART_PHRASES: ReadonlyArray<readonly [phrase: string, differs: (a: Key
   ['the params', (a, b) => canonicalEncode(a.params) !== canonicalEncode(b.params)],
   ["the agent's context", (a, b) => a.contextDigest !== b.contextDigest],
   ['the occurrence index', (a, b) => a.occurrence !== b.occurrence],
+  ['the steps before it', (a, b) => (a.preceding ?? []).join(',') !== (b.preceding ?? []).join(',')],
   ['the app identity', (a, b) => a.appIdentity !== b.appIdentity],
   ['the engine', (a, b) => a.engine !== b.engine || a.engineContract !== b.engineContract],
   ['the agent', (a, b) => a.agent !== b.agent],

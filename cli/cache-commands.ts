@@ -15,14 +15,16 @@ import { DEFAULT_PRUNE_GRACE_MS, pruneCache, renderPrune, renderPruneJson } from
 import { renderCacheShow, renderCacheShowJson, showCacheEntry } from './cache-show.js';
 import { cacheStats, renderCacheStats, renderCacheStatsJson } from './cache-stats.js';
 import { textconvCacheFile } from './cache-textconv.js';
-import { resolveCacheLocation, runCommandWork, usageError, type CommandIo } from './command-io.js';
+import { runCommandWork, usageError, type CacheLocation, type CommandIo } from './command-io.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { initProject, renderInit } from './init-command.js';
-import { findConfigFile, listTestInventory } from './test-inventory.js';
+import { cacheLocationOf, findConfigFile } from './project-config.js';
+import { listTestInventory } from './test-inventory.js';
 
 interface LocationFlags {
   cacheDir?: string;
   hitsDir?: string;
+  config?: string;
   json?: boolean;
 }
 
@@ -46,8 +48,9 @@ function configureCommand(command: Command, io: CommandIo, path: string): Comman
 
 function withLocation(command: Command): Command {
   return command
-    .option('--cache-dir <dir>', 'cache folder (default: .e2e/cache)')
-    .option('--hits-dir <dir>', 'last-hit ledger folder (default: .e2e/hits)');
+    .option('-c, --config <file>', 'config file whose cache.dir to use (default: e2e.config.ts in the current folder)')
+    .option('--cache-dir <dir>', "cache folder (default: the config's cache.dir, relative to the config; without a config, .e2e/cache)")
+    .option('--hits-dir <dir>', "last-hit ledger folder (default: .e2e/hits beside the config's .e2e folder)");
 }
 
 function positiveInteger(value: string): number {
@@ -68,14 +71,15 @@ function nonNegativeMinutes(value: string): number {
  */
 export function registerCacheCommands(program: Command, io: CommandIo): Command {
   const cache = configureCommand(program.command('cache'), io, 'e2e cache').description('inspect, review and maintain the replay cache');
-  const location = (flags: LocationFlags) => resolveCacheLocation(io.cwd, flags);
+  const location = (flags: LocationFlags): Promise<CacheLocation> =>
+    cacheLocationOf({ cwd: io.cwd, env: io.env, cacheDir: flags.cacheDir, hitsDir: flags.hitsDir, config: flags.config });
 
   withLocation(configureCommand(cache.command('ls'), io, 'e2e cache ls'))
     .description('one row per entry (test, target, instruction, age, actions, last hit), grouped by test')
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags) =>
       runCommandWork(io, async () => {
-        const result = await listCache(location(flags));
+        const result = await listCache(await location(flags));
         return { outcome: 'passed', text: flags.json === true ? renderCacheListJson(result) : renderCacheList(result, new Date()) };
       }),
     );
@@ -85,7 +89,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags) =>
       runCommandWork(io, async () => {
-        const result = await cacheStats(location(flags));
+        const result = await cacheStats(await location(flags));
         return { outcome: 'passed', text: flags.json === true ? renderCacheStatsJson(result) : renderCacheStats(result) };
       }),
     );
@@ -99,7 +103,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
       runCommandWork(io, async () => {
         if (argument === undefined) throw usageError('name an entry: `e2e cache show <key or key prefix>` (see `e2e cache ls`).');
         if (flags.textconv === true) return { outcome: 'passed', text: await textconvCacheFile(resolve(io.cwd, argument)) };
-        const result = await showCacheEntry(location(flags), argument);
+        const result = await showCacheEntry(await location(flags), argument);
         return { outcome: 'passed', text: flags.json === true ? renderCacheShowJson(result) : renderCacheShow(result) };
       }),
     );
@@ -111,14 +115,13 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .addOption(new Option('--format <format>', 'output format').choices(DIFF_FORMATS).default('text'))
     .action(async (base: string | undefined, head: string | undefined, flags: LocationFlags & { format: DiffFormat }) =>
       runCommandWork(io, async () => {
-        const result = await diffCache({ cwd: io.cwd, cacheDirectory: location(flags).cacheDirectory, base, head });
+        const result = await diffCache({ cwd: io.cwd, cacheDirectory: (await location(flags)).cacheDirectory, base, head });
         return { outcome: 'passed', text: renderDiff(result, flags.format) };
       }),
     );
 
   withLocation(configureCommand(cache.command('prune'), io, 'e2e cache prune'))
     .description('remove entries no current test reaches, old-schema and invalid entries, unreferenced blobs, leftovers of killed writers')
-    .option('-c, --config <file>', 'config file listing the tests (default: e2e.config.ts in the current folder)')
     .option('--dry-run', 'list what would be removed, remove nothing')
     .option('--unused-for <runs>', 'also remove entries neither replayed nor recorded in the last N runs', positiveInteger)
     .option('--grace <minutes>', 'keep temp files and unreferenced blobs younger than this', nonNegativeMinutes, DEFAULT_PRUNE_GRACE_MS / 60_000)
@@ -128,7 +131,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
         const configPath = findConfigFile(io.cwd, flags.config);
         if (configPath === undefined) throw usageError(`no config ${flags.config ?? 'e2e.config.ts'} found in ${io.cwd} to list the tests; pass --config <file>.`);
         const inventory = await listTestInventory({ configPath, cwd: io.cwd, env: io.env });
-        const result = await pruneCache({ location: location(flags), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
+        const result = await pruneCache({ location: await location(flags), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
         return { outcome: 'passed', text: flags.json === true ? renderPruneJson(result) : renderPrune(result) };
       }),
     );
@@ -138,7 +141,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags) =>
       runCommandWork(io, async () => {
-        const result = await clearCache(location(flags));
+        const result = await clearCache(await location(flags));
         return { outcome: 'passed', text: flags.json === true ? JSON.stringify(result, null, 2) : renderClear(result) };
       }),
     );
@@ -150,7 +153,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .action(async (folders: string[], flags: LocationFlags) =>
       runCommandWork(io, async () => {
         const proposals = folders.map((folder) => ({ directory: resolve(io.cwd, folder), label: folder }));
-        const result = await acceptProposals(location(flags), proposals);
+        const result = await acceptProposals(await location(flags), proposals);
         const text = flags.json === true ? renderAcceptJson(result) : renderAccept(result);
         return result.applied ? { outcome: 'passed', text } : { outcome: 'configuration', text };
       }),

@@ -9,7 +9,7 @@
 import { explainKeyChange, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
-import { describeParams, describeStep, endCheckLines } from './entry-text.js';
+import { describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';
 import { entryChanges, hasContentChanges, literalsOfEntry, sensitiveLiterals, type ContentChanges, type SensitiveLiteral } from './entry-changes.js';
 
 /** Which step an entry records. */
@@ -87,6 +87,7 @@ const KEY_PART_VALUES: Readonly<Record<string, (parts: KeyParts) => string>> = {
   'the params': (parts) => describeParams(parts.params) || '(none)',
   "the agent's context": (parts) => `digest ${parts.contextDigest}`,
   'the occurrence index': (parts) => String(parts.occurrence),
+  'the steps before it': (parts) => describePreceding(parts.preceding ?? []),
   'the app identity': (parts) => parts.appIdentity,
   'the engine': (parts) => `${parts.engine} (contract ${parts.engineContract})`,
   'the agent': (parts) => parts.agent,

@@ -3,7 +3,6 @@
  * one wrapper that turns a command's result or error into output and an exit code through
  * {@link EXIT_CODES}. Usage errors are `INVALID_ARGUMENT` errors: one line naming the fix, exit 2.
  */
-import { join, resolve } from 'node:path';
 import { E2EError, exitClassOf, isE2EError } from '../errors/index.js';
 import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 
@@ -62,23 +61,10 @@ export async function runCommandWork(io: CommandIo, work: () => Promise<CommandO
   exit(EXIT_CODES[output.outcome]);
 }
 
-/** Default cache folder under the working folder (until config loading is wired, DESIGN §2 `cache.dir`). */
-export const DEFAULT_CACHE_DIRECTORY = join('.e2e', 'cache');
-/** Default last-hit ledger folder: outside the committed cache, ignored by git. */
-export const DEFAULT_HITS_DIRECTORY = join('.e2e', 'hits');
-
 /** Where a command finds the cache and its hit ledger. */
 export interface CacheLocation {
   /** Absolute cache folder. */
   cacheDirectory: string;
   /** Absolute hit-ledger folder. */
   hitsDirectory: string;
-}
-
-/** The cache and hit-ledger folders from `--cache-dir` / `--hits-dir`, relative to `cwd`. */
-export function resolveCacheLocation(cwd: string, options: { cacheDir?: string | undefined; hitsDir?: string | undefined }): CacheLocation {
-  return {
-    cacheDirectory: resolve(cwd, options.cacheDir ?? DEFAULT_CACHE_DIRECTORY),
-    hitsDirectory: resolve(cwd, options.hitsDir ?? DEFAULT_HITS_DIRECTORY),
-  };
 }

@@ -6,6 +6,7 @@
  */
 import type { Entry, EvidenceCheck, KeyParts, StateControl } from '../cache-format/index.js';
 import { describeAction, describeStateControl } from '../recorder/describe-action.js';
+import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
 import { formatRoute } from '../recorder/route-of.js';
 import { alignColumns, quoteText } from './text-format.js';
 
@@ -31,15 +32,22 @@ export function describeEndCheck(check: 'appeared' | 'gone', control: StateContr
   return `${check}: ${describeStateControl(control)}`;
 }
 
-/** A judgment's evidence check as a line: `present: checkbox "Toggle" [checked] (count 1)`. */
+/** A judgment's evidence check as a line: `expect listitem "Buy milk" present`, `expect 1 × listitem present`. */
 export function describeEvidence(check: EvidenceCheck): string {
-  return `${check.expect}: ${describeStateControl(check.control)}${check.count === undefined ? '' : ` (count ${check.count})`}`;
+  return describeEvidenceCheck(check);
 }
 
 /** The end checks of an entry as lines (appeared/gone for `act`, evidence for judgments). */
 export function endCheckLines(entry: Entry): string[] {
   if (entry.kind === 'act') return [...entry.appeared.map((control) => describeEndCheck('appeared', control)), ...entry.gone.map((control) => describeEndCheck('gone', control))];
   return entry.evidence.map(describeEvidence);
+}
+
+/** The acts a judgment is keyed after: `2 act steps (1a2b3c4d, 5e6f7a8b)`. */
+export function describePreceding(keys: readonly string[]): string {
+  if (keys.length === 0) return 'no act step';
+  const shown = keys.slice(-4).map((key) => key.slice(0, 8));
+  return `${keys.length} act ${keys.length === 1 ? 'step' : 'steps'} (${keys.length > 4 ? '…, ' : ''}${shown.join(', ')})`;
 }
 
 /** The provenance of an entry as one line. */
@@ -67,6 +75,7 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
     ['step', `${parts.kind} ${quoteText(parts.instruction, 4096)}`],
     ['params', describeParams(parts.params) || '(none)'],
     ['occurrence', String(parts.occurrence)],
+    ...(parts.preceding === undefined ? [] : [['after', describePreceding(parts.preceding)]]),
     ['app', parts.appIdentity],
     ['agent', `${parts.agent} (context digest ${parts.contextDigest})`],
     ['replay policy', String(parts.replayPolicy)],
@@ -77,7 +86,7 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
     entry.actions.forEach((action, index) => lines.push(`  ${index + 1}. ${describeAction(action)}`));
     lines.push(`Ends at ${formatRoute(entry.endRoute)}`);
   } else {
-    lines.push(`Route: ${formatRoute(entry.route)}`);
+    lines.push(`Judged at ${formatRoute(entry.route)}`);
   }
   const checks = endCheckLines(entry);
   lines.push(entry.kind === 'act' ? 'End checks:' : 'Evidence:', ...(checks.length === 0 ? ['  (none)'] : checks.map((line) => `  ${line}`)));

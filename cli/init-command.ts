@@ -16,7 +16,7 @@ import {
   GITIGNORE_LINES,
   TEXTCONV_COMMAND,
 } from './init-templates.js';
-import { CONFIG_FILE_NAMES } from './test-inventory.js';
+import { CONFIG_FILE_NAMES } from './project-config.js';
 
 /** What happened to one file. */
 export interface InitFile {

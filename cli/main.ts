@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
-import { startRun, type RunCommandOptions } from './run-command.js';
+import { startRun, type RunCommandOptions, type RunKind } from './run-command.js';
 
 function finish(outcome: CommandOutcome, message?: string): never {
   if (message !== undefined) process.stderr.write(`${message}\n`);
@@ -22,47 +22,78 @@ const program = new Command('e2e')
   .description('Cache-first record/replay for end-to-end tests written in plain language.')
   .showHelpAfterError();
 
-program
-  .command('run')
-  .description('run the tests with the configured cache mode (read-write locally, read-only when CI is set)')
-  .argument('[filter...]', 'test file filters, passed to Playwright Test')
-  .option('-c, --config <file>', 'config file (default: e2e.config.ts in the current folder)')
-  .option('-g, --grep <pattern>', 'only tests whose title matches')
-  .addOption(new Option('--project <name>', 'only this target (repeatable)').argParser(collect))
-  .option('-j, --workers <count>', 'parallel workers')
-  .option('--retries <count>', 'retries of a failed test')
-  .option('--shard <current/total>', 'run one shard, e.g. 1/4')
-  .option('--reporter <names>', "Playwright reporters (comma-separated); e2e's own report is always written")
-  .option('--no-cache', 'neither replay nor record (cache mode off)')
-  .option('--debug', 'attach model transcripts and print debug lines')
-  .allowExcessArguments(false)
-  .action(async (filters: string[], flags: Record<string, unknown>) => {
-    const separator = process.argv.indexOf('--');
-    const extra = separator === -1 ? [] : process.argv.slice(separator + 1);
-    const options: RunCommandOptions = {
-      filters: filters.slice(0, filters.length - extra.length),
-      config: flags['config'] as string | undefined,
-      grep: flags['grep'] as string | undefined,
-      project: flags['project'] as string[] | undefined,
-      workers: flags['workers'] as string | undefined,
-      retries: flags['retries'] as string | undefined,
-      shard: flags['shard'] as string | undefined,
-      reporter: flags['reporter'] as string | undefined,
-      cache: flags['cache'] !== false,
-      debug: flags['debug'] === true,
-      extra,
-      cwd: process.cwd(),
-      env: process.env,
-    };
-    const run = startRun(options);
-    const onInterrupt = () => run.interrupt();
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onInterrupt);
-    const result = await run.result;
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-    finish(result.outcome, result.message);
-  });
+interface RunCommandSpec {
+  name: RunKind;
+  description: string;
+  /** `--no-cache` and `--strict-cache` (run only). */
+  modes: boolean;
+  /** `--propose <dir>` (run and replay). */
+  propose: boolean;
+}
+
+const RUN_COMMANDS: RunCommandSpec[] = [
+  { name: 'run', description: 'run the tests with the configured cache mode (read-write locally, read-only when CI is set)', modes: true, propose: true },
+  { name: 'record', description: 'run the tests with the cache read-write: the agent fills every gap, verified steps are saved', modes: false, propose: false },
+  {
+    name: 'replay',
+    description: 'run the tests model-free: read-only and strict, no model is called; a step that cannot replay fails REPLAY_STALE (exit 2)',
+    modes: false,
+    propose: true,
+  },
+];
+
+for (const spec of RUN_COMMANDS) {
+  const command = program
+    .command(spec.name)
+    .description(spec.description)
+    .argument('[filter...]', 'test file filters, passed to Playwright Test')
+    .option('-c, --config <file>', 'config file (default: e2e.config.ts in the current folder)')
+    .option('-g, --grep <pattern>', 'only tests whose title matches')
+    .addOption(new Option('--project <name>', 'only this target (repeatable)').argParser(collect))
+    .option('-j, --workers <count>', 'parallel workers')
+    .option('--retries <count>', 'retries of a failed test')
+    .option('--shard <current/total>', 'run one shard, e.g. 1/4')
+    .option('--reporter <names>', "Playwright reporters (comma-separated); e2e's own report is always written");
+  if (spec.modes) {
+    command
+      .option('--no-cache', 'neither replay nor record (cache mode off)')
+      .option('--strict-cache', 'a step whose entry no longer replays fails REPLAY_STALE instead of calling the model');
+  }
+  if (spec.propose) command.option('--propose <dir>', 'keep the cache read-only and write new and healed recordings to <dir> (merge with `e2e cache accept <dir>`)');
+  command
+    .option('--debug', 'attach model transcripts, print debug lines and a per-step table of time, model calls, tokens and cache outcome')
+    .allowExcessArguments(false)
+    .action(async (filters: string[], flags: Record<string, unknown>) => {
+      const separator = process.argv.indexOf('--');
+      const extra = separator === -1 ? [] : process.argv.slice(separator + 1);
+      const options: RunCommandOptions = {
+        kind: spec.name,
+        filters: filters.slice(0, filters.length - extra.length),
+        config: flags['config'] as string | undefined,
+        grep: flags['grep'] as string | undefined,
+        project: flags['project'] as string[] | undefined,
+        workers: flags['workers'] as string | undefined,
+        retries: flags['retries'] as string | undefined,
+        shard: flags['shard'] as string | undefined,
+        reporter: flags['reporter'] as string | undefined,
+        cache: flags['cache'] !== false,
+        strictCache: flags['strictCache'] === true,
+        propose: flags['propose'] as string | undefined,
+        debug: flags['debug'] === true,
+        extra,
+        cwd: process.cwd(),
+        env: process.env,
+      };
+      const run = startRun(options);
+      const onInterrupt = () => run.interrupt();
+      process.on('SIGINT', onInterrupt);
+      process.on('SIGTERM', onInterrupt);
+      const result = await run.result;
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+      finish(result.outcome, result.message);
+    });
+}
 
 const io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env };
 registerCacheCommands(program, io);

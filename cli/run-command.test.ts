@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, outcomeOfExitClass } from './exit-codes.js';
-import { findConfig, playwrightArguments, startRun, type RunCommandOptions } from './run-command.js';
+import { findConfigFile } from './project-config.js';
+import { cacheEnvironment, playwrightArguments, startRun, type RunCommandOptions } from './run-command.js';
 
 let folder: string;
 
@@ -33,11 +34,22 @@ describe('e2e run', () => {
   });
 
   it('finds e2e.config.ts in the folder, and reports a missing config as a configuration outcome', async () => {
-    expect(findConfig(folder, undefined)).toBeUndefined();
+    expect(findConfigFile(folder, undefined)).toBeUndefined();
     const result = await startRun({ ...options, cwd: folder }).result;
     expect(result).toMatchObject({ outcome: 'configuration', message: expect.stringContaining('INVALID_CONFIG: no config found') as string });
     await writeFile(join(folder, 'e2e.config.ts'), 'export default {};');
-    expect(findConfig(folder, undefined)).toBe(join(folder, 'e2e.config.ts'));
+    expect(findConfigFile(folder, undefined)).toBe(join(folder, 'e2e.config.ts'));
+  });
+
+  it('carries each command\'s cache modes to the runner: record read-write, replay model-free, run as configured', () => {
+    expect(cacheEnvironment({ ...options, kind: 'record' })).toEqual({ env: { E2E_CACHE_MODE: 'read-write' } });
+    expect(cacheEnvironment({ ...options, kind: 'replay' })).toEqual({ env: { E2E_CACHE_MODE: 'read-only', E2E_CACHE_STRICT: '1', E2E_REPLAY: '1' } });
+    expect(cacheEnvironment({ ...options, kind: 'run' })).toEqual({ env: {} });
+    expect(cacheEnvironment({ ...options, cache: false })).toEqual({ env: { E2E_CACHE_MODE: 'off' } });
+    expect(cacheEnvironment({ ...options, strictCache: true })).toEqual({ env: { E2E_CACHE_STRICT: '1' } });
+    expect(cacheEnvironment({ ...options, propose: 'proposals' })).toEqual({ env: { E2E_CACHE_MODE: 'read-only', E2E_PROPOSE_DIR: '/project/proposals' } });
+    expect(cacheEnvironment({ ...options, propose: 'proposals', cache: false })).toMatchObject({ problem: expect.stringContaining('--no-cache') as string });
+    expect(cacheEnvironment({ ...options, kind: 'record', propose: 'proposals' })).toMatchObject({ problem: expect.stringContaining('e2e run --propose') as string });
   });
 
   it('maps every outcome to the exit code of DESIGN §3', () => {

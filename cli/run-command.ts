@@ -1,13 +1,13 @@
 /**
- * `e2e run`: runs Playwright Test on the e2e config in a child process, passes our modes
- * through environment variables, and reads `.e2e/report.json` to decide the outcome. The
- * first interrupt is forwarded so Playwright finishes cleanly and writes the report; a
- * second one stops the child at once.
+ * `e2e run`, `e2e record` and `e2e replay`: run Playwright Test on the e2e config in a child
+ * process, pass the cache modes through environment variables, and read `.e2e/report.json`
+ * to decide the outcome. `record` forces the cache read-write; `replay` makes the run
+ * model-free (read-only, strict, no model, judge or executor); `run` keeps the configured
+ * mode. The first interrupt is forwarded so Playwright finishes cleanly and writes the
+ * report; a second one stops the child at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitClassOf, isErrorCode } from '../errors/index.js';
@@ -15,9 +15,15 @@ import { ENVIRONMENT } from '../runner/environment.js';
 import { parseReport, type Report } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
+import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli } from './project-config.js';
 
-/** Options of `e2e run`. */
+/** Which command runs the tests. */
+export type RunKind = 'run' | 'record' | 'replay';
+
+/** Options of `e2e run`, `e2e record` and `e2e replay`. */
 export interface RunCommandOptions {
+  /** Default `run`. */
+  kind?: RunKind | undefined;
   /** Test file filters (Playwright positional arguments). */
   filters: string[];
   /** Config file; default `e2e.config.{ts,mts,js,mjs}` in `cwd`. */
@@ -30,6 +36,10 @@ export interface RunCommandOptions {
   reporter?: string | undefined;
   /** False for `--no-cache`. */
   cache: boolean;
+  /** `--strict-cache`: a step whose entry no longer replays fails `REPLAY_STALE` instead of calling the model. */
+  strictCache?: boolean | undefined;
+  /** `--propose <dir>` (relative to `cwd`): the cache stays read-only; new and healed recordings go to this folder. */
+  propose?: string | undefined;
   debug: boolean;
   /** Arguments after `--`, passed to Playwright Test verbatim. */
   extra?: string[] | undefined;
@@ -53,23 +63,28 @@ export interface RunHandle {
   interrupt(): void;
 }
 
-const CONFIG_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'];
-
-/** The config path for `options`, or undefined when none exists. */
-export function findConfig(cwd: string, config: string | undefined): string | undefined {
-  if (config !== undefined) {
-    const path = resolve(cwd, config);
-    return existsSync(path) ? path : undefined;
+/**
+ * The environment variables that carry the command's cache modes to the runner, or a usage
+ * problem. `record`: read-write. `replay`: read-only, strict and model-free. `run`: the
+ * configured mode, `off` with `--no-cache`, read-only with `--propose`.
+ */
+export function cacheEnvironment(options: RunCommandOptions): { env: Record<string, string> } | { problem: string } {
+  const kind = options.kind ?? 'run';
+  const env: Record<string, string> = {};
+  if (options.propose !== undefined) {
+    if (!options.cache) return { problem: '--propose writes recordings aside from the cache; it cannot be combined with --no-cache.' };
+    if (kind === 'record') return { problem: '`e2e record` writes the cache itself; use `e2e run --propose <dir>` to write recordings aside.' };
+    env[ENVIRONMENT.proposeDir] = resolve(options.cwd, options.propose);
   }
-  return CONFIG_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
-}
-
-function playwrightCli(configPath: string): string {
-  try {
-    return createRequire(configPath).resolve('@playwright/test/cli');
-  } catch {
-    return createRequire(import.meta.url).resolve('@playwright/test/cli');
-  }
+  if (kind === 'record') env[ENVIRONMENT.cacheMode] = 'read-write';
+  else if (kind === 'replay') {
+    env[ENVIRONMENT.cacheMode] = 'read-only';
+    env[ENVIRONMENT.cacheStrict] = '1';
+    env[ENVIRONMENT.replay] = '1';
+  } else if (!options.cache) env[ENVIRONMENT.cacheMode] = 'off';
+  else if (options.propose !== undefined) env[ENVIRONMENT.cacheMode] = 'read-only';
+  if (options.strictCache === true) env[ENVIRONMENT.cacheStrict] = '1';
+  return { env };
 }
 
 const OUR_REPORTER = fileURLToPath(new URL('../runner/reporter.js', import.meta.url));
@@ -133,16 +148,18 @@ async function conclude(
   };
 }
 
-/** Start `e2e run`. The caller forwards interrupts with {@link RunHandle.interrupt}. */
+/** Start `e2e run` (or `record`, `replay`). The caller forwards interrupts with {@link RunHandle.interrupt}. */
 export function startRun(options: RunCommandOptions): RunHandle {
-  const configPath = findConfig(options.cwd, options.config);
+  const configPath = findConfigFile(options.cwd, options.config);
   if (configPath === undefined) {
-    const wanted = options.config ?? CONFIG_NAMES.join(', ');
+    const wanted = options.config ?? CONFIG_FILE_NAMES.join(', ');
     return {
       result: Promise.resolve({ outcome: 'configuration', message: `INVALID_CONFIG: no config found (${wanted}) in ${options.cwd}; create e2e.config.ts or pass --config.` }),
       interrupt: () => undefined,
     };
   }
+  const modes = cacheEnvironment(options);
+  if ('problem' in modes) return { result: Promise.resolve({ outcome: 'configuration', message: `error: ${modes.problem}` }), interrupt: () => undefined };
   const configDir = dirname(configPath);
   const reportPath = resolve(configDir, options.env[ENVIRONMENT.reportFile] ?? DEFAULT_REPORT_PATH);
   const failurePath = join(configDir, '.e2e', 'run-failure.json');
@@ -153,8 +170,7 @@ export function startRun(options: RunCommandOptions): RunHandle {
   const result = (async (): Promise<RunCommandResult> => {
     await rm(reportPath, { force: true });
     await rm(failurePath, { force: true });
-    const env: Record<string, string | undefined> = { ...options.env, [ENVIRONMENT.failureFile]: failurePath };
-    if (!options.cache) env[ENVIRONMENT.cacheMode] = 'off';
+    const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath };
     if (options.debug) env[ENVIRONMENT.debug] = '1';
     const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, configPath)], {
       cwd: options.cwd,

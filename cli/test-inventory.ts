@@ -6,14 +6,13 @@
  * entries look unreachable.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { formatTestId } from '../cache-format/test-id.js';
 import { E2EError } from '../errors/index.js';
+import { playwrightCli } from './project-config.js';
 
 /** One test of one project. */
 export interface InventoryTest {
@@ -78,26 +77,6 @@ export function inventoryFromPlaywrightList(report: unknown): TestInventory {
   // Top-level suites are files: their title is the path, not part of the title path.
   for (const fileSuite of suites) visit(fileSuite, []);
   return { tests };
-}
-
-/** Config file names looked for in the project folder, in order. */
-export const CONFIG_FILE_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'] as const;
-
-/** The config file: `config` (relative to `cwd`) when given, else the first of {@link CONFIG_FILE_NAMES} in `cwd`; undefined when none exists. */
-export function findConfigFile(cwd: string, config: string | undefined): string | undefined {
-  if (config !== undefined) {
-    const path = resolve(cwd, config);
-    return existsSync(path) ? path : undefined;
-  }
-  return CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
-}
-
-function playwrightCli(configPath: string): string {
-  try {
-    return createRequire(configPath).resolve('@playwright/test/cli');
-  } catch {
-    return createRequire(import.meta.url).resolve('@playwright/test/cli');
-  }
 }
 
 /** Options of {@link listTestInventory}. */

@@ -6,7 +6,10 @@
  *   (`agent-concluded`), or lets the agent run from the start (`missed`, with the reason
  *   and, for a miss, the nearest entry of the test and the key part that changed);
  * - the {@link ActionListener} records every action of the step, replayed ones included, so
- *   a healed step's recording is the replayed prefix plus the agent's actions.
+ *   a healed step's recording is the replayed prefix plus the agent's actions;
+ * - `assert`, `waitFor` and `extract` steps go to the {@link JudgmentCache}
+ *   (`judgment-cache.ts`): keyed after the acts before them, replayed by checking the
+ *   evidence their judge rested on.
  *
  * Nothing is written while the attempt runs: {@link AttemptCache.finishAttempt} saves the
  * verified recordings, keeps unchanged ones, and evicts entries that needed repair.
@@ -16,10 +19,11 @@ import { isE2EError, type ErrorCode } from '../errors/index.js';
 import { StepRecorder } from '../recorder/record-step.js';
 import { fillUniquePlaceholders } from '../recorder/unique-placeholders.js';
 import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
-import { occurrenceIdentity, stepKey, type KeyScope, type StepKey } from './cache-key.js';
+import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, WriteReport } from './cache-outcome.js';
 import { writeStep, type SeenEntry, type TrackedStep, type WriteTargets } from './cache-writes.js';
 import { systemClock, type Clock } from './deadline.js';
+import { JudgmentCache } from './judgment-cache.js';
 import { silentLogger, type Logger } from './logger.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from './step-contract.js';
@@ -118,13 +122,14 @@ class AttemptCacheImpl implements AttemptCache {
   readonly #logger: Logger;
   readonly #scope: KeyScope;
   readonly #nearest: NearestEntryIndex;
+  readonly #judgments: JudgmentCache;
   readonly #steps = new Map<number, TrackedStep>();
-  readonly #occurrences = new Map<string, number>();
   readonly #verifications: { kind: VerificationKind; afterStep: number }[] = [];
   #finished: Promise<WriteReport[]> | undefined;
 
   readonly interceptor: StepInterceptor = (step, services) => this.#intercept(step, services);
   readonly listener: ActionListener = (event) => {
+    this.#judgments.noteAction(event);
     if (event.step.kind !== 'act') return;
     this.#steps.get(event.step.index)?.recorder.recordEvent(event);
   };
@@ -143,6 +148,16 @@ class AttemptCacheImpl implements AttemptCache {
       secretValues,
     };
     this.#nearest = new NearestEntryIndex(options.store);
+    this.#judgments = new JudgmentCache({
+      store: options.store,
+      mode: options.mode,
+      strict: options.strict,
+      scope: this.#scope,
+      redact: options.redact,
+      nearest: this.#nearest,
+      clock: options.clock,
+      replay: options.replay,
+    });
   }
 
   verificationPassed(kind: VerificationKind, afterStepIndex: number): void {
@@ -150,6 +165,7 @@ class AttemptCacheImpl implements AttemptCache {
   }
 
   stepFinished(stepIndex: number, verdict: StepVerdict, modelCalls: number): void {
+    this.#judgments.stepFinished(stepIndex, verdict);
     const step = this.#steps.get(stepIndex);
     if (step === undefined) return;
     step.verdict = verdict;
@@ -158,7 +174,7 @@ class AttemptCacheImpl implements AttemptCache {
 
   outcomeOf(stepIndex: number): CacheOutcome | undefined {
     const outcome = this.#steps.get(stepIndex)?.outcome;
-    return outcome === undefined ? undefined : { ...outcome };
+    return outcome === undefined ? this.#judgments.outcomeOf(stepIndex) : { ...outcome };
   }
 
   finishAttempt(end: AttemptEnd): Promise<WriteReport[]> {
@@ -170,23 +186,23 @@ class AttemptCacheImpl implements AttemptCache {
 
   async #intercept(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
     if (this.#options.mode === 'off') return {};
+    this.#judgments.noteStep(step);
     switch (step.info.kind) {
       case 'act':
         return this.#interceptAct(step, services);
       case 'assert':
       case 'waitFor':
       case 'extract':
-        // Judgment entries (issue 5) plug in here: key the step the same way, replay its evidence checks.
-        return {};
+        // Judgment entries (issue 5, executor/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
+        return this.#judgments.intercept(step, services);
     }
   }
 
   async #interceptAct(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
+    const key = await stepKey(step, step.occurrence, this.#scope);
+    // Judgments after this act are keyed after it, whether or not it is cached itself.
+    this.#judgments.noteActKey(key.key);
     if (step.executor?.cache === 'off') return {};
-    const identity = occurrenceIdentity(step, this.#options.redact);
-    const occurrence = this.#occurrences.get(identity) ?? 0;
-    this.#occurrences.set(identity, occurrence + 1);
-    const key = await stepKey(step, occurrence, this.#scope);
     const uniqueValues: Record<string, string> = {};
     const literalParams: Record<string, string> = {};
     for (const [name, source] of Object.entries(step.paramSources)) {
@@ -233,6 +249,7 @@ class AttemptCacheImpl implements AttemptCache {
       replay = await replayStep({
         entry,
         actions: services.actions,
+        briefActions: services.briefActions,
         observe: () => services.observe({ tree: true }),
         uniqueValues: tracked.uniqueValues,
         secretsAvailable: step.info.secrets,
@@ -293,7 +310,8 @@ class AttemptCacheImpl implements AttemptCache {
     }
     for (const verification of end.verifications ?? []) this.verificationPassed(verification.kind, verification.afterStep);
     const tracked = [...this.#steps.values()].sort((left, right) => left.index - right.index);
-    const modelFree = tracked.some((step) => step.verdict?.errorCode !== undefined && FREEZING_CODES.has(step.verdict.errorCode));
+    const modelFree =
+      tracked.some((step) => step.verdict?.errorCode !== undefined && FREEZING_CODES.has(step.verdict.errorCode)) || this.#judgments.endedWithAny(FREEZING_CODES);
     const targets: WriteTargets = {
       frozen: end.interrupted === true || (!end.passed && (end.noModelAnswered === true || modelFree)),
       attemptPassed: end.passed,
@@ -307,10 +325,14 @@ class AttemptCacheImpl implements AttemptCache {
     const reports: WriteReport[] = [];
     for (const step of tracked) {
       step.outcome.write = await writeStep(step, this.#verifiedBy(step.index), targets);
-      if (step.outcome.mode === 'self-finalized') await this.#noteHit(step.key);
+      if (step.outcome.mode === 'self-finalized') await this.#noteHit(step.key.key);
       reports.push({ stepIndex: step.index, outcome: { ...step.outcome } });
     }
-    return reports;
+    for (const report of await this.#judgments.finish(targets)) {
+      if (report.outcome.mode === 'self-finalized' && report.outcome.entry !== undefined) await this.#noteHit(report.outcome.entry);
+      reports.push(report);
+    }
+    return reports.sort((left, right) => left.stepIndex - right.stepIndex);
   }
 
   /** The kind of the first passing verification after step `index`. */
@@ -318,12 +340,12 @@ class AttemptCacheImpl implements AttemptCache {
     return this.#verifications.find((verification) => verification.afterStep >= index && CONFIRMING.has(verification.kind))?.kind;
   }
 
-  async #noteHit(key: StepKey): Promise<void> {
+  async #noteHit(key: string): Promise<void> {
     if (!this.#options.hitsEnabled || this.#options.mode !== 'read-write') return;
     try {
-      await this.#options.store.recordHit(key.key, new Date(this.#clock.now()));
+      await this.#options.store.recordHit(key, new Date(this.#clock.now()));
     } catch (error) {
-      this.#logger.debug(`cache: could not note the hit of ${key.key}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`cache: could not note the hit of ${key}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }

@@ -74,6 +74,7 @@ export class StepBudget {
   #actions = 0;
   #modelCalls = 0;
   #refused = false;
+  #modelMs = 0;
   readonly #tokens: TokenUsage = { input: 0, output: 0, cached: 0 };
 
   constructor(limits: StepLimits) {
@@ -105,6 +106,12 @@ export class StepBudget {
     this.#tokens.input += nonNegative(usage?.inputTokens);
     this.#tokens.output += nonNegative(usage?.outputTokens);
     this.#tokens.cached += nonNegative(usage?.cachedInputTokens);
+    this.#modelMs += nonNegative(usage?.durationMs);
+  }
+
+  /** Milliseconds spent in model calls, as the executor reported them. */
+  modelMs(): number {
+    return this.#modelMs;
   }
 
   /** Actions taken. */

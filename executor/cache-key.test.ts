@@ -79,8 +79,10 @@ describe('step keys', () => {
   });
 
   it('counts occurrences by instruction and key params, not by this run’s unique() values', () => {
-    const one = occurrenceIdentity(step(), scope.redact);
-    const two = occurrenceIdentity(step({ paramSources: { ...step().paramSources, title: { kind: 'unique', value: 'other' } } }), scope.redact);
+    const identity = (intercepted: InterceptedStep) =>
+      occurrenceIdentity({ kind: intercepted.info.kind, template: intercepted.template, paramSources: intercepted.paramSources }, scope.redact);
+    const one = identity(step());
+    const two = identity(step({ paramSources: { ...step().paramSources, title: { kind: 'unique', value: 'other' } } }));
     expect(two).toBe(one);
   });
 });

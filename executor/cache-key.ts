@@ -55,12 +55,18 @@ export function contextDigest(context: string): string {
  * with different `unique()` values are the same instruction+params, so they count as
  * occurrences 0 and 1 rather than colliding on one key.
  */
-export function occurrenceIdentity(step: InterceptedStep, redact: (text: string) => string): string {
-  return JSON.stringify([step.info.kind, normalizeInstruction(step.template), Object.entries(keyParams(step.paramSources, redact)).sort()]);
+export function occurrenceIdentity(
+  step: { kind: InterceptedStep['info']['kind']; template: string; paramSources: Readonly<Record<string, ParamSource>> },
+  redact: (text: string) => string,
+): string {
+  return JSON.stringify([step.kind, normalizeInstruction(step.template), Object.entries(keyParams(step.paramSources, redact)).sort()]);
 }
 
-/** The key of `step` at `occurrence`. Throws `INVALID_STATE` if a part would hold a secret value (a bug, never data). */
-export async function stepKey(step: InterceptedStep, occurrence: number, scope: KeyScope): Promise<StepKey> {
+/**
+ * The key of `step` at `occurrence`; a judgment also passes the keys of the `act` steps before
+ * it (`preceding`). Throws `INVALID_STATE` if a part would hold a secret value (a bug, never data).
+ */
+export async function stepKey(step: InterceptedStep, occurrence: number, scope: KeyScope, preceding?: readonly string[]): Promise<StepKey> {
   const parts: KeyParts = {
     projectId: scope.projectId,
     testId: scope.testId ?? step.attempt.testId,
@@ -76,6 +82,7 @@ export async function stepKey(step: InterceptedStep, occurrence: number, scope: 
     contextDigest: contextDigest(scope.redact(step.agent.context)),
     replayPolicy: REPLAY_POLICY_VERSION,
   };
+  if (preceding !== undefined) parts.preceding = [...preceding];
   assertKeyPartsSafe(parts, scope.secretValues);
   return { key: await computeKey(parts), parts };
 }

@@ -3,6 +3,7 @@
  * against the newest observation and the policies, counted against `maxSteps`, serialized,
  * bounded to 15 s, settled (≤ 2 s), reported to the action listener, and answered with
  * what changed on screen. Failures carry the current screen so the caller can recover.
+ * Time spent observing and acting is added to the step's timing.
  */
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction, type SentenceInput } from './action-sentence.js';
@@ -11,6 +12,7 @@ import { ACTION_TIMEOUT_MS } from './budgets.js';
 import { isEngineError, type EngineAction, type EngineInstance, type NodeRef, type ScreenNode, type SessionAction, type Verb } from './engine.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import type { ScreenObserver } from './screen-observer.js';
+import type { SettleMode } from './settle.js';
 import type { SecretVault } from './secrets.js';
 import type { ActionOutcome, Observation, StepActions } from './step-contract.js';
 import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from './step-seams.js';
@@ -49,9 +51,17 @@ interface ActionSpec {
   run(options: { timeoutMs: number; signal: AbortSignal }): Promise<void>;
 }
 
+/** Options of {@link createPolicedActions}. */
+export interface PolicedActionsOptions {
+  /** How far each action settles before it returns. Default `full`. */
+  settle?: SettleMode;
+}
+
 /** Build `ctx.actions` for one step. */
-export function createPolicedActions(host: ActionHost, session: StepSession): StepActions {
+export function createPolicedActions(host: ActionHost, session: StepSession, options: PolicedActionsOptions = {}): StepActions {
   const redact = (text: string) => host.vault.redact(text);
+  const settleMode = options.settle ?? 'full';
+  const capture = (): Promise<RunnerObservation> => session.timed('observeMs', () => host.observer.capture(session.deadline.signal));
 
   function unsupported(verb: string, why?: string): E2EError {
     return new E2EError(
@@ -72,7 +82,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession): St
 
   async function currentScreen(): Promise<RunnerObservation | undefined> {
     try {
-      const observation = await host.observer.capture(session.deadline.signal);
+      const observation = await capture();
       session.latest = observation;
       return observation;
     } catch {
@@ -102,7 +112,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession): St
     if (!host.verbs.has(spec.needs)) throw unsupported(spec.verb);
     return session.serialize(async () => {
       session.assertUsable(label);
-      const before = session.latest ?? (await host.observer.capture(session.deadline.signal));
+      const before = session.latest ?? (await capture());
       session.latest = before;
       const node = spec.target === undefined ? undefined : findNode(before.tree, spec.target.id);
       const destination = spec.destination === undefined ? undefined : findNode(before.tree, spec.destination.id);
@@ -135,7 +145,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession): St
         () => new E2EError('ACTION_FAILED', `${sentence} did not finish within ${ACTION_TIMEOUT_MS / 1000} s.`),
       );
       try {
-        await bound.race(spec.run({ timeoutMs: Math.min(ACTION_TIMEOUT_MS, bound.remainingMs()), signal: bound.signal }));
+        await session.timed('actionMs', () => bound.race(spec.run({ timeoutMs: Math.min(ACTION_TIMEOUT_MS, bound.remainingMs()), signal: bound.signal })));
       } catch (error) {
         const { code, mayHaveCommitted } = failureCode(error);
         const screen = await currentScreen();
@@ -148,7 +158,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession): St
       }
       let after: RunnerObservation;
       try {
-        after = await host.observer.settle(before, session.deadline.signal);
+        after = await session.timed('observeMs', () => host.observer.settle(before, session.deadline.signal, { mode: settleMode }));
       } catch (error) {
         const stop = session.hardStop ?? session.deadline.reason();
         if (stop !== undefined) {
@@ -267,7 +277,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession): St
     if (!host.verbs.has(fallback)) return Promise.reject(unsupported(verb));
     return session.serialize(async () => {
       session.assertUsable(`ctx.actions.${verb}`);
-      const screen = session.latest ?? (await host.observer.capture(session.deadline.signal));
+      const screen = session.latest ?? (await capture());
       session.latest = screen;
       const under = nodeAtPoint(screen.tree, where);
       if (under === undefined) {
@@ -411,7 +421,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession): St
       session.assertUsable('ctx.actions.hitTest');
       return session.serialize(async () => {
         if (host.engine.hitTest !== undefined) return host.engine.hitTest(where);
-        const screen = session.latest ?? (await host.observer.capture(session.deadline.signal));
+        const screen = session.latest ?? (await capture());
         session.latest = screen;
         const under = nodeAtPoint(screen.tree, where);
         return under === undefined ? undefined : { id: under.id };

@@ -8,7 +8,7 @@ import { SETTLE_TIMEOUT_MS } from './budgets.js';
 import type { ChangeMark, EngineInstance, EngineObservation, ScreenNode } from './engine.js';
 import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 import { redactDeep, type SecretVault } from './secrets.js';
-import { settleAfterAction } from './settle.js';
+import { settleAfterAction, type SettleMode } from './settle.js';
 import type { Observation } from './step-contract.js';
 import type { RunnerObservation } from './step-seams.js';
 
@@ -16,8 +16,11 @@ import type { RunnerObservation } from './step-seams.js';
 export interface ScreenObserver {
   /** A fresh, redacted observation with the next revision. */
   capture(signal?: AbortSignal): Promise<RunnerObservation>;
-  /** Wait (≤ 2 s) for the screen to leave the shape of `before`, then return it. */
-  settle(before: RunnerObservation, signal: AbortSignal): Promise<RunnerObservation>;
+  /**
+   * Wait (at most `maxMs`, default 2 s) for the screen to leave the shape of `before` (and, in
+   * `full` mode, the default, to hold still), then return it.
+   */
+  settle(before: RunnerObservation, signal: AbortSignal, options?: { mode?: SettleMode; maxMs?: number }): Promise<RunnerObservation>;
   /** What changed from `before` to `after`, as the caller should read it. */
   changes(before: RunnerObservation | undefined, after: RunnerObservation): string;
 }
@@ -74,11 +77,11 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
         throw failure(error);
       }
     },
-    async settle(before, signal) {
+    async settle(before, signal, { mode = 'full', maxMs = SETTLE_TIMEOUT_MS } = {}) {
       const beforeShape = shapes.get(before) ?? shapeOf({ root: before.tree, url: before.url });
       try {
         const changes = waitForChange === undefined ? {} : { waitForChange, beforeMark: marks.get(before) };
-        return build(await settleAfterAction((options) => engine.observe(options), beforeShape, { maxMs: SETTLE_TIMEOUT_MS, signal, ...changes }));
+        return build(await settleAfterAction((options) => engine.observe(options), beforeShape, { maxMs, signal, mode, ...changes }));
       } catch (error) {
         throw failure(error);
       }

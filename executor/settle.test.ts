@@ -43,6 +43,14 @@ describe('settleAfterAction', () => {
     expect(clock.elapsed()).toBeLessThan(600);
   });
 
+  it('in brief mode returns as soon as the screen changed, without the quiet period', async () => {
+    const clock = fakeClock();
+    const page = app(clock, (time) => (time < 300 ? 'before' : time < 350 ? 'loading' : 'after'));
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock, mode: 'brief' });
+    expect(result.root.name).toBe('loading');
+    expect(clock.elapsed()).toBe(300);
+  });
+
   it('waits the full budget when the action changed nothing', async () => {
     const clock = fakeClock();
     const page = app(clock, () => 'same');
@@ -206,6 +214,24 @@ describe('settleAfterAction with the engine waiting for change', () => {
     const page = markedApp(frames);
     await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', maxQuietMs: 500 });
     expect(page.now()).toBeLessThanOrEqual(500);
+  });
+
+  it('in brief mode returns the first changed screen without waiting for the page to hold still', async () => {
+    const page = markedApp([
+      { at: 0, screen: 'loading', seen: true },
+      { at: 20, screen: 'done', seen: true },
+    ]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', mode: 'brief' });
+    expect(result.root.name).toBe('loading');
+    expect(page.observations()).toBe(1);
+    expect(page.now()).toBe(0);
+  });
+
+  it('in brief mode still waits for the screen to leave the shape the action was resolved against', async () => {
+    const page = markedApp([{ at: 700, screen: 'after', seen: true }]);
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', mode: 'brief' });
+    expect(result.root.name).toBe('after');
+    expect(page.now()).toBe(700);
   });
 
   it('polls when observations carry no mark', async () => {

@@ -9,6 +9,14 @@ import { E2EError } from '../errors/index.js';
 import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from './engine.js';
 import { shapeOf } from './screen-text.js';
 
+/**
+ * How far to settle: `full` waits for the screen to leave the shape the action was resolved
+ * against and then to hold still; `brief` returns as soon as it has left that shape (no quiet
+ * wait), for replaying recorded actions before the last one, where the replayer waits for each
+ * next target itself and checks the end state after a full settle.
+ */
+export type SettleMode = 'full' | 'brief';
+
 /** Time source and sleeping, injectable so tests can run on a fake clock. */
 export interface SettleClock {
   now(): number;
@@ -20,6 +28,8 @@ export interface SettleClock {
 export interface SettleOptions<T> {
   /** Longest total wait. Default 2000 ms. */
   maxMs?: number;
+  /** Default `full`. */
+  mode?: SettleMode;
   /** Cancels the wait (rejects with `CANCELLED`). */
   signal?: AbortSignal;
   /** How long a changed screen must hold still to count as settled. Default 100 ms. */
@@ -76,9 +86,9 @@ export const systemClock: SettleClock = {
 };
 
 /**
- * Observe until the shape differs from `beforeShape` (then until it holds still for
- * `quietMs`, bounded) or `maxMs` passes; returns the last observation. An action that
- * changed nothing costs the full `maxMs`; one that changed the screen returns early.
+ * Observe until the shape differs from `beforeShape` (then, in `full` mode, until it holds
+ * still for `quietMs`, bounded) or `maxMs` passes; returns the last observation. An action
+ * that changed nothing costs the full `maxMs`; one that changed the screen returns early.
  */
 export async function settleAfterAction<T extends Settleable>(
   observe: (options: { signal?: AbortSignal }) => Promise<T>,
@@ -122,6 +132,7 @@ async function settleByPolling<T extends Settleable>(run: SettleRun<T>, first: T
     observation = await run.observe(run.observeOptions);
     current = shape(observation);
   }
+  if (options.mode === 'brief') return observation;
   // Phase two: let it stop changing, briefly.
   const quietDeadline = Math.min(deadline, clock.now() + (options.maxQuietMs ?? SETTLE_DEFAULTS.maxQuietMs));
   let stableSince = clock.now();
@@ -165,6 +176,7 @@ async function settleWithEngine<T extends Settleable>(
     if (!report.changed) probeMs = Math.min(probeMs * 2, SETTLE_DEFAULTS.maxProbeMs);
     observation = await run.observe(run.observeOptions);
   }
+  if (options.mode === 'brief') return observation;
   // Phase two: let it hold still; the observation stands when nothing changed after it.
   const quietMs = options.changeQuietMs ?? SETTLE_DEFAULTS.changeQuietMs;
   const quietDeadline = Math.min(deadline, clock.now() + (options.maxQuietMs ?? SETTLE_DEFAULTS.maxQuietMs));

@@ -1,8 +1,9 @@
 /**
  * Builds the `StepContext` an executor receives (DESIGN §3): observations (pixels withheld
- * after a secret fill), budgets with `runTool` (a mutating tool takes an action slot and is
- * reported as a gap; acting or observing inside a tool fails `INVALID_STATE`), and the
- * artifact hooks, every text redacted.
+ * after a secret fill), budgets with `runTool` (a mutating tool takes an action slot, is
+ * reported as a gap, and settles like an action so what follows is authorized against the
+ * screen it left; acting or observing inside a tool fails `INVALID_STATE`), and the artifact
+ * hooks, every text redacted.
  */
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { EngineInstance } from './engine.js';
@@ -67,17 +68,20 @@ export function observerFor(host: StepContextHost, session: StepSession): (optio
     session.assertUsable('ctx.observe');
     return session.serialize(async () => {
       session.assertUsable('ctx.observe');
-      const observation = await host.observer.capture(session.deadline.signal);
+      const observation = await session.timed('observeMs', () => host.observer.capture(session.deadline.signal));
       session.latest = observation;
       const presented = presentObservation(observation, { tree: options?.tree });
       if (options?.pixels === true) {
         if (host.secretFilled()) presented.pixelsWithheld = true;
-        else presented.pixels = await session.deadline.race(host.engine.screenshot());
+        else presented.pixels = await session.timed('observeMs', () => session.deadline.race(host.engine.screenshot()));
       }
       return presented;
     });
   };
 }
+
+/** Longest wait for the screen to change after a mutating tool (an action waits up to 2 s). */
+export const TOOL_SETTLE_MS = 500;
 
 async function runTool<T>(host: StepContextHost, session: StepSession, tool: { name: string; mutates: boolean }, body: () => Promise<T>): Promise<T> {
   if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.mutates !== 'boolean' || typeof body !== 'function') {
@@ -89,7 +93,7 @@ async function runTool<T>(host: StepContextHost, session: StepSession, tool: { n
   if (!tool.mutates) return run();
   return session.serialize(async () => {
     session.assertUsable(label);
-    const before = session.latest ?? (await host.observer.capture(session.deadline.signal));
+    const before = session.latest ?? (await session.timed('observeMs', () => host.observer.capture(session.deadline.signal)));
     try {
       session.budget.takeActionSlot(`the tool ${tool.name}`);
     } catch (error) {
@@ -106,7 +110,10 @@ async function runTool<T>(host: StepContextHost, session: StepSession, tool: { n
     };
     try {
       const result = await run();
-      const after = await host.observer.capture(session.deadline.signal);
+      // Like an action: wait for the tool's effect, and authorize what follows against that screen.
+      // A tool need not change the screen, so the wait for a change is short.
+      const after = await session.timed('observeMs', () => host.observer.settle(before, session.deadline.signal, { maxMs: TOOL_SETTLE_MS }));
+      session.latest = after;
       session.sentences.push(sentence);
       if (!session.ended) host.emit({ ...event, after, outcome: 'ok', mayHaveCommitted: true });
       return result;

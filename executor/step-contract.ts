@@ -16,6 +16,22 @@ export interface StepVerdict {
   errorCode?: ErrorCode;
   /** For `extract`: the answer, checked against `ctx.step.schema` by the runner. */
   value?: unknown;
+  /**
+   * For a passed judgment (`assert`, `waitFor`, `extract`): the screen nodes the answer rests
+   * on. The runner hands it to the cache, which turns it into evidence checks; it is never
+   * part of the step's outcome. Ignored on other verdicts.
+   */
+  evidence?: StepEvidence;
+}
+
+/** What a passed judgment rests on (see {@link StepVerdict.evidence}). */
+export interface StepEvidence {
+  /** Ids of lines of the judged screen (`n12`). */
+  nodeIds: string[];
+  /** Revision of the observation the ids were read from; it must be the step's latest observation. */
+  revision: number;
+  /** False when the ids could not be checked against the screen (unknown after the repair round, vision only): nothing is cached. */
+  cacheable: boolean;
 }
 
 /**
@@ -153,6 +169,8 @@ export interface ModelUsage {
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;
+  /** Milliseconds the call took (shown per step by `e2e run --debug`). */
+  durationMs?: number;
 }
 
 /** Budgets and accounting. */

@@ -6,6 +6,13 @@ import type { ErrorCode } from '../errors/index.js';
 import type { TokenUsage } from './budgets.js';
 import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from './step-contract.js';
 
+/** Milliseconds of a step by where they went. */
+export interface StepTiming {
+  modelMs: number;
+  observeMs: number;
+  actionMs: number;
+}
+
 /** An artifact attached to a step (screenshot or transcript). */
 export interface ArtifactRef {
   id: string;
@@ -33,6 +40,8 @@ export interface StepRecord {
   /** Cache outcome, as the step interceptor (or the recorder later) reports it. */
   cache?: unknown;
   durationMs: number;
+  /** Where the time went: model calls (as the executor reported them), observing, acting; the rest is the executor's own. */
+  timing: StepTiming;
   /** Clipped model turns the executor attached (shown under a failed step). */
   turns?: TurnRecord[];
   artifacts: ArtifactRef[];

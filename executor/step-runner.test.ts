@@ -271,6 +271,89 @@ describe('the step runner', () => {
     expect(outcome).toMatchObject({ verdict: passed, cache: { mode: 'self-finalized' }, actions: ['type "Cached" into textbox "New todo"', 'tap button "Add"'] });
   });
 
+  it('counts occurrences as the cache key does: two acts that differ only in their unique() value are 0 and 1', async () => {
+    const seen: Array<[string, number]> = [];
+    const { runner } = setup(async () => passed, {
+      stepInterceptor: async (step) => {
+        seen.push([step.info.instruction, step.occurrence]);
+        return {};
+      },
+    });
+    await runner.runStep('act', 'add {title}', { params: { title: unique('todo-1') } });
+    await runner.runStep('act', 'add {title}', { params: { title: unique('todo-2') } });
+    await runner.runStep('act', 'add {title}', { params: { title: 'Milk' } });
+    await runner.runStep('assert', 'add {title}', { params: { title: unique('todo-3') } });
+    expect(seen).toEqual([
+      ['add todo-1', 0],
+      ['add todo-2', 1],
+      ['add Milk', 0],
+      ['add todo-3', 0],
+    ]);
+  });
+
+  it('gives an interceptor brief-settling actions that act through the same policed surface', async () => {
+    const { runner, engine, events } = setup(async () => passed, {
+      stepInterceptor: async (_step, services) => {
+        await services.observe();
+        await services.briefActions.type({ id: 'n1' }, 'Quick');
+        await services.actions.tap({ id: 'n3' });
+        return { handled: { verdict: passed } };
+      },
+    });
+    const outcome = await runner.runStep('act', 'add quickly', { maxSteps: 2 });
+    expect(engine.items).toEqual(['Quick']);
+    expect(outcome.actions).toEqual(['type "Quick" into textbox "New todo"', 'tap button "Add"']);
+    expect(events.map((event) => event.outcome)).toEqual(['ok', 'ok']);
+  });
+
+  it('settles after a mutating tool and authorizes the next action against the screen it left', async () => {
+    let seeded: MemoryEngine | undefined;
+    const { runner, events, engine } = setup(async (ctx) => {
+      await ctx.observe();
+      await ctx.budgets.runTool({ name: 'seed', mutates: true }, async () => {
+        seeded!.draft = 'Seeded';
+      });
+      await ctx.actions.tap({ id: 'n3' });
+      return passed;
+    });
+    seeded = engine;
+    const outcome = await runner.runStep('act', 'seed and add');
+    expect(outcome.verdict).toEqual(passed);
+    const [tool, tap] = events;
+    expect(tool).toMatchObject({ verb: 'tool', outcome: 'ok' });
+    expect(tool?.after?.text).toContain('value="Seeded"');
+    // The tap was resolved against the screen after the tool, not the one before it.
+    expect(tap?.before).toBe(tool?.after);
+    expect(outcome.actions).toEqual(['run tool seed', 'tap button "Add"']);
+  });
+
+  it('waits only briefly after a mutating tool that changes nothing on screen', async () => {
+    const { runner } = setup(async (ctx) => {
+      await ctx.observe();
+      await ctx.budgets.runTool({ name: 'seed the database', mutates: true }, async () => undefined);
+      return passed;
+    });
+    const started = performance.now();
+    expect((await runner.runStep('act', 'seed quietly')).verdict).toEqual(passed);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('records where a step spent its time: model calls as reported, observing, acting', async () => {
+    const { runner } = setup(async (ctx) => {
+      await ctx.observe();
+      ctx.budgets.recordModelCall({ inputTokens: 10, outputTokens: 2, durationMs: 250 });
+      ctx.budgets.recordModelCall({ inputTokens: 10, outputTokens: 2 });
+      await ctx.actions.type({ id: 'n1' }, 'Timed');
+      return passed;
+    });
+    await runner.runStep('act', 'add a timed todo');
+    const timing = runner.records[0]?.timing;
+    expect(timing?.modelMs).toBe(250);
+    expect(timing?.observeMs).toBeGreaterThanOrEqual(0);
+    expect(timing?.actionMs).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(timing ?? {}).sort()).toEqual(['actionMs', 'modelMs', 'observeMs']);
+  });
+
   it('hands the executor a replayed prefix when the interceptor continues', async () => {
     let prefix: unknown;
     const result: InterceptResult = {

@@ -7,6 +7,7 @@
  */
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
+import { occurrenceIdentity } from './cache-key.js';
 import { Deadline, systemClock, type Clock } from './deadline.js';
 import type { EngineInstance } from './engine.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
@@ -19,6 +20,7 @@ import type {
   LedgerEntry,
   OpaqueLanguageModel,
   ReplayedPrefix,
+  StepEvidence,
   StepExecutor,
   StepInfo,
   StepKind,
@@ -27,11 +29,11 @@ import type {
   TurnRecord,
 } from './step-contract.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
-import type { ActionEvent, ActionListener, InterceptedStep, StepInterceptor } from './step-seams.js';
+import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from './step-seams.js';
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
-import { checkVerdict, statusForCode } from './verdict.js';
+import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
 
 export type { RunStepOptions } from './step-options.js';
 
@@ -243,11 +245,13 @@ export class AttemptRunner {
       limits.timeoutMs,
       () => new E2EError('STEP_TIMEOUT', `The step did not finish within ${formatSeconds(limits.timeoutMs)}; raise \`timeout\` or split the instruction.`),
     );
-    const session = new StepSession({ info, budget: new StepBudget(limits), deadline, paramSources: prepared.sources });
+    const session = new StepSession({ info, budget: new StepBudget(limits), deadline, paramSources: prepared.sources, clock: this.#clock });
     this.#current = session;
     const artifacts: ArtifactRef[] = [];
     let turns: TurnRecord[] | undefined;
     let cache: unknown;
+    let afterStep: ((finished: FinishedStepView) => void) | undefined;
+    let judged: JudgedEvidence | undefined;
     let verdict: StepVerdict;
     this.#logger.debug(`step ${index} ${kind}: ${info.instruction}`);
     try {
@@ -255,6 +259,8 @@ export class AttemptRunner {
         attach: (artifact) => artifacts.push(artifact),
         turns: (value) => (turns = value),
         cache: (value) => (cache = value),
+        after: (callback) => (afterStep = callback),
+        evidence: (value) => (judged = value),
       });
     } finally {
       session.end();
@@ -264,6 +270,7 @@ export class AttemptRunner {
       verdict = { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
+    if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined);
     await this.#evidence(index, artifacts);
     const record: StepRecord = {
       index,
@@ -277,6 +284,7 @@ export class AttemptRunner {
       tokens: session.budget.tokens(),
       actions: [...session.sentences],
       durationMs: Math.max(0, this.#clock.now() - started),
+      timing: { modelMs: session.budget.modelMs(), ...session.timing },
       artifacts,
     };
     if (verdict.errorCode !== undefined) record.errorCode = verdict.errorCode;
@@ -324,7 +332,13 @@ export class AttemptRunner {
     options: RunStepOptions,
     prepared: PreparedInstruction,
     session: StepSession,
-    sinks: { attach(artifact: ArtifactRef): void; turns(turns: TurnRecord[]): void; cache(value: unknown): void },
+    sinks: {
+      attach(artifact: ArtifactRef): void;
+      turns(turns: TurnRecord[]): void;
+      cache(value: unknown): void;
+      after(callback: (finished: FinishedStepView) => void): void;
+      evidence(value: JudgedEvidence): void;
+    },
   ): Promise<StepVerdict> {
     if (kind === 'assert' && options.vision !== undefined && options.vision !== false && entry.executor !== undefined && entry.executor.vision !== true) {
       return {
@@ -342,9 +356,11 @@ export class AttemptRunner {
         const decision = await session.deadline.race(
           interceptor(this.#intercepted(kind, entry, agentName, executor, prepared, session.info), {
             actions,
+            briefActions: createPolicedActions(this.#host, session, { settle: 'brief' }),
             observe,
             signal: session.deadline.signal,
             redact: (text) => this.redact(text),
+            remainingMs: () => session.deadline.remainingMs(),
           }),
         );
         if ('handled' in decision) {
@@ -352,6 +368,7 @@ export class AttemptRunner {
           return this.#final(checkVerdict(decision.handled.verdict, kind, this.#facts(session)), session);
         }
         sinks.cache(decision.cache);
+        if (decision.afterStep !== undefined) sinks.after(decision.afterStep);
         prefix = decision.continueWith;
       }
       if (executor === undefined) {
@@ -362,9 +379,20 @@ export class AttemptRunner {
       const agent = { context: this.#agentContext(entry), model: entry.model, judge: entry.judge, providerOptions: entry.providerOptions };
       const context = buildStepContext(this.#contextHost, { agent, executor, session, actions, prefix, sinks });
       const raw = await session.deadline.race(Promise.resolve().then(() => executor.runStep(context)));
+      const evidence = stepEvidenceOf(raw, kind);
+      if (evidence !== undefined) sinks.evidence(judgedEvidence(evidence, session.latest));
       return this.#final(checkVerdict(raw, kind, this.#facts(session)), session);
     } catch (error) {
       return this.#final(this.#verdictOfError(error, session), session);
+    }
+  }
+
+  /** Tell the interceptor how the step ended; a failing listener is logged, never the step's problem. */
+  #afterStep(callback: (finished: FinishedStepView) => void, verdict: StepVerdict, evidence: JudgedEvidence | undefined): void {
+    try {
+      callback(evidence === undefined ? { verdict } : { verdict, evidence });
+    } catch (error) {
+      this.#logger.warn(`the step interceptor's afterStep failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -405,9 +433,10 @@ export class AttemptRunner {
     prepared: PreparedInstruction,
     info: StepInfo,
   ): InterceptedStep {
-    const occurrenceKey = JSON.stringify([kind, prepared.template, prepared.params]);
-    const occurrence = this.#occurrences.get(occurrenceKey) ?? 0;
-    this.#occurrences.set(occurrenceKey, occurrence + 1);
+    // Counted as the cache key counts: `unique()` values as placeholders, secrets by name.
+    const identity = occurrenceIdentity({ kind, template: prepared.template, paramSources: prepared.sources }, (text) => this.redact(text));
+    const occurrence = this.#occurrences.get(identity) ?? 0;
+    this.#occurrences.set(identity, occurrence + 1);
     const intercepted: InterceptedStep = {
       info,
       template: prepared.template,
@@ -480,6 +509,12 @@ export class AttemptRunner {
       deadline.dispose();
     }
   }
+}
+
+/** A judgment's evidence with the screen its ids belong to: the step's latest observation, when the revisions agree. */
+function judgedEvidence(evidence: StepEvidence, latest: RunnerObservation | undefined): JudgedEvidence {
+  const screen = latest !== undefined && latest.revision === evidence.revision ? latest : undefined;
+  return { nodeIds: evidence.nodeIds, screen, cacheable: evidence.cacheable };
 }
 
 function formatSeconds(milliseconds: number): string {

@@ -72,7 +72,11 @@ export interface InterceptedStep {
   template: string;
   /** Where each param came from (`unique()` values, secrets by name). */
   paramSources: Record<string, ParamSource>;
-  /** How many earlier steps of this attempt had the same kind, instruction and params. */
+  /**
+   * How many earlier steps of this attempt had the same kind, instruction and params as the
+   * cache key holds them (`unique()` values as placeholders, secrets by name): two calls that
+   * differ only in their `unique()` value are occurrences 0 and 1.
+   */
   occurrence: number;
   agent: { name: string; context: string };
   /** The executor that runs after the interceptor; absent when none can run (no model), so only a replay can finish the step. */
@@ -84,17 +88,47 @@ export interface InterceptedStep {
 /** The policed services an interceptor may use; the same as an executor's, counted the same way. */
 export interface StepServices {
   actions: StepActions;
+  /**
+   * The same policed actions with a brief settle: each returns once the screen has left the
+   * shape it was resolved against, without waiting for it to hold still. For replaying the
+   * recorded actions before the last one (the replayer waits for each next target itself).
+   */
+  briefActions: StepActions;
   observe(options?: ObserveOptions): Promise<Observation>;
   signal: AbortSignal;
   redact(text: string): string;
+  /** Milliseconds left until the step deadline. */
+  remainingMs(): number;
+}
+
+/** A passed judgment's evidence, resolved by the runner against the screen the judge saw. */
+export interface JudgedEvidence {
+  /** The cited node ids, as the executor gave them. */
+  nodeIds: string[];
+  /** The observation the ids belong to (the step's latest); undefined when the revision did not match it. */
+  screen: RunnerObservation | undefined;
+  /** False when the judge's ids could not be validated: nothing may be cached. */
+  cacheable: boolean;
+}
+
+/** A step as it ended, for an interceptor's `afterStep` (see {@link InterceptResult}). */
+export interface FinishedStepView {
+  /** The final verdict (after the runner's checks; without evidence). */
+  verdict: StepVerdict;
+  /** Present for a passed judgment whose executor named evidence. */
+  evidence?: JudgedEvidence;
 }
 
 /** What an interceptor decided. */
 export type InterceptResult =
   /** The step is done (e.g. replayed with no model); the executor does not run. */
   | { handled: { verdict: StepVerdict; cache?: unknown } }
-  /** Run the executor, optionally after a partial replay; `cache` is reported on the step. */
-  | { continueWith?: ReplayedPrefix; cache?: unknown };
+  /**
+   * Run the executor, optionally after a partial replay; `cache` is reported on the step.
+   * `afterStep` is called once the step ended, with its final verdict and, for a passed
+   * judgment, its evidence (issue 5: the judgment cache records it); it must not throw.
+   */
+  | { continueWith?: ReplayedPrefix; cache?: unknown; afterStep?: (finished: FinishedStepView) => void };
 
-/** Called before each `act`/`assert` step reaches the executor. */
+/** Called before each step (`act`, `assert`, `waitFor`, `extract`) reaches the executor. */
 export type StepInterceptor = (step: InterceptedStep, services: StepServices) => Promise<InterceptResult>;

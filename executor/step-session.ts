@@ -6,9 +6,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { E2EError } from '../errors/index.js';
 import type { StepBudget } from './budgets.js';
-import type { Deadline } from './deadline.js';
+import { systemClock, type Clock, type Deadline } from './deadline.js';
 import type { ParamSource } from './instruction.js';
 import type { StepInfo } from './step-contract.js';
+import type { StepTiming } from './step-record.js';
 import type { RunnerObservation } from './step-seams.js';
 
 /** Marks code running inside `ctx.budgets.runTool`, where actions and observations would wait for themselves. */
@@ -24,11 +25,15 @@ export class StepSession {
   readonly sentences: string[] = [];
   /** The newest observation handed to the caller; actions are authorized against it. */
   latest: RunnerObservation | undefined;
+  /** Observing (observations, settling, screenshots) and acting in the engine; model time is the budget's. */
+  readonly timing: Omit<StepTiming, 'modelMs'> = { observeMs: 0, actionMs: 0 };
+  readonly #clock: Clock;
   #queue: Promise<unknown> = Promise.resolve();
   #ended = false;
   #hardStop: E2EError | undefined;
 
-  constructor(options: { info: StepInfo; budget: StepBudget; deadline: Deadline; paramSources: Record<string, ParamSource> }) {
+  constructor(options: { info: StepInfo; budget: StepBudget; deadline: Deadline; paramSources: Record<string, ParamSource>; clock?: Clock | undefined }) {
+    this.#clock = options.clock ?? systemClock;
     this.info = options.info;
     this.budget = options.budget;
     this.deadline = options.deadline;
@@ -70,6 +75,16 @@ export class StepSession {
       );
     }
     this.deadline.throwIfStopped();
+  }
+
+  /** Run `work`, adding its time to `timing[part]` whether it succeeds or not. */
+  async timed<T>(part: 'observeMs' | 'actionMs', work: () => Promise<T>): Promise<T> {
+    const started = this.#clock.now();
+    try {
+      return await work();
+    } finally {
+      this.timing[part] += Math.max(0, this.#clock.now() - started);
+    }
   }
 
   /** Run `work` after every earlier queued call (actions never overlap). */

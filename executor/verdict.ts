@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, exitClassOf, type ErrorCode } from '../errors/index.js';
-import type { StepKind, StepVerdict } from './step-contract.js';
+import type { StepEvidence, StepKind, StepVerdict } from './step-contract.js';
 
 /** Codes only the runtime may assert; an executor may return them only when they hold. */
 export const RUNTIME_ONLY_CODES = ['STEP_BUDGET_EXHAUSTED', 'STEP_TIMEOUT', 'CANCELLED'] as const;
@@ -15,6 +15,14 @@ const verdictSchema = z.strictObject({
   summary: z.string().max(20_000),
   errorCode: z.enum(ERROR_CODES).optional(),
   value: z.unknown().optional(),
+  // Checked apart by stepEvidenceOf: bad evidence makes a judgment uncacheable, not invalid.
+  evidence: z.unknown().optional(),
+});
+
+const evidenceSchema = z.strictObject({
+  nodeIds: z.array(z.string().max(200)).max(500),
+  revision: z.number().int().min(0),
+  cacheable: z.boolean(),
 });
 
 /** What the runtime knows at the end of a step. */
@@ -66,4 +74,16 @@ export function checkVerdict(raw: unknown, kind: StepKind, facts: StepFacts): St
 export function statusForCode(code: ErrorCode): 'failed' | 'blocked' {
   const exitClass = exitClassOf(code);
   return exitClass === 1 ? 'failed' : 'blocked';
+}
+
+/**
+ * The evidence of a passed judgment verdict, or undefined: other kinds, other statuses and
+ * malformed evidence carry none (the judgment then is simply not cached).
+ */
+export function stepEvidenceOf(raw: unknown, kind: StepKind): StepEvidence | undefined {
+  if (kind === 'act' || typeof raw !== 'object' || raw === null) return undefined;
+  const { status, evidence } = raw as { status?: unknown; evidence?: unknown };
+  if (status !== 'passed' || evidence === undefined) return undefined;
+  const parsed = evidenceSchema.safeParse(evidence);
+  return parsed.success ? { nodeIds: [...parsed.data.nodeIds], revision: parsed.data.revision, cacheable: parsed.data.cacheable } : undefined;
 }

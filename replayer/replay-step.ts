@@ -37,8 +37,14 @@ const HARD_STOP_CODES: ReadonlySet<ErrorCode> = new Set(['CANCELLED', 'TEST_TIME
 /** What a replay needs. */
 export interface ReplayStepOptions {
   entry: ActEntry;
-  /** The step's policed actions (the same surface the agent gets). */
+  /** The step's policed actions (the same surface the agent gets); the last action runs through them. */
   actions: StepActions;
+  /**
+   * The same actions with a brief settle (they return once the screen changed, without a quiet
+   * wait), for every action but the last: each next target is waited for anyway, and the last
+   * action settles fully before the end check. Default: `actions`.
+   */
+  briefActions?: StepActions;
   /** A fresh observation with its tree (`ctx.observe({ tree: true })`). */
   observe: () => Promise<Observation>;
   /** This run's `unique()` values by param name. */
@@ -219,7 +225,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     }
   };
 
-  const perform = async (action: RecordedAction, refs: NodeRef[]): Promise<ActionOutcome> => {
+  const perform = async (action: RecordedAction, refs: NodeRef[], surface: StepActions): Promise<ActionOutcome> => {
     const [target, destination] = refs;
     switch (action.verb) {
       case 'tap':
@@ -228,34 +234,34 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
       case 'secondaryTap':
       case 'hover':
       case 'scrollTo':
-        return actions[action.verb](target!);
+        return surface[action.verb](target!);
       case 'type':
         return action.value.kind === 'secret'
-          ? actions.typeSecret(target!, action.value.name)
-          : actions.type(target!, valueOf(action.value), { replace: action.replace });
+          ? surface.typeSecret(target!, action.value.name)
+          : surface.type(target!, valueOf(action.value), { replace: action.replace });
       case 'press':
-        return actions.press(target, action.key);
+        return surface.press(target, action.key);
       case 'select':
-        return actions.select(target!, valueOf(action.value));
+        return surface.select(target!, valueOf(action.value));
       case 'check':
-        return actions.check(target!, action.checked);
+        return surface.check(target!, action.checked);
       case 'scroll':
-        return actions.scroll(action.direction, target);
+        return surface.scroll(action.direction, target);
       case 'upload':
-        return actions.upload(target!, action.paths);
+        return surface.upload(target!, action.paths);
       case 'drag':
-        return actions.drag(target!, destination!);
+        return surface.drag(target!, destination!);
       case 'navigate':
-        return actions.navigate(fillUniquePlaceholders(action.url, uniqueValues));
+        return surface.navigate(fillUniquePlaceholders(action.url, uniqueValues));
       case 'back':
-        return actions.back();
+        return surface.back();
       case 'typeText':
-        return actions.typeText(valueOf(action.value));
+        return surface.typeText(valueOf(action.value));
       case 'pressKey':
-        return actions.pressKey(action.key);
+        return surface.pressKey(action.key);
       case 'tapAt':
         // A re-found control is tapped as itself; a bare point is tapped where it was.
-        return target === undefined ? actions.tapAt(action.point) : actions.tap(target);
+        return target === undefined ? surface.tapAt(action.point) : surface.tap(target);
       case 'gap':
         throw new ReplayStop('gap', 'cannot be repeated; the agent takes over here');
     }
@@ -279,7 +285,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
       for (const [position, target] of targetsOf(action).entries()) refs.push(await find(target, position === 0 && NEEDS_ENABLED.has(action.verb)));
       let outcome: ActionOutcome;
       try {
-        outcome = await perform(action, refs);
+        outcome = await perform(action, refs, actionIndex < total - 1 ? (options.briefActions ?? actions) : actions);
       } catch (error) {
         if (error instanceof ReplayStop) throw error;
         if (signal?.aborted === true || (isE2EError(error) && HARD_STOP_CODES.has(error.code))) throw error;

@@ -3,7 +3,6 @@
  * Test config in which every target is a project carrying {@link ProjectSettings} as a
  * fixture option. Any other Playwright Test option passes through unchanged.
  */
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test';
 import { z } from 'zod';
@@ -15,7 +14,8 @@ import type { OpaqueLanguageModel, StepExecutor } from '../executor/step-contrac
 import { isProjectTool } from '../agent/index.js';
 import { launchOptionsFor } from '../engines/web/index.js';
 import { readRunEnvironment, reportConfigFailure, secretFromEnvironment, type CacheMode } from './environment.js';
-import { PROJECT_OPTION, SecretTable, type AgentSettings, type ProjectSettings } from './settings.js';
+import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
+import { PROJECT_OPTION, SecretTable, type AgentSettings, type CacheSettings, type ProjectSettings } from './settings.js';
 
 /** One agent entry of `agents`. */
 export interface AgentConfig {
@@ -92,12 +92,7 @@ export interface E2EConfig extends PassthroughConfig {
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** Default test file pattern. */
 export const DEFAULT_TEST_MATCH = '**/*.e2e.ts';
-/** Default cache folder. */
-export const DEFAULT_CACHE_DIR = join('.e2e', 'cache');
-/** Default Playwright output folder (traces, screenshots of failures). */
-export const DEFAULT_OUTPUT_DIR = join('.e2e', 'test-results');
-/** Default HTML report folder. */
-export const DEFAULT_HTML_REPORT_DIR = join('.e2e', 'html-report');
+export { DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR };
 
 const PASSTHROUGH_KEYS = [
   'reporter', 'use', 'webServer', 'build', 'captureGitInfo', 'expect', 'failOnFlakyTests', 'forbidOnly', 'fullyParallel',
@@ -273,11 +268,12 @@ function build(options: E2EConfig): PlaywrightTestConfig {
   const agentEntries = Object.entries(config.agents ?? { default: {} });
   const agents = Object.fromEntries(agentEntries.map(([name, entry]) => [name, resolveAgent(name, entry)]));
   const defaultAgent = 'default' in agents ? 'default' : agentEntries[0]![0];
-  const cache = {
+  const cache: CacheSettings = {
     mode: environment.cacheMode ?? config.cache?.mode ?? (environment.ci ? 'read-only' : 'read-write'),
     dir: config.cache?.dir ?? DEFAULT_CACHE_DIR,
-    strict: config.cache?.strict ?? false,
-  } as const;
+    strict: environment.cacheStrict || (config.cache?.strict ?? false),
+  };
+  if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
   const secrets = new SecretTable(resolveSecrets(config.secrets));
   const appOrigins = config.targets.map((target) => originOf(target.app.url)!);
   const origins = [...new Set([...appOrigins, ...(config.origins ?? []).map(normalizeOrigin)])];
@@ -296,6 +292,7 @@ function build(options: E2EConfig): PlaywrightTestConfig {
       secrets,
       origins,
       debug: environment.debug,
+      modelFree: environment.modelFree,
     };
     const launch = launchOptionsFor(target.engine, { env: environment.browser });
     return {

@@ -12,12 +12,20 @@ import { environmentVariableFor } from '../executor/secrets.js';
 export const ENVIRONMENT = {
   /** `read-write` | `read-only` | `off`: overrides the configured cache mode. */
   cacheMode: 'E2E_CACHE_MODE',
+  /** `1`: a step whose entry no longer replays fails `REPLAY_STALE` (`--strict-cache`, `e2e replay`). */
+  cacheStrict: 'E2E_CACHE_STRICT',
+  /** `1`: model-free (`e2e replay`): no agent model, judge or executor runs; only the cache finishes steps. */
+  replay: 'E2E_REPLAY',
+  /** Absolute folder where a read-only run writes new and healed recordings (`--propose <dir>`). */
+  proposeDir: 'E2E_PROPOSE_DIR',
   /** `1`: attach transcripts and print debug lines. */
   debug: 'E2E_DEBUG',
   /** Path where a config failure is written as JSON `{ code, message }` for the CLI. */
   failureFile: 'E2E_FAILURE_FILE',
   /** Path of the report file, overriding `.e2e/report.json`. */
   reportFile: 'E2E_REPORT_FILE',
+  /** Path where the config probe reporter writes the loaded config's e2e folders (for the cache commands). */
+  configProbeFile: 'E2E_CONFIG_PROBE_FILE',
 } as const;
 
 /** Cache modes. */
@@ -27,6 +35,12 @@ export type CacheMode = 'read-write' | 'read-only' | 'off';
 export interface RunEnvironment {
   /** The cache mode the CLI asked for, if any. */
   cacheMode: CacheMode | undefined;
+  /** True when the CLI asked for strict cache use. */
+  cacheStrict: boolean;
+  /** True for a model-free run (`e2e replay`). */
+  modelFree: boolean;
+  /** The proposal folder of `--propose <dir>`, if any. */
+  proposeDir: string | undefined;
   debug: boolean;
   /** True when `CI` is set (the default cache mode becomes read-only). */
   ci: boolean;
@@ -35,16 +49,28 @@ export interface RunEnvironment {
   browser: Readonly<Record<string, string | undefined>>;
 }
 
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
 /** Read the run's environment once. */
 export function readRunEnvironment(): RunEnvironment {
   const mode = process.env[ENVIRONMENT.cacheMode];
   return {
     cacheMode: mode === 'read-write' || mode === 'read-only' || mode === 'off' ? mode : undefined,
+    cacheStrict: process.env[ENVIRONMENT.cacheStrict] === '1',
+    modelFree: process.env[ENVIRONMENT.replay] === '1',
+    proposeDir: nonEmpty(process.env[ENVIRONMENT.proposeDir]),
     debug: process.env[ENVIRONMENT.debug] === '1',
     ci: process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false',
     reportFile: process.env[ENVIRONMENT.reportFile],
     browser: { E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'], PATH: process.env['PATH'] },
   };
+}
+
+/** Where the config probe reporter writes, when the CLI asked it to. */
+export function readConfigProbeFile(): string | undefined {
+  return nonEmpty(process.env[ENVIRONMENT.configProbeFile]);
 }
 
 /**

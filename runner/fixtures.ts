@@ -1,7 +1,9 @@
 /**
  * The Playwright Test fixtures of e2e (DESIGN §2): `app`, `agent` and `screen`, over one
- * attempt-scoped step runner per test attempt. At the end of the attempt the step records
- * and verifications are attached to the test result for the reporter (redacted).
+ * attempt-scoped step runner per test attempt with the replay cache plugged in (unless the
+ * cache mode is `off`). At the end of the attempt the cache writes what the attempt verified,
+ * and the step records (with each step's cache outcome) and verifications are attached to
+ * the test result for the reporter (redacted).
  */
 import { dirname } from 'node:path';
 import {
@@ -15,11 +17,13 @@ import {
   type TestType,
 } from '@playwright/test';
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
-import { E2EError, isE2EError } from '../errors/index.js';
+import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
+import type { AttemptCache } from '../executor/attempt-cache.js';
 import type { EngineInstance } from '../executor/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
 import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../executor/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
+import { openAttemptCache } from './attempt-cache-host.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import type { ProjectSettings } from './settings.js';
@@ -29,6 +33,8 @@ import { setVerificationSink } from './verification.js';
 /** The attempt behind the fixtures. */
 export interface AttemptHandle {
   runner: AttemptRunner;
+  /** The attempt's replay cache; undefined when the cache mode is `off`. */
+  cache: AttemptCache | undefined;
   engine: EngineInstance;
   app: App;
   agent: Agent;
@@ -60,20 +66,21 @@ interface ProjectAgents {
 
 const projectAgents = new WeakMap<ProjectSettings, ProjectAgents>();
 
+/**
+ * The agent entries of a project. In a model-free run (`e2e replay`) an entry keeps only its
+ * context (part of the cache key) and limits: no model, judge or custom executor, so nothing
+ * but the cache can finish a step, and a step it cannot replay fails `REPLAY_STALE`.
+ */
 function agentsOf(settings: ProjectSettings): ProjectAgents {
   const known = projectAgents.get(settings);
   if (known !== undefined) return known;
   const entries: Record<string, AgentEntry> = {};
   const builtInOptions = new Map<AgentEntry, AgentOptions>();
   for (const [name, agent] of Object.entries(settings.agents)) {
-    const entry: AgentEntry = {
-      executor: agent.executor,
-      model: agent.model,
-      judge: agent.judge,
-      providerOptions: agent.providerOptions,
-      context: agent.context,
-      limits: { maxSteps: agent.maxSteps, maxModelCalls: agent.maxModelCalls, timeoutMs: agent.timeout },
-    };
+    const limits = { maxSteps: agent.maxSteps, maxModelCalls: agent.maxModelCalls, timeoutMs: agent.timeout };
+    const entry: AgentEntry = settings.modelFree
+      ? { context: agent.context, limits }
+      : { executor: agent.executor, model: agent.model, judge: agent.judge, providerOptions: agent.providerOptions, context: agent.context, limits };
     entries[name] = entry;
     const options: AgentOptions = {};
     if (agent.system !== undefined) options.system = agent.system;
@@ -95,9 +102,13 @@ function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayl
   return raised.codeFor(messages) ?? (testInfo.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
 }
 
+/** Failures after which no cache entry may change: no model answered. */
+const NO_MODEL_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode | undefined>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
+
 async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo): Promise<AttemptHandle> {
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
   const { target } = settings;
+  const logger = consoleLogger(settings.debug);
   let runner: AttemptRunner | undefined;
   let engine: EngineInstance;
   try {
@@ -110,6 +121,15 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message));
     throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${error instanceof Error ? error.message : String(error)}`));
   }
+  const cache = openAttemptCache({
+    settings,
+    configDir: projectRootOf(testInfo),
+    file: testInfo.file,
+    // Playwright's title path starts with the file.
+    titlePath: testInfo.titlePath.slice(1),
+    redact: (text) => vault.redact(text),
+    logger,
+  });
   runner = createAttemptRunner({
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs },
@@ -121,8 +141,10 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     defaultAgent: settings.defaultAgent,
     attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath] },
     testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
-    logger: consoleLogger(settings.debug),
+    logger,
     debug: settings.debug,
+    onAction: cache?.listener,
+    stepInterceptor: cache?.interceptor,
     artifacts: {
       attach: async ({ name, contentType, body }) => {
         await testInfo.attach(name, { body: typeof body === 'string' ? body : Buffer.from(body), contentType });
@@ -130,7 +152,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     },
   });
   const raised = new RaisedErrors();
-  return { runner, engine, raised, app: createApp(engine, target.app.url, runner, raised), agent: createAgentApi(runner, raised, page) };
+  return { runner, cache, engine, raised, app: createApp(engine, target.app.url, runner, raised), agent: createAgentApi(runner, raised, page) };
 }
 
 async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
@@ -141,12 +163,22 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
       ? new E2EError('TEST_TIMEOUT', 'The test timed out while the step was running.')
       : new E2EError('CANCELLED', 'The test ended while the step was running.'),
   );
+  const errorCode = attemptErrorCode(testInfo, handle.raised);
+  if (handle.cache !== undefined) {
+    const reports = await handle.cache.finishAttempt({
+      passed: testInfo.status === 'passed',
+      interrupted: testInfo.status === 'interrupted',
+      noModelAnswered: NO_MODEL_CODES.has(errorCode) || runner.records.some((record) => NO_MODEL_CODES.has(record.errorCode)),
+      steps: runner.records,
+      verifications: runner.verifications,
+    });
+    for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
+  }
   const payload: AttemptPayload = {
     version: REPORT_VERSION,
     steps: [...runner.records],
     verifications: [...runner.verifications],
   };
-  const errorCode = attemptErrorCode(testInfo, handle.raised);
   if (errorCode !== undefined) payload.errorCode = errorCode;
   const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });

@@ -16,6 +16,7 @@ function step(overrides: Partial<ReportStep> = {}): ReportStep {
     actions: [],
     cache: null,
     durationMs: 10,
+    timing: { modelMs: 0, observeMs: 0, actionMs: 0 },
     ...overrides,
   };
 }

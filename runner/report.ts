@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
-import type { StepRecord, VerificationEvent } from '../executor/step-record.js';
+import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
 
 /** The report schema version this build writes. */
 export const REPORT_VERSION = 1;
@@ -25,6 +25,8 @@ export interface ReportStep {
   actions: string[];
   cache: unknown;
   durationMs: number;
+  /** Where the time went: model calls (as the executor reported them), observing, acting. */
+  timing: StepTiming;
 }
 
 /** One attempt (a Playwright test result). */
@@ -96,6 +98,7 @@ const stepRecordSchema = z.object({
   actions: z.array(z.string()),
   cache: z.unknown().optional(),
   durationMs: z.number(),
+  timing: z.object({ modelMs: z.number(), observeMs: z.number(), actionMs: z.number() }).optional(),
   turns: z.array(z.object({ index: z.number(), calls: z.array(z.string()), outcome: z.string() })).optional(),
   artifacts: z.array(z.object({ id: z.string(), kind: z.enum(['screenshot', 'transcript']), label: z.string() })),
 });
@@ -130,6 +133,7 @@ export function toReportStep(record: StepRecord): ReportStep {
     actions: record.actions,
     cache: record.cache ?? null,
     durationMs: record.durationMs,
+    timing: record.timing ?? { modelMs: 0, observeMs: 0, actionMs: 0 },
   };
 }
 

@@ -1,14 +1,20 @@
 /**
  * The e2e reporter (a Playwright Test reporter, main process): collects each attempt's step
  * records from the worker attachments, writes `.e2e/report.json` atomically, prints the
- * summary lines of DESIGN §7 and decides the exit code of DESIGN §3. Everything it writes
- * is redacted once more with the configured secrets.
+ * summary lines of DESIGN §7 (after the per-step table under `--debug`) and where the HTML
+ * report is, and decides the exit code of DESIGN §3. Everything it writes is redacted once
+ * more with the configured secrets. A run that may write the cache is noted in the run
+ * ledger (for `e2e cache prune --unused-for N`).
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { nodeFileSystem } from '../cache-format/index.js';
+import { RunLedger } from '../cache-format/run-ledger.js';
 import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
+import { debugTableLines } from './debug-table.js';
 import { printLines, readRunEnvironment, secretValuesFromEnvironment } from './environment.js';
+import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
   ATTEMPT_ATTACHMENT,
   REPORT_VERSION,
@@ -32,8 +38,7 @@ export interface E2EReporterOptions {
   printSummary?: boolean;
 }
 
-/** The default report location, relative to the config folder. */
-export const DEFAULT_REPORT_PATH = join('.e2e', 'report.json');
+export { DEFAULT_REPORT_PATH };
 
 function firstLine(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
@@ -56,6 +61,8 @@ export default class E2EReporter implements Reporter {
   #suite: Suite | undefined;
   #vault = new SecretVault({});
   readonly #errors: RunError[] = [];
+  /** When the run started, if it may write the cache (noted in the run ledger at the end). */
+  #cacheRunStart: Date | undefined;
 
   constructor(options: E2EReporterOptions = {}) {
     this.#options = options;
@@ -79,6 +86,8 @@ export default class E2EReporter implements Reporter {
       }
     }
     this.#vault = new SecretVault(definitions);
+    const writes = config.projects.some((project) => ((project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined)?.cache.mode === 'read-write');
+    if (writes) this.#cacheRunStart = new Date();
   }
 
   /** Collect errors outside tests (web server, config, worker crashes). */
@@ -94,17 +103,40 @@ export default class E2EReporter implements Reporter {
     const temporary = `${path}.${process.pid}.tmp`;
     await writeFile(temporary, `${JSON.stringify(report, null, 2)}\n`);
     await rename(temporary, path);
-    if (this.#options.printSummary !== false) printLines(['', ...summaryLines(report.summary)]);
+    await this.#noteRun(report);
+    if (this.#options.printSummary === false) return;
+    const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
+    printLines(['', ...debug, ...summaryLines(report.summary), ...this.#htmlReportLines()]);
+  }
+
+  /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
+  async #noteRun(report: Report): Promise<void> {
+    const started = this.#cacheRunStart;
+    if (started === undefined || !report.tests.some((test) => test.attempts.length > 0)) return;
+    await new RunLedger(nodeFileSystem, resolve(this.#configDir(), DEFAULT_HITS_DIR)).record(started);
+  }
+
+  /** `  Report  .e2e/html-report/index.html`, when Playwright's HTML reporter is on. */
+  #htmlReportLines(): string[] {
+    const html = this.#config?.reporter.find(([name]) => name === 'html');
+    if (html === undefined) return [];
+    const options = (html[1] ?? {}) as { outputFolder?: unknown };
+    const folder = typeof options.outputFolder === 'string' ? resolve(this.#configDir(), options.outputFolder) : resolve(this.#configDir(), 'playwright-report');
+    const shown = relative(process.cwd(), join(folder, 'index.html'));
+    return [`  Report  ${shown.startsWith('..') ? join(folder, 'index.html') : shown}`];
+  }
+
+  #configDir(): string {
+    return this.#config?.configFile === undefined ? (this.#config?.rootDir ?? process.cwd()) : dirname(this.#config.configFile);
   }
 
   #reportPath(): string {
     const configured = this.#options.outputFile ?? readRunEnvironment().reportFile;
-    const configDir = this.#config?.configFile === undefined ? (this.#config?.rootDir ?? process.cwd()) : dirname(this.#config.configFile);
-    return resolve(configDir, configured ?? DEFAULT_REPORT_PATH);
+    return resolve(this.#configDir(), configured ?? DEFAULT_REPORT_PATH);
   }
 
   #build(result: FullResult): Report {
-    const configDir = this.#config?.configFile === undefined ? (this.#config?.rootDir ?? '') : dirname(this.#config.configFile);
+    const configDir = this.#configDir();
     const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
     const errors = this.#errors.map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
     const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;

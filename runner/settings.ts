@@ -36,8 +36,11 @@ export interface AgentSettings {
 /** The resolved cache settings. */
 export interface CacheSettings {
   mode: CacheMode;
+  /** Cache folder, relative to the config file's folder. */
   dir: string;
   strict: boolean;
+  /** `--propose <dir>` (absolute): a read-only run writes new and healed recordings here. */
+  proposals?: string;
 }
 
 /** Secret definitions whose JSON and inspect forms show names only. */
@@ -76,4 +79,9 @@ export interface ProjectSettings {
   origins: string[];
   /** Attach transcripts and print debug lines. */
   debug: boolean;
+  /**
+   * `e2e replay`: no model, judge or custom executor runs, so only the cache can finish a
+   * step; one that cannot replay fails `REPLAY_STALE` (with `cache.strict`).
+   */
+  modelFree: boolean;
 }

@@ -46,7 +46,7 @@ describe('assert judgments', () => {
     const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
     const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
     await runner.runStep('act', 'probe');
-    expect(judged).toMatchObject({ status: 'passed', evidence: ['t2'], cacheable: false, modelCalls: 2 });
+    expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: false }, modelCalls: 2 });
   });
 
   it('keeps evidence and cacheability when the ids check out the first time', async () => {
@@ -55,7 +55,7 @@ describe('assert judgments', () => {
     const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
     const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
     await runner.runStep('act', 'probe');
-    expect(judged).toMatchObject({ status: 'passed', evidence: ['t2'], cacheable: true, modelCalls: 1 });
+    expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: true }, modelCalls: 1 });
   });
 
   it('fails with MODEL_OUTPUT_INVALID when the answer is unusable after the repair round', async () => {

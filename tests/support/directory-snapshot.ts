@@ -1,5 +1,6 @@
 /** Snapshots of a folder tree (every file's path, size and modification time) to prove nothing was written. */
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** `relative path → "size@mtimeMs"` for every file under `root` (empty when `root` does not exist). */
@@ -26,4 +27,9 @@ export function snapshotTree(root: string): Record<string, string> {
 /** Relative paths of every file under `root`. */
 export function filesUnder(root: string): string[] {
   return Object.keys(snapshotTree(root)).sort();
+}
+
+/** `relative path → sha-256 of its bytes` for every file under `root`: equal snapshots mean byte-identical trees. */
+export function contentsOf(root: string): Record<string, string> {
+  return Object.fromEntries(filesUnder(root).map((path) => [path, createHash('sha256').update(readFileSync(join(root, path))).digest('hex')]));
 }

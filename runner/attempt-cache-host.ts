@@ -1,0 +1,81 @@
+/**
+ * The replay cache of one test attempt, as the Playwright Test host opens it (DESIGN §6): the
+ * file store under the config's `cache.dir` (read-only unless the mode is `read-write`), the
+ * hit ledger beside it, a proposal folder for `--propose`, and the key scope of the attempt —
+ * project, test id (`formatTestId` of the file relative to the config's folder and the title
+ * path, the same id `e2e cache prune` rebuilds), app identity, engine name and contract.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FileCacheStore } from '../cache-format/index.js';
+import { formatTestId } from '../cache-format/test-id.js';
+import { createAttemptCache, type AttemptCache } from '../executor/attempt-cache.js';
+import type { Logger } from '../executor/logger.js';
+import { DEFAULT_HITS_DIR } from './project-paths.js';
+import type { ProjectSettings } from './settings.js';
+
+/** The cache test id of a test file (absolute) with its title path (describe titles, then the test title). */
+export function cacheTestId(configDir: string, file: string, titlePath: readonly string[]): string {
+  return formatTestId(relative(configDir, file), titlePath);
+}
+
+let toolVersion: string | undefined;
+
+/** This e2e's version (provenance of recorded entries), from the package.json above this module. */
+export function e2eVersion(): string {
+  if (toolVersion !== undefined) return toolVersion;
+  toolVersion = '0.0.0';
+  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === 'e2e' && typeof manifest.version === 'string') {
+        toolVersion = manifest.version;
+        break;
+      }
+    } catch {
+      // No package.json here; look further up.
+    }
+    if (dirname(folder) === folder) break;
+  }
+  return toolVersion;
+}
+
+/** What the attempt contributes to its cache. */
+export interface AttemptCacheScope {
+  settings: ProjectSettings;
+  /** The config file's folder: `cache.dir` and the hit ledger resolve against it. */
+  configDir: string;
+  /** The test file (absolute) and its title path without the file (Playwright's `titlePath.slice(1)`). */
+  file: string;
+  titlePath: readonly string[];
+  redact(text: string): string;
+  logger: Logger;
+}
+
+/** The attempt's cache, or undefined when the cache mode is `off`. */
+export function openAttemptCache(scope: AttemptCacheScope): AttemptCache | undefined {
+  const { settings, configDir } = scope;
+  const { mode } = settings.cache;
+  if (mode === 'off') return undefined;
+  const store = new FileCacheStore(resolve(configDir, settings.cache.dir), {
+    readOnly: mode !== 'read-write',
+    hitsDirectory: resolve(configDir, DEFAULT_HITS_DIR),
+  });
+  const proposals = settings.cache.proposals;
+  return createAttemptCache({
+    store,
+    mode,
+    strict: settings.cache.strict,
+    projectId: settings.target.name,
+    testId: cacheTestId(configDir, scope.file, scope.titlePath),
+    appIdentity: settings.target.app.identity,
+    engine: { name: settings.target.engine.name, contractVersion: settings.target.engine.contractVersion },
+    toolVersion: e2eVersion(),
+    secrets: Object.fromEntries(settings.secrets.entries().map(([name, definition]) => [name, definition.value])),
+    redact: scope.redact,
+    proposalStore: proposals === undefined ? undefined : new FileCacheStore(proposals),
+    hitsEnabled: mode === 'read-write',
+    logger: scope.logger,
+  });
+}
