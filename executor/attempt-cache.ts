@@ -28,7 +28,7 @@ import { silentLogger, type Logger } from './logger.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from './step-contract.js';
 import type { VerificationKind } from './step-record.js';
-import type { ActionListener, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from './step-seams.js';
+import type { ActionListener, FinishedStepView, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from './step-seams.js';
 
 export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from './cache-outcome.js';
 
@@ -270,7 +270,7 @@ class AttemptCacheImpl implements AttemptCache {
     }
     if (this.#options.strict || step.executor === undefined) return this.#stale(tracked, step, replay.reason, replay.detail);
     tracked.outcome = { mode: 'agent-concluded', reason: replay.reason, detail: replay.detail, entry: tracked.key.key };
-    return { continueWith: replay.prefix, cache: { ...tracked.outcome } };
+    return { continueWith: replay.prefix, cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
   }
 
   /** The agent runs from the start; without one, a strict run fails `REPLAY_STALE` rather than `MODEL_UNAVAILABLE`. */
@@ -279,13 +279,13 @@ class AttemptCacheImpl implements AttemptCache {
     if (this.#options.strict && step.executor === undefined) {
       return this.#blocked(tracked, step, `it cannot replay (${detail})`, 'record it with `e2e record`');
     }
-    return { cache: { ...tracked.outcome } };
+    return { cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
   }
 
   /** An entry exists but does not replay: the agent repairs it, unless the run is strict or has no agent. */
   #stale(tracked: TrackedStep, step: InterceptedStep, reason: NonNullable<CacheOutcome['reason']>, detail: string): InterceptResult {
     tracked.outcome = { mode: 'missed', reason, detail, entry: tracked.key.key };
-    if (!this.#options.strict && step.executor !== undefined) return { cache: { ...tracked.outcome } };
+    if (!this.#options.strict && step.executor !== undefined) return { cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
     const why = this.#options.strict ? 'strict mode makes no model call' : `agents.${step.agent.name} has no model or executor to repair it`;
     return this.#blocked(tracked, step, `its cache entry no longer replays (${reason}: ${detail}); ${why}`, 'record it again with `e2e record`');
   }
@@ -355,4 +355,11 @@ export function isCacheOutcome(value: unknown): value is CacheOutcome {
   if (typeof value !== 'object' || value === null) return false;
   const mode = (value as { mode?: unknown }).mode;
   return mode === 'self-finalized' || mode === 'agent-concluded' || mode === 'missed';
+}
+
+/** Keeps the step's settled end screen for its recording. */
+function endScreenOf(tracked: TrackedStep): (finished: FinishedStepView) => void {
+  return (finished) => {
+    if (finished.endScreen !== undefined) tracked.endScreen = { tree: finished.endScreen.tree, url: finished.endScreen.url };
+  };
 }

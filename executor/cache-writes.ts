@@ -7,6 +7,7 @@
  * failure evicts its entry unless a new recording replaced it. Read-only caches are never
  * written; with a proposal store, new and healed recordings go there instead.
  */
+import type { ScreenNode } from './engine.js';
 import { canonicalEncode, type ActEntry, type CacheStore } from '../cache-format/index.js';
 import { buildActEntry } from '../recorder/record-step.js';
 import type { StepRecorder } from '../recorder/record-step.js';
@@ -34,6 +35,8 @@ export interface TrackedStep {
   executor?: { name: string; version?: string };
   verdict?: StepVerdict;
   modelCalls?: number;
+  /** The screen once the page held still after the executor concluded (the recording's end). */
+  endScreen?: { tree: ScreenNode; url: string };
 }
 
 /** Where writes may go, decided once per attempt. */
@@ -98,7 +101,7 @@ type Candidate = { kind: 'entry'; entry: ActEntry } | { kind: 'unconfirmed' } | 
 /** The entry a passed step would be saved as, or why there is none. */
 function candidateEntry(step: TrackedStep, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Candidate {
   if (step.verdict?.status !== 'passed') return { kind: 'none' };
-  const finished = step.recorder.finish();
+  const finished = step.recorder.finish(step.endScreen);
   if (finished.kind === 'not-cacheable') return finished;
   if (!targets.attemptPassed || verifiedBy === undefined) return { kind: 'unconfirmed' };
   const provenance: ActEntry['provenance'] = {

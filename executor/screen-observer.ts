@@ -21,6 +21,8 @@ export interface ScreenObserver {
    * `full` mode, the default, to hold still), then return it.
    */
   settle(before: RunnerObservation, signal: AbortSignal, options?: { mode?: SettleMode; maxMs?: number }): Promise<RunnerObservation>;
+  /** The screen once nothing changed for {@link END_QUIET_MS} (at most {@link END_SETTLE_MS}), starting from `latest`. */
+  quiet(latest: RunnerObservation, signal: AbortSignal): Promise<RunnerObservation>;
   /** What changed from `before` to `after`, as the caller should read it. */
   changes(before: RunnerObservation | undefined, after: RunnerObservation): string;
 }
@@ -37,6 +39,11 @@ export function presentObservation(observation: RunnerObservation, options: { tr
   if (options.tree === true) presented.tree = observation.tree;
   return presented;
 }
+
+/** How long the screen must hold still before a step's end screen is taken. */
+export const END_QUIET_MS = 300;
+/** Longest wait for a step's end screen. */
+export const END_SETTLE_MS = 2_000;
 
 /** Create the observer of one attempt. */
 export function createScreenObserver(engine: EngineInstance, vault: SecretVault): ScreenObserver {
@@ -82,6 +89,30 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       try {
         const changes = waitForChange === undefined ? {} : { waitForChange, beforeMark: marks.get(before) };
         return build(await settleAfterAction((options) => engine.observe(options), beforeShape, { maxMs, signal, mode, ...changes }));
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+    async quiet(latest, signal) {
+      const started = Date.now();
+      let current = latest;
+      try {
+        // Each round waits for the page to hold still; a change since `current` means another look.
+        while (Date.now() - started < END_SETTLE_MS) {
+          const remaining = END_SETTLE_MS - (Date.now() - started);
+          const mark = marks.get(current);
+          if (waitForChange !== undefined && mark !== undefined) {
+            const waited = await waitForChange(mark, { until: 'quiet', quietMs: END_QUIET_MS, maxMs: remaining, signal });
+            if (!waited.changed) return current;
+            current = build(await engine.observe({ signal }));
+            continue;
+          }
+          await new Promise<void>((resolve) => setTimeout(resolve, Math.min(END_QUIET_MS, remaining)));
+          const next = build(await engine.observe({ signal }));
+          if (shapes.get(next) === (shapes.get(current) ?? shapeOf({ root: current.tree, url: current.url }))) return next;
+          current = next;
+        }
+        return current;
       } catch (error) {
         throw failure(error);
       }

@@ -252,6 +252,7 @@ export class AttemptRunner {
     let cache: unknown;
     let afterStep: ((finished: FinishedStepView) => void) | undefined;
     let judged: JudgedEvidence | undefined;
+    let endScreen: RunnerObservation | undefined;
     let verdict: StepVerdict;
     this.#logger.debug(`step ${index} ${kind}: ${info.instruction}`);
     try {
@@ -262,6 +263,7 @@ export class AttemptRunner {
         after: (callback) => (afterStep = callback),
         evidence: (value) => (judged = value),
       });
+      endScreen = await this.#endScreen(kind, verdict, session, afterStep !== undefined);
     } finally {
       session.end();
       deadline.dispose();
@@ -270,7 +272,7 @@ export class AttemptRunner {
       verdict = { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
-    if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined);
+    if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
     await this.#evidence(index, artifacts);
     const record: StepRecord = {
       index,
@@ -388,9 +390,27 @@ export class AttemptRunner {
   }
 
   /** Tell the interceptor how the step ended; a failing listener is logged, never the step's problem. */
-  #afterStep(callback: (finished: FinishedStepView) => void, verdict: StepVerdict, evidence: JudgedEvidence | undefined): void {
+  /**
+   * The screen a recorded act step ends on: taken once the page held still, so effects that
+   * land after the last action settled (a submit that fetches, then navigates) are part of it.
+   */
+  async #endScreen(kind: StepKind, verdict: StepVerdict, session: StepSession, wanted: boolean): Promise<RunnerObservation | undefined> {
+    if (!wanted || kind !== 'act' || verdict.status !== 'passed' || session.sentences.length === 0 || session.latest === undefined) return undefined;
     try {
-      callback(evidence === undefined ? { verdict } : { verdict, evidence });
+      const screen = await this.#observer.quiet(session.latest, session.deadline.signal);
+      session.latest = screen;
+      return screen;
+    } catch (error) {
+      this.#logger.debug(`the end screen of step ${session.info.index} could not be taken: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  #afterStep(callback: (finished: FinishedStepView) => void, verdict: StepVerdict, evidence: JudgedEvidence | undefined, endScreen?: RunnerObservation): void {
+    try {
+      const finished: FinishedStepView = evidence === undefined ? { verdict } : { verdict, evidence };
+      if (endScreen !== undefined) finished.endScreen = endScreen;
+      callback(finished);
     } catch (error) {
       this.#logger.warn(`the step interceptor's afterStep failed: ${error instanceof Error ? error.message : String(error)}`);
     }

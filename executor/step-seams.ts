@@ -117,6 +117,12 @@ export interface FinishedStepView {
   verdict: StepVerdict;
   /** Present for a passed judgment whose executor named evidence. */
   evidence?: JudgedEvidence;
+  /**
+   * For a passed `act` step that acted: the screen once the page went quiet after the
+   * executor concluded, so a recording ends where the step's effects ended (a submit that
+   * fetches and then navigates), not at the last action's first settled screen.
+   */
+  endScreen?: RunnerObservation;
 }
 
 /** What an interceptor decided. */

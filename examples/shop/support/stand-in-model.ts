@@ -141,7 +141,9 @@ function answer(options: LanguageModelV3CallOptions, script: StandInScript): Lan
         : { found: true, value: judgment[1].value, reason: 'Read off the screen.', evidence };
     return result([{ type: 'text', text: JSON.stringify(body) }], 'stop');
   }
-  const plan = Object.entries(script.acts).find(([phrase]) => text.includes(phrase));
+  // The step being asked is on its own line (`Step 3 (act): …`); earlier steps show in the ledger.
+  const task = /^Step \d+ \(act\): (.*)$/m.exec(text)?.[1] ?? '';
+  const plan = Object.entries(script.acts).find(([phrase]) => task.includes(phrase));
   if (plan === undefined) throw new Error('The stand-in model has no plan for this step.');
   const done = toolCallsSoFar(options.prompt);
   const move = plan[1][done];
