@@ -1,0 +1,98 @@
+/**
+ * Golden case: the example shop suite replayed model-free through the real `e2e` binary from
+ * its committed cache. Pins the run summary, the report (normalized: no ids, timings or
+ * fresh values) and one entry as `cache show` prints it. Rewritten only with UPDATE_GOLDEN=1,
+ * never in CI.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareGolden } from '../tests/support/golden-file.js';
+import { ensureBuilt } from '../tests/runner/support/build.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EXAMPLE = join(ROOT, 'examples', 'shop');
+const BINARY = join(ROOT, 'dist', 'cli', 'main.js');
+const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+
+interface ReportStep {
+  kind: string;
+  instruction: string;
+  status: string;
+  errorCode: string | null;
+  modelCalls: number;
+  actions: string[];
+  cache: { mode?: string; reason?: string; write?: string } | null;
+}
+interface Report {
+  tests: Array<{ file: string; titlePath: string[]; attempts: Array<{ status: string; steps: ReportStep[] }> }>;
+  summary: unknown;
+  exitCode: number;
+}
+
+async function expectGolden(path: string, actual: string): Promise<void> {
+  const result = await compareGolden(path, actual, { update: UPDATE });
+  if (result.kind === 'missing') throw new Error(`golden/${path} is missing; run with UPDATE_GOLDEN=1 once and review it`);
+  if (result.kind === 'differs') expect(actual.endsWith('\n') ? actual : actual + '\n').toBe(result.expected);
+}
+
+/** Fresh values of a run (unique() emails) read as placeholders. */
+function normalize(text: string): string {
+  return text.replace(/buyer-\d+@example\.test/g, 'buyer-<unique>@example.test');
+}
+
+let run: { status: number | null; stdout: string; stderr: string };
+
+beforeAll(() => {
+  ensureBuilt();
+  const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1' };
+  for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'E2E_OPENAI_COMPATIBLE_URL', 'E2E_EXAMPLE_STAND_IN']) delete environment[name];
+  run = spawnSync(process.execPath, [BINARY, 'replay'], { cwd: EXAMPLE, env: environment, encoding: 'utf8', timeout: 240_000 });
+}, 300_000);
+
+describe('golden: the example shop replayed with no model', () => {
+  it('exits 0 and prints the summary rows', async () => {
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const summary = run.stdout
+      .split('\n')
+      .filter((line) => /^\s+(AI|Cache)\s\s/.test(line))
+      .join('\n');
+    await expectGolden('example-shop/summary.txt', summary);
+  });
+
+  it('writes the report the golden pins', async () => {
+    const report = JSON.parse(readFileSync(join(EXAMPLE, '.e2e', 'report.json'), 'utf8')) as Report;
+    const pinned = {
+      exitCode: report.exitCode,
+      summary: report.summary,
+      tests: report.tests
+        .map((test) => ({
+          file: test.file,
+          title: test.titlePath.join(' › '),
+          attempts: test.attempts.map((attempt) => ({
+            status: attempt.status,
+            steps: attempt.steps.map((step) => ({
+              kind: step.kind,
+              instruction: step.instruction,
+              status: step.status,
+              errorCode: step.errorCode,
+              modelCalls: step.modelCalls,
+              actions: step.actions,
+              cache: step.cache === null ? null : { mode: step.cache.mode, reason: step.cache.reason, write: step.cache.write },
+            })),
+          })),
+        }))
+        .sort((left, right) => left.file.localeCompare(right.file)),
+    };
+    await expectGolden('example-shop/report.json', normalize(JSON.stringify(pinned, null, 2)));
+  });
+
+  it('shows the sign-in entry as sentences, with the secret by name only', async () => {
+    const show = spawnSync(process.execPath, [BINARY, 'cache', 'show', '5e1aae0f'], { cwd: EXAMPLE, encoding: 'utf8' });
+    expect(show.status, show.stderr).toBe(0);
+    expect(show.stdout).not.toContain('correct-horse-battery');
+    await expectGolden('example-shop/show-sign-in.txt', show.stdout.replace(/recorded \S+Z/, 'recorded <time>'));
+  });
+});
