@@ -169,7 +169,7 @@ export const replaySection: BenchSection = {
         `  1k-element page: replay ${large.replayMs.toFixed(1)} ms (observing ${large.observeMs.toFixed(1)}, acting ${large.actionMs.toFixed(1)}) vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`,
       );
       const small = await compare(live, page, '/booking-small', folder);
-      context.log(`  form-only page: replay ${small.replayMs.toFixed(1)} ms vs Playwright ${small.scriptMs.toFixed(1)} ms for 10 actions`);
+      context.log(`  form-only page: replay ${small.replayMs.toFixed(1)} ms (observing ${small.observeMs.toFixed(1)}, acting ${small.actionMs.toFixed(1)}) vs Playwright ${small.scriptMs.toFixed(1)} ms for 10 actions`);
       await instance.close();
       return {
         replay_step_ms: Number(large.replayMs.toFixed(1)),

@@ -67,23 +67,22 @@ export interface CacheLocationOptions {
  * config that does not load, is `INVALID_CONFIG`.
  */
 export async function cacheLocationOf(options: CacheLocationOptions): Promise<CacheLocation> {
-  const explicit = (path: string | undefined) => (path === undefined ? undefined : resolve(options.cwd, path));
-  const given = { cacheDirectory: explicit(options.cacheDir), hitsDirectory: explicit(options.hitsDir) };
-  if (given.cacheDirectory !== undefined && given.hitsDirectory !== undefined) return { cacheDirectory: given.cacheDirectory, hitsDirectory: given.hitsDirectory };
+  const given = (path: string | undefined): string | undefined => (path === undefined ? undefined : resolve(options.cwd, path));
+  const cacheDirectory = given(options.cacheDir);
+  const hitsDirectory = given(options.hitsDir);
+  if (cacheDirectory !== undefined && hitsDirectory !== undefined) return { cacheDirectory, hitsDirectory };
   const configPath = findConfigFile(options.cwd, options.config);
   if (configPath === undefined && options.config !== undefined) {
     throw new E2EError('INVALID_CONFIG', `no config ${options.config} in ${options.cwd}; pass an existing file to --config.`);
   }
+  // The config is evaluated only when its cache folder is wanted.
   const project =
     configPath === undefined
-      ? { configDir: options.cwd, cacheDirectory: resolve(options.cwd, DEFAULT_CACHE_DIR) }
-      : given.cacheDirectory === undefined
-        ? await probeConfig(configPath, options.cwd, options.env)
-        : { configDir: dirname(configPath), cacheDirectory: given.cacheDirectory };
-  return {
-    cacheDirectory: given.cacheDirectory ?? project.cacheDirectory,
-    hitsDirectory: given.hitsDirectory ?? resolve(project.configDir, DEFAULT_HITS_DIR),
-  };
+      ? { configDir: options.cwd, cacheDirectory: cacheDirectory ?? resolve(options.cwd, DEFAULT_CACHE_DIR) }
+      : cacheDirectory !== undefined
+        ? { configDir: dirname(configPath), cacheDirectory }
+        : await probeConfig(configPath, options.cwd, options.env);
+  return { cacheDirectory: project.cacheDirectory, hitsDirectory: hitsDirectory ?? resolve(project.configDir, DEFAULT_HITS_DIR) };
 }
 
 /** The config's folder and cache folder, as Playwright loads the config. */

@@ -238,7 +238,8 @@ describe('the replay cache through the e2e binary', () => {
     const c3 = commit('recorded with "Save"');
     const diff = await runE2E(['cache', 'diff', c2, c3, '--cache-dir', cacheDir], { cwd: repository });
     expect(diff.exitCode, output(diff)).toBe(0);
-    expect(diff.stdout.split('\n')[0]).toBe(`Cache diff ${c2} → ${c3}: 1 changed, 0 re-keyed, 0 added, 0 removed, 1 unchanged`);
+    const tree = git('ls-tree', '-r', '--name-only', c3);
+    expect(diff.stdout.split('\n')[0], `${output(diff)}\n${tree}`).toBe(`Cache diff ${c2} → ${c3}: 1 changed, 0 re-keyed, 0 added, 0 removed, 1 unchanged`);
     expect(diff.stdout).toContain('changed   act "add a todo \\"Buy milk\\""');
     expect(diff.stdout).toContain('- tap button "Create"\n      + tap button "Save"');
     expect(diff.stdout).not.toContain('Walk the dog');
@@ -260,6 +261,7 @@ describe('the replay cache through the e2e binary', () => {
     const run = await runE2E(['record', 'todos.e2e.ts', '-g', 'adds a todo', '--workers', '16', '--', '--repeat-each', '16'], { cwd: FIXTURE, env: env() });
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.report?.errors).toEqual([]);
+    expect(run.stderr).not.toContain('[e2e] warning');
     const outcomes = (run.report?.tests ?? []).map((test) => test.outcome);
     expect(outcomes).toEqual(Array.from({ length: 16 }, () => 'expected'));
     const writes = (run.report?.tests ?? []).map((test) => (test.attempts[0]?.steps[0]?.cache as { write?: string } | undefined)?.write);
