@@ -301,14 +301,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
       if (review.notices.length > 0 && run.concluding === undefined) history.push({ role: 'user', content: review.notices.join('\n') });
       if (review.conclude !== undefined) conclude(review.conclude);
     }
-    outcome = verdictTool.verdict() ?? {
-      status: 'failed',
-      errorCode: 'STEP_NO_CONCLUSION',
-      summary:
-        run.concluding === undefined
-          ? `The model did not give a verdict within ${turn} model calls.`
-          : `The model did not give a verdict when asked to conclude (${run.concluding})`,
-    };
+    outcome = verdictTool.verdict() ?? noVerdict(ctx, turn, run.concluding);
     return outcome;
   } catch (error) {
     if (isE2EError(error) && error.code === 'CONTEXT_OVERFLOW') {
@@ -321,6 +314,30 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
     const footer = outcome === undefined ? ['ended by an error'] : [`${outcome.status}${outcome.errorCode === undefined ? '' : ` (${outcome.errorCode})`}: ${outcome.summary}`];
     ctx.attachTranscript(ctx.redact(renderTranscript(system, [...elideSupersededScreens(history)], footer)));
   }
+}
+
+/**
+ * The outcome of a loop that ended without a verdict: a spent action or model-call budget is
+ * `STEP_BUDGET_EXHAUSTED` (the wind-down asked for a verdict first and none came), anything
+ * else `STEP_NO_CONCLUSION`.
+ */
+function noVerdict(ctx: StepContext, turn: number, concluding: string | undefined): StepVerdict {
+  const budgetSpent = ctx.budgets.remainingActions() <= 0 || ctx.budgets.remainingModelCalls() <= 0;
+  if (budgetSpent) {
+    return {
+      status: 'failed',
+      errorCode: 'STEP_BUDGET_EXHAUSTED',
+      summary: `The step spent its budget (${ctx.budgets.remainingActions() <= 0 ? 'actions' : 'model calls'}) before the model gave a verdict; raise maxSteps/maxModelCalls or split the instruction.`,
+    };
+  }
+  return {
+    status: 'failed',
+    errorCode: 'STEP_NO_CONCLUSION',
+    summary:
+      concluding === undefined
+        ? `The model did not give a verdict within ${turn} model calls.`
+        : `The model did not give a verdict when asked to conclude (${concluding})`,
+  };
 }
 
 /**

@@ -63,7 +63,7 @@ describe('the built-in agent', () => {
     expect(outcome.verdict.summary).toBe('Checked the result first.');
   });
 
-  it('ends with STEP_NO_CONCLUSION when the forced last turn still gives no verdict', async () => {
+  it('ends with STEP_BUDGET_EXHAUSTED when the forced last model call still gives no verdict', async () => {
     const app = memoryApp();
     const model = scriptedModel([
       ({ text }) => callTools(['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'Tea' }]),
@@ -76,7 +76,7 @@ describe('the built-in agent', () => {
     const { runner } = attemptOver(app, { executor: createAgent({ model }), limits: { maxModelCalls: 2 } });
     const outcome = await runner.runStep('act', 'add something');
     expect(outcome.verdict.status).toBe('failed');
-    expect(outcome.verdict.errorCode).toBe('STEP_NO_CONCLUSION');
+    expect(outcome.verdict.errorCode).toBe('STEP_BUDGET_EXHAUSTED');
     expect(outcome.modelCalls).toBe(2);
   });
 
