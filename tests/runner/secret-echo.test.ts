@@ -27,7 +27,8 @@ let run: E2ERun;
 beforeAll(async () => {
   ensureBuilt();
   rmSync(WRITTEN, { recursive: true, force: true });
-  server = await serveStatic(join(FIXTURE, 'app'));
+  // The same echoing page as the in-process fault test, served from its one copy.
+  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures/', import.meta.url)));
   server.route(async (request, response) => {
     if (request.url !== '/record' || request.method !== 'POST') return false;
     const chunks: Buffer[] = [];
