@@ -1,35 +1,22 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isEngineError, type EngineAction, type EngineInstance, type EngineObservation, type Rect } from '../../executor/engine.js';
 import { decodePng } from '../../tests/support/png.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
-import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
-import { surfaceOf, web } from './index.js';
+import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
+import { surfaceOf } from './index.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const TIMEOUT = { timeoutMs: 5000 };
 
-const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });
-let server: StaticServer;
-let attempt: EngineInstance | undefined;
-
-beforeAll(async () => {
-  server = await serveStatic(FIXTURES);
-});
-afterEach(async () => {
-  await attempt?.close();
-  attempt = undefined;
-});
-afterAll(async () => {
-  await engine.dispose?.();
-  await server.close();
-});
+const live = webEngineOnFolder(FIXTURES);
+const { engine } = live;
 
 /** Open a fixture page in a fresh attempt and observe it. */
 async function open(path = 'actions.html'): Promise<{ instance: EngineInstance; screen: EngineObservation }> {
-  attempt = await engine.start({ baseUrl: server.url });
-  await attempt.session.open(server.url + path);
+  const attempt = await live.start();
+  await attempt.session.open(live.url + path);
   await surfaceOf(engine).page().waitForLoadState('load');
   return { instance: attempt, screen: await attempt.observe() };
 }
@@ -145,11 +132,11 @@ describe('web engine verbs on nodes', () => {
 describe('web engine page and point verbs', () => {
   it('navigates and goes back', async () => {
     const { instance } = await open();
-    await instance.performOnPage({ verb: 'navigate', url: server.url + 'second.html' }, TIMEOUT);
-    expect(instance.session.url()).toBe(server.url + 'second.html');
+    await instance.performOnPage({ verb: 'navigate', url: live.url + 'second.html' }, TIMEOUT);
+    expect(instance.session.url()).toBe(live.url + 'second.html');
     expect(nodeNamed((await instance.observe()).root, 'heading', 'Second page').role).toBe('heading');
     await instance.performOnPage({ verb: 'back' }, TIMEOUT);
-    expect(instance.session.url()).toBe(server.url + 'actions.html');
+    expect(instance.session.url()).toBe(live.url + 'actions.html');
     await instance.session.back();
     expect(instance.session.url()).toBe('about:blank');
   });

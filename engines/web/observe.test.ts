@@ -1,38 +1,25 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineInstance } from '../../executor/engine.js';
 import { diffScreens, renderScreen, shapeOf } from '../../executor/screen-text.js';
 import { settleAfterAction } from '../../executor/settle.js';
 import { compareGolden } from '../../tests/support/golden-file.js';
 import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';
-import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
-import { surfaceOf, web } from './index.js';
+import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
+import { surfaceOf } from './index.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
 
 // One browser for the whole file (the engine shares it across attempts).
-const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });
-let server: StaticServer;
-let attempt: EngineInstance | undefined;
-
-beforeAll(async () => {
-  server = await serveStatic(FIXTURES);
-});
-afterEach(async () => {
-  await attempt?.close();
-  attempt = undefined;
-});
-afterAll(async () => {
-  await engine.dispose?.();
-  await server.close();
-});
+const live = webEngineOnFolder(FIXTURES);
+const { engine } = live;
 
 /** Start an attempt and open a fixture page, waiting for iframes too. */
 async function open(path: string): Promise<EngineInstance> {
-  attempt = await engine.start({ baseUrl: server.url });
-  await attempt.session.open(server.url + path);
+  const attempt = await live.start();
+  await attempt.session.open(live.url + path);
   await surfaceOf(engine).page().waitForLoadState('load');
   return attempt;
 }

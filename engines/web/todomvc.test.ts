@@ -1,34 +1,21 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineAction, EngineInstance, EngineObservation, ScreenNode } from '../../executor/engine.js';
 import { renderScreen, shapeOf } from '../../executor/screen-text.js';
 import { settleAfterAction } from '../../executor/settle.js';
 import { compareGolden } from '../../tests/support/golden-file.js';
 import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';
-import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
-import { surfaceOf, web } from './index.js';
+import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
+import { surfaceOf } from './index.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
 const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
 const TIMEOUT = { timeoutMs: 10_000 };
 
-const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });
-let server: StaticServer;
-let attempt: EngineInstance | undefined;
-
-beforeAll(async () => {
-  server = await serveStatic(EXAMPLES);
-});
-afterEach(async () => {
-  await attempt?.close();
-  attempt = undefined;
-});
-afterAll(async () => {
-  await engine.dispose?.();
-  await server.close();
-});
+const live = webEngineOnFolder(EXAMPLES);
+const { engine } = live;
 
 /** Ids renumbered by first appearance: how many observations settling took must not matter. */
 function renumbered(text: string): string {
@@ -51,9 +38,8 @@ async function act(instance: EngineInstance, before: EngineObservation, node: Sc
 
 /** Open an example, add two todos, complete the first, and return the final screen. */
 async function twoTodosFirstDone(example: string): Promise<EngineObservation> {
-  const instance = await engine.start({ baseUrl: server.url });
-  attempt = instance;
-  await instance.session.open(`${server.url}${example}/index.html`);
+  const instance = await live.start();
+  await instance.session.open(`${live.url}${example}/index.html`);
   // The React example compiles its JSX in the page; wait until the app has rendered.
   await surfaceOf(engine).page().waitForSelector('#new-todo', { timeout: 20_000 });
   let screen = await instance.observe();
