@@ -5,6 +5,7 @@
  */
 import type { ElementHandle, Page } from 'playwright';
 import { EngineError, type EngineAction, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../executor/engine.js';
+import { checkedState, pointerReady } from './pointer-ready.js';
 
 /** How long a long press holds the pointer down. */
 export const LONG_PRESS_MS = 800;
@@ -93,15 +94,17 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
   const deadline = Date.now() + timeoutMs;
   const { element } = target;
   const at = target.position === undefined ? {} : { position: target.position };
+  // Pointer actions skip Playwright's frame-long checks when the element is ready now (pointer-ready.ts).
+  const ready = (needsEnabled: boolean): Promise<boolean> => pointerReady(element, { ...at, needsEnabled });
   switch (action.verb) {
     case 'tap':
-      return element.click({ ...at, timeout: remaining(deadline) });
+      return element.click({ ...at, timeout: remaining(deadline), force: await ready(true) });
     case 'doubleTap':
-      return element.dblclick({ ...at, timeout: remaining(deadline) });
+      return element.dblclick({ ...at, timeout: remaining(deadline), force: await ready(true) });
     case 'secondaryTap':
-      return element.click({ ...at, button: 'right', timeout: remaining(deadline) });
+      return element.click({ ...at, button: 'right', timeout: remaining(deadline), force: await ready(true) });
     case 'hover':
-      return element.hover({ ...at, timeout: remaining(deadline) });
+      return element.hover({ ...at, timeout: remaining(deadline), force: await ready(false) });
     case 'longPress':
       await element.hover({ ...at, timeout: remaining(deadline) });
       await page.mouse.down();
@@ -137,8 +140,15 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
       await element.selectOption({ index: found.index }, { timeout: remaining(deadline) });
       return;
     }
-    case 'check':
-      return element.setChecked(action.checked, { timeout: remaining(deadline) });
+    case 'check': {
+      // As Playwright's setChecked: nothing to do when already so; one click; the state must follow.
+      const state = await checkedState(element);
+      if (state === action.checked) return;
+      if (state === null || !(await ready(true))) return element.setChecked(action.checked, { timeout: remaining(deadline) });
+      await element.click({ timeout: remaining(deadline), force: true });
+      if ((await checkedState(element)) !== action.checked) throw new EngineError('NOT_ACTIONABLE', 'Clicking the checkbox did not change its state.');
+      return;
+    }
     case 'scroll':
       return scrollElement(element, action.direction);
     case 'scrollTo':

@@ -1,0 +1,82 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isEngineError, type EngineInstance, type EngineObservation } from '../../executor/engine.js';
+import { nodeNamed } from '../../tests/support/screen-tree.js';
+import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
+import { surfaceOf } from './index.js';
+import { pointerReady } from './pointer-ready.js';
+
+const live = webEngineOnFolder(join(dirname(fileURLToPath(import.meta.url)), 'fixtures'));
+const TIMEOUT = { timeoutMs: 5000 };
+
+async function open(): Promise<{ instance: EngineInstance; screen: EngineObservation }> {
+  const instance = await live.start();
+  await instance.session.open(live.url + 'pointer.html');
+  await surfaceOf(live.engine).page().waitForLoadState('load');
+  return { instance, screen: await instance.observe() };
+}
+
+/** Whether the quick path would act on the element `selector` (in the page, or in its open shadow root). */
+async function readyAt(selector: string, needsEnabled = true): Promise<boolean> {
+  const page = surfaceOf(live.engine).page();
+  const handle = selector.startsWith('frame:')
+    ? await page.frameLocator('#frame').locator(selector.slice('frame:'.length)).elementHandle()
+    : await page.locator(selector).elementHandle();
+  if (handle === null) throw new Error(`fixture lost ${selector}`);
+  try {
+    return await pointerReady(handle, { needsEnabled });
+  } finally {
+    await handle.dispose();
+  }
+}
+
+async function log(): Promise<string> {
+  return surfaceOf(live.engine).page().locator('#log').innerText();
+}
+
+describe('pointer readiness (the quick path of pointer actions)', () => {
+  it('is ready for a visible, enabled, still, unobstructed element, also one hit through its inner words or a shadow root', async () => {
+    await open();
+    expect(await readyAt('#plain')).toBe(true);
+    expect(await readyAt('#wrapper')).toBe(true);
+    expect(await readyAt('#shadowed')).toBe(true);
+  });
+
+  it('is not ready whenever Playwright would wait or refuse, so Playwright decides', async () => {
+    await open();
+    for (const selector of ['#disabled', '#aria-disabled', '#hidden', '#no-pointer', '#covered', '#moving', '#inert', '#wrapped', '#far', 'frame:#framed']) {
+      expect({ selector, ready: await readyAt(selector) }).toEqual({ selector, ready: false });
+    }
+    // Hovering does not need the element enabled.
+    expect(await readyAt('#disabled', false)).toBe(true);
+  });
+
+  it('acts on ready and unready elements alike: quick where it can, Playwright scrolling and waiting where it cannot', async () => {
+    const { instance, screen } = await open();
+    await instance.perform(nodeNamed(screen.root, 'button', 'Plain'), { verb: 'tap' }, TIMEOUT);
+    await instance.perform(nodeNamed(screen.root, 'button', 'Inner words'), { verb: 'tap' }, TIMEOUT);
+    await instance.perform(nodeNamed(screen.root, 'button', 'Shadowed'), { verb: 'tap' }, TIMEOUT);
+    await instance.perform(nodeNamed(screen.root, 'button', 'Far'), { verb: 'tap' }, TIMEOUT);
+    expect(await log()).toBe('plain wrapper shadowed far');
+  });
+
+  it('checks like Playwright: no click when already so, one click otherwise, and a box that will not change is NOT_ACTIONABLE', async () => {
+    const { instance, screen } = await open();
+    const box = nodeNamed(screen.root, 'checkbox', 'Box');
+    await instance.perform(box, { verb: 'check', checked: true }, TIMEOUT);
+    await instance.perform(box, { verb: 'check', checked: true }, TIMEOUT);
+    await instance.perform(nodeNamed(screen.root, 'checkbox', 'Custom'), { verb: 'check', checked: true }, TIMEOUT);
+    const page = surfaceOf(live.engine).page();
+    expect(await page.locator('#box').isChecked()).toBe(true);
+    expect(await page.locator('#custom').getAttribute('aria-checked')).toBe('true');
+    expect(await log()).toBe('box custom');
+    const stuck = await instance.perform(nodeNamed(screen.root, 'checkbox', 'Stuck'), { verb: 'check', checked: true }, TIMEOUT).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isEngineError(stuck) && stuck.engineCode).toBe('NOT_ACTIONABLE');
+    expect(String((stuck as Error).message)).toContain('did not change its state');
+    expect(await log()).toBe('box custom stuck');
+  });
+});

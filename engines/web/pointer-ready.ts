@@ -1,0 +1,91 @@
+/**
+ * The quick path for pointer actions. Playwright's own checks before a click wait for two
+ * animation frames (a box sample at each) and then intercept the events; between actions that
+ * costs a whole extra frame whenever anything ran in the page since the last action (as an
+ * observation always does). Here the same conditions are checked in one evaluate whose only
+ * wait is a single frame: attached, visible, enabled, not inert, the same box before and after
+ * that frame, a single box, in the viewport, and the element (or something inside it) is what
+ * the pointer would hit. When all hold, Playwright sends the input with its checks skipped
+ * (`force`); when any does not, or the element sits in a frame, the caller goes the usual way
+ * and Playwright waits and reports as it always does. So the quick path only ever answers
+ * "ready now"; every wait and every failure message stays Playwright's.
+ */
+import type { ElementHandle } from 'playwright';
+
+/** Options of {@link pointerReady}. */
+export interface PointerReadinessOptions {
+  /** A point relative to the element's padding box (as Playwright's `position`); default its centre. */
+  position?: { x: number; y: number };
+  /** Whether the element must be enabled (clicks do; hovering does not). */
+  needsEnabled: boolean;
+}
+
+/** Longest wait for the one animation frame; a page that paints no frames goes the usual way. */
+const FRAME_WAIT_MS = 100;
+
+/*
+ * In page. No named inner functions (see perform-action.ts). `requestAnimationFrame` and
+ * `setTimeout` are the page's; if an app replaced them and no frame comes, the answer is "not
+ * ready" and Playwright's path runs.
+ */
+async function readinessInPage(element: Element, args: { position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number }): Promise<boolean> {
+  const notReady = false;
+  const view = element.ownerDocument.defaultView;
+  if (!element.isConnected || view === null || view.top !== view) return notReady;
+  if (element.getClientRects().length !== 1) return notReady;
+  if (!element.checkVisibility({ visibilityProperty: true })) return notReady;
+  if (element.closest('[inert]') !== null) return notReady;
+  if (args.needsEnabled && (element.matches(':disabled') || element.closest('[aria-disabled="true"]') !== null)) return notReady;
+  const before = element.getBoundingClientRect();
+  if (before.width === 0 || before.height === 0) return notReady;
+  const framed = await new Promise<boolean>((resolve) => {
+    const timer = view.setTimeout(() => resolve(false), args.frameWaitMs);
+    view.requestAnimationFrame(() => {
+      view.clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!framed || !element.isConnected) return notReady;
+  const box = element.getBoundingClientRect();
+  if (box.left !== before.left || box.top !== before.top || box.width !== before.width || box.height !== before.height) return notReady;
+  const x = args.position === null ? box.left + box.width / 2 : box.left + element.clientLeft + args.position.x;
+  const y = args.position === null ? box.top + box.height / 2 : box.top + element.clientTop + args.position.y;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return notReady;
+  let hit: Element | null = element.ownerDocument.elementFromPoint(x, y);
+  for (let guard = 0; hit?.shadowRoot != null && guard < 32; guard++) {
+    const inner: Element | null = hit.shadowRoot.elementFromPoint(x, y);
+    if (inner === null || inner === hit) break;
+    hit = inner;
+  }
+  let inside = false;
+  for (let node: Node | null = hit; node !== null; node = node.parentNode ?? (node.nodeType === 11 ? (node as ShadowRoot).host : null)) {
+    if (node === element) {
+      inside = true;
+      break;
+    }
+  }
+  return inside;
+}
+
+/** Whether a pointer action on `element` may go ahead at once, its checks skipped (see the module comment). */
+export async function pointerReady(element: ElementHandle<Element>, options: PointerReadinessOptions): Promise<boolean> {
+  try {
+    return await element.evaluate(readinessInPage, { position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS });
+  } catch {
+    // Whatever went wrong, Playwright's own path will say it properly.
+    return false;
+  }
+}
+
+/** In page: the checked state of a checkbox, radio or `aria-checked` element (null when not checkable). */
+function checkedInPage(element: Element): boolean | null {
+  const input = element as HTMLInputElement;
+  if (element.localName === 'input' && (input.type === 'checkbox' || input.type === 'radio')) return input.checked;
+  const ariaChecked = element.getAttribute('aria-checked');
+  return ariaChecked === 'true' ? true : ariaChecked === 'false' ? false : null;
+}
+
+/** The element's checked state, or null when it is not checkable. */
+export function checkedState(element: ElementHandle<Element>): Promise<boolean | null> {
+  return element.evaluate(checkedInPage);
+}
