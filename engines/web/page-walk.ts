@@ -64,6 +64,10 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     ids: WeakMap<Node, string>;
     elements: Map<string, Node>;
     counter: { next: number };
+    /** Top document only: the box each element id had in the latest walk (see pointer-ready.ts). */
+    boxes?: Map<string, [number, number, number, number]>;
+    /** Top document only: set once a frame was drawn after the latest walk. */
+    frameSinceWalk?: { seen: boolean };
   }
   interface Fragment {
     text: string;
@@ -85,6 +89,8 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   stateHost[stateKey] = topState;
   topState.counter.next = Math.max(topState.counter.next, args.firstId);
   topState.elements = new Map();
+  const boxes = new Map<string, [number, number, number, number]>();
+  topState.boxes = boxes;
 
   const itemsByNode = new WeakMap<WalkedNode, Item[]>();
   const leafContent = new WeakMap<WalkedNode, string>();
@@ -383,7 +389,10 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         }
       }
     }
-    if (hasArea) walked.b = rectOf(box, scope);
+    if (hasArea) {
+      walked.b = rectOf(box, scope);
+      if (scope.state === topState) boxes.set(walked.i, walked.b);
+    }
 
     // Children: name-from-content roles keep only interactive descendants; containers keep text.
     const isNode = (item: Item): item is WalkedNode => item !== null && !('text' in item);
@@ -416,6 +425,12 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   const rootChildren = textNodes(rootItems);
   assignTextIds(rootChildren);
   if (rootChildren.length > 0) root.c = rootChildren;
+  // A box that is the same after the next frame as in this walk held still across a frame.
+  const frameSinceWalk = { seen: false };
+  topState.frameSinceWalk = frameSinceWalk;
+  requestAnimationFrame(() => {
+    frameSinceWalk.seen = true;
+  });
   const result: WalkResult = { root, title: document.title, nextId: topState.counter.next };
   return JSON.stringify(result);
 }

@@ -86,6 +86,8 @@ async function optionIndex(element: ElementHandle<Element>, wanted: string): Pro
 /** An element to act on; `position` (relative to its box) points at a `text` node's words. */
 export interface ActionTarget {
   element: ElementHandle<Element>;
+  /** The id the element was found by (absent for a `text` node's parent). */
+  id?: string;
   position?: { x: number; y: number };
 }
 
@@ -95,7 +97,7 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
   const { element } = target;
   const at = target.position === undefined ? {} : { position: target.position };
   // Pointer actions skip Playwright's frame-long checks when the element is ready now (pointer-ready.ts).
-  const ready = (needsEnabled: boolean): Promise<boolean> => pointerReady(element, { ...at, needsEnabled });
+  const ready = (needsEnabled: boolean): Promise<boolean> => pointerReady(element, { ...at, ...(target.id === undefined ? {} : { id: target.id }), needsEnabled });
   switch (action.verb) {
     case 'tap':
       return element.click({ ...at, timeout: remaining(deadline), force: await ready(true) });

@@ -18,14 +18,14 @@ async function open(): Promise<{ instance: EngineInstance; screen: EngineObserva
 }
 
 /** Whether the quick path would act on the element `selector` (in the page, or in its open shadow root). */
-async function readyAt(selector: string, needsEnabled = true): Promise<boolean> {
+async function readyAt(selector: string, { needsEnabled = true, id }: { needsEnabled?: boolean; id?: string } = {}): Promise<boolean> {
   const page = surfaceOf(live.engine).page();
   const handle = selector.startsWith('frame:')
     ? await page.frameLocator('#frame').locator(selector.slice('frame:'.length)).elementHandle()
     : await page.locator(selector).elementHandle();
   if (handle === null) throw new Error(`fixture lost ${selector}`);
   try {
-    return await pointerReady(handle, { needsEnabled });
+    return await pointerReady(handle, id === undefined ? { needsEnabled } : { needsEnabled, id });
   } finally {
     await handle.dispose();
   }
@@ -49,7 +49,34 @@ describe('pointer readiness (the quick path of pointer actions)', () => {
       expect({ selector, ready: await readyAt(selector) }).toEqual({ selector, ready: false });
     }
     // Hovering does not need the element enabled.
-    expect(await readyAt('#disabled', false)).toBe(true);
+    expect(await readyAt('#disabled', { needsEnabled: false })).toBe(true);
+  });
+
+  it('takes the box of the latest walk as its first sample once a frame was drawn since, so a still element costs no frame', async () => {
+    const { instance } = await open();
+    const page = surfaceOf(live.engine).page();
+    // Count the page's animation-frame requests (the walk asks for one; a readiness check that waits, another).
+    await page.evaluate(() => {
+      const counted = window as unknown as { frameRequests: number };
+      const original = window.requestAnimationFrame.bind(window);
+      counted.frameRequests = 0;
+      window.requestAnimationFrame = (callback) => {
+        counted.frameRequests++;
+        return original(callback);
+      };
+    });
+    const requests = (): Promise<number> => page.evaluate(() => (window as unknown as { frameRequests: number }).frameRequests);
+    const plain = nodeNamed((await instance.observe()).root, 'button', 'Plain').id;
+    expect(await requests()).toBe(1);
+    await page.waitForTimeout(100);
+    expect(await readyAt('#plain', { id: plain })).toBe(true);
+    expect(await requests()).toBe(1);
+    // Moved since the walk: the check waits one frame and compares afresh.
+    await page.evaluate(() => {
+      document.getElementById('plain')!.style.marginLeft = '30px';
+    });
+    expect(await readyAt('#plain', { id: plain })).toBe(true);
+    expect(await requests()).toBe(2);
   });
 
   it('acts on ready and unready elements alike: quick where it can, Playwright scrolling and waiting where it cannot', async () => {

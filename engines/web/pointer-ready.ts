@@ -2,10 +2,10 @@
  * The quick path for pointer actions. Playwright's own checks before a click wait for two
  * animation frames (a box sample at each) and then intercept the events; between actions that
  * costs a whole extra frame whenever anything ran in the page since the last action (as an
- * observation always does). Here the same conditions are checked in one evaluate whose only
- * wait is a single frame: attached, visible, enabled, not inert, the same box before and after
- * that frame, a single box, in the viewport, and the element (or something inside it) is what
- * the pointer would hit. When all hold, Playwright sends the input with its checks skipped
+ * observation always does). Here the same conditions are checked in one evaluate that waits
+ * at most one frame: attached, visible, enabled, not inert, a single box that held still
+ * across a frame (since the latest walk, or else across the next frame), in the viewport, and
+ * the element (or something inside it) is what the pointer would hit. When all hold, Playwright sends the input with its checks skipped
  * (`force`); when any does not, or the element sits in a frame, the caller goes the usual way
  * and Playwright waits and reports as it always does. So the quick path only ever answers
  * "ready now"; every wait and every failure message stays Playwright's.
@@ -14,6 +14,8 @@ import type { ElementHandle } from 'playwright';
 
 /** Options of {@link pointerReady}. */
 export interface PointerReadinessOptions {
+  /** The element's id in the latest walk, whose box may already show it held still (see below). */
+  id?: string;
   /** A point relative to the element's padding box (as Playwright's `position`); default its centre. */
   position?: { x: number; y: number };
   /** Whether the element must be enabled (clicks do; hovering does not). */
@@ -28,7 +30,7 @@ const FRAME_WAIT_MS = 100;
  * `setTimeout` are the page's; if an app replaced them and no frame comes, the answer is "not
  * ready" and Playwright's path runs.
  */
-async function readinessInPage(element: Element, args: { position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number }): Promise<boolean> {
+async function readinessInPage(element: Element, args: { id: string | null; position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number }): Promise<boolean> {
   const notReady = false;
   const view = element.ownerDocument.defaultView;
   if (!element.isConnected || view === null || view.top !== view) return notReady;
@@ -38,16 +40,30 @@ async function readinessInPage(element: Element, args: { position: { x: number; 
   if (args.needsEnabled && (element.matches(':disabled') || element.closest('[aria-disabled="true"]') !== null)) return notReady;
   const before = element.getBoundingClientRect();
   if (before.width === 0 || before.height === 0) return notReady;
-  const framed = await new Promise<boolean>((resolve) => {
-    const timer = view.setTimeout(() => resolve(false), args.frameWaitMs);
-    view.requestAnimationFrame(() => {
-      view.clearTimeout(timer);
-      resolve(true);
+  // Held still: the box the latest walk saw, a frame drawn since, and the same box now (to the
+  // pixel, as walks round); or else the same box before and after one frame from now.
+  const state = (view as unknown as Record<symbol, { boxes?: Map<string, number[]>; frameSinceWalk?: { seen: boolean } } | undefined>)[Symbol.for('e2e.observer')];
+  const walked = args.id === null ? undefined : state?.boxes?.get(args.id);
+  const heldSinceWalk =
+    state?.frameSinceWalk?.seen === true &&
+    walked !== undefined &&
+    walked[0] === Math.round(before.left) &&
+    walked[1] === Math.round(before.top) &&
+    walked[2] === Math.round(before.width) &&
+    walked[3] === Math.round(before.height);
+  let box = before;
+  if (!heldSinceWalk) {
+    const framed = await new Promise<boolean>((resolve) => {
+      const timer = view.setTimeout(() => resolve(false), args.frameWaitMs);
+      view.requestAnimationFrame(() => {
+        view.clearTimeout(timer);
+        resolve(true);
+      });
     });
-  });
-  if (!framed || !element.isConnected) return notReady;
-  const box = element.getBoundingClientRect();
-  if (box.left !== before.left || box.top !== before.top || box.width !== before.width || box.height !== before.height) return notReady;
+    if (!framed || !element.isConnected) return notReady;
+    box = element.getBoundingClientRect();
+    if (box.left !== before.left || box.top !== before.top || box.width !== before.width || box.height !== before.height) return notReady;
+  }
   const x = args.position === null ? box.left + box.width / 2 : box.left + element.clientLeft + args.position.x;
   const y = args.position === null ? box.top + box.height / 2 : box.top + element.clientTop + args.position.y;
   if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return notReady;
@@ -70,7 +86,7 @@ async function readinessInPage(element: Element, args: { position: { x: number; 
 /** Whether a pointer action on `element` may go ahead at once, its checks skipped (see the module comment). */
 export async function pointerReady(element: ElementHandle<Element>, options: PointerReadinessOptions): Promise<boolean> {
   try {
-    return await element.evaluate(readinessInPage, { position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS });
+    return await element.evaluate(readinessInPage, { id: options.id ?? null, position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS });
   } catch {
     // Whatever went wrong, Playwright's own path will say it properly.
     return false;

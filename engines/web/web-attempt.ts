@@ -240,7 +240,7 @@ export class WebAttempt implements EngineInstance {
       const resolved = await resolveElement(this.page, id);
       if (resolved === undefined) throw new EngineError('NODE_STALE', `${what}: #${id} is not on the current screen any more. Observe again and use a current id.`);
       const position = this.textIds.has(id) ? await textPosition(resolved.frame, id) : undefined;
-      return position === undefined ? { element: resolved.element } : { element: resolved.element, position };
+      return position === undefined ? { element: resolved.element, id } : { element: resolved.element, position };
     } catch (error) {
       throw toEngineError(error, { what });
     }
