@@ -45,7 +45,7 @@ describe('pointer readiness (the quick path of pointer actions)', () => {
 
   it('is not ready whenever Playwright would wait or refuse, so Playwright decides', async () => {
     await open();
-    for (const selector of ['#disabled', '#aria-disabled', '#hidden', '#no-pointer', '#covered', '#moving', '#inert', '#wrapped', '#far', 'frame:#framed']) {
+    for (const selector of ['#disabled', '#aria-disabled', '#hidden', '#no-pointer', '#covered', '#moving', '#inert', '#wrapped', '#far', '#edge', 'frame:#framed']) {
       expect({ selector, ready: await readyAt(selector) }).toEqual({ selector, ready: false });
     }
     // Hovering does not need the element enabled.

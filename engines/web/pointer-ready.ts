@@ -4,7 +4,7 @@
  * costs a whole extra frame whenever anything ran in the page since the last action (as an
  * observation always does). Here the same conditions are checked in one evaluate that waits
  * at most one frame: attached, visible, enabled, not inert, a single box that held still
- * across a frame (since the latest walk, or else across the next frame), in the viewport, and
+ * across a frame (since the latest walk, or else across the next frame), wholly in view, and
  * the element (or something inside it) is what the pointer would hit. When all hold, Playwright sends the input with its checks skipped
  * (`force`); when any does not, or the element sits in a frame, the caller goes the usual way
  * and Playwright waits and reports as it always does. So the quick path only ever answers
@@ -66,7 +66,8 @@ async function readinessInPage(element: Element, args: { id: string | null; posi
   }
   const x = args.position === null ? box.left + box.width / 2 : box.left + element.clientLeft + args.position.x;
   const y = args.position === null ? box.top + box.height / 2 : box.top + element.clientTop + args.position.y;
-  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return notReady;
+  // Wholly in view, so Playwright's scroll-if-needed leaves it where it was checked.
+  if (box.left < 0 || box.top < 0 || box.right > view.innerWidth || box.bottom > view.innerHeight) return notReady;
   let hit: Element | null = element.ownerDocument.elementFromPoint(x, y);
   for (let guard = 0; hit?.shadowRoot != null && guard < 32; guard++) {
     const inner: Element | null = hit.shadowRoot.elementFromPoint(x, y);
