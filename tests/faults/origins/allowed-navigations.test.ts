@@ -4,46 +4,26 @@
  * each hop requested once; a POST keeps its method and body; popups and frames (whose
  * documents the guard answers through route.fetch) load like top-level pages.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
-import type { Engine } from '../../../executor/engine.js';
-import { surfaceOf, web } from '../../../engines/web/index.js';
+import { surfaceOf } from '../../../engines/web/index.js';
 import { find } from '../../support/hand-built-tree.js';
-import { startOriginServers, type OriginServers } from './support/origin-servers.js';
-import { openPolicedPage, type PolicedPage } from './support/policed-page.js';
+import { originSuite } from './support/origin-suite.js';
+import type { PolicedPage } from './support/policed-page.js';
 
-let servers: OriginServers;
-let engine: Engine;
-let page: PolicedPage | undefined;
+const suite = originSuite();
+const { engine } = suite;
 let appBefore = 0;
 
-beforeAll(async () => {
-  servers = await startOriginServers();
-  engine = web({ env: process.env });
-});
-
 beforeEach(() => {
-  appBefore = servers.app.requests.length;
+  appBefore = suite.servers.app.requests.length;
 });
 
-afterEach(async () => {
-  await page?.close();
-  page = undefined;
-});
-
-afterAll(async () => {
-  await engine.dispose?.();
-  await servers.close();
-});
-
-async function open(path: string): Promise<PolicedPage> {
-  page = await openPolicedPage(engine, `${servers.app.origin}${path}`, [servers.app.origin]);
-  return page;
-}
+const open = (path: string): Promise<PolicedPage> => suite.open(path);
 
 /** How often the app served `path` during this test. */
 function served(path: string): number {
-  return servers.app.requests.slice(appBefore).filter((seen) => seen === path).length;
+  return suite.servers.app.requests.slice(appBefore).filter((seen) => seen === path).length;
 }
 
 /** The attempt's pages other than its own (popups). */
@@ -63,20 +43,20 @@ describe('navigations the policy allows', () => {
       await context.actions.tap({ id: find(screen, 'link', 'Local redirect').id });
     }, { until: () => policed.url().includes('/landed.html'), maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
-    expect(policed.url()).toBe(`${servers.app.origin}/landed.html?via=two-hops`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/landed.html?via=two-hops`);
     expect(await surfaceOf(engine).page().textContent('#cookies')).toBe('cookies: first=1; second=2');
     expect([served('/hop-local'), served('/hop-local-two'), served('/landed.html')]).toEqual([1, 1, 1]);
   });
 
   it('a same-origin form POST keeps its method and body, and follows the 303', async () => {
     const policed = await open('/start.html');
-    const postsBefore = servers.posts.length;
+    const postsBefore = suite.servers.posts.length;
     const outcome = await policed.act('send the local form', async (context, screen) => {
       await context.actions.tap({ id: find(screen, 'button', 'Send here').id });
     }, { until: () => policed.url().includes('/landed.html'), maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
-    expect(servers.posts.slice(postsBefore)).toEqual(['q=hello+local']);
-    expect(policed.url()).toBe(`${servers.app.origin}/landed.html?posted=${postsBefore + 1}`);
+    expect(suite.servers.posts.slice(postsBefore)).toEqual(['q=hello+local']);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/landed.html?posted=${postsBefore + 1}`);
     expect(served('/submit')).toBe(1);
   });
 
@@ -87,7 +67,7 @@ describe('navigations the policy allows', () => {
     }, { until: () => landedPopup() !== undefined, maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
     const popup = landedPopup();
-    expect(popup?.url()).toBe(`${servers.app.origin}/landed.html?via=two-hops`);
+    expect(popup?.url()).toBe(`${suite.servers.app.origin}/landed.html?via=two-hops`);
     await popup?.waitForLoadState();
     expect(await popup?.textContent('#cookies')).toBe('cookies: first=1; second=2');
     expect([served('/hop-local'), served('/hop-local-two'), served('/landed.html')]).toEqual([1, 1, 1]);
@@ -95,35 +75,35 @@ describe('navigations the policy allows', () => {
 
   it('a form POST into a new window keeps its body', async () => {
     const policed = await open('/start.html');
-    const postsBefore = servers.posts.length;
+    const postsBefore = suite.servers.posts.length;
     const outcome = await policed.act('send the form in a new window', async (context, screen) => {
       await context.actions.tap({ id: find(screen, 'button', 'Send in new window').id });
     }, { until: () => landedPopup() !== undefined, maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
-    expect(servers.posts.slice(postsBefore)).toEqual(['q=hello+window']);
-    expect(landedPopup()?.url()).toBe(`${servers.app.origin}/landed.html?posted=${postsBefore + 1}`);
+    expect(suite.servers.posts.slice(postsBefore)).toEqual(['q=hello+window']);
+    expect(landedPopup()?.url()).toBe(`${suite.servers.app.origin}/landed.html?posted=${postsBefore + 1}`);
     expect(served('/submit')).toBe(1);
   });
 
   it('a form POST inside a same-origin frame keeps its body, and the frame follows the 303', async () => {
     const policed = await open('/framed-form.html');
     await surfaceOf(engine).page().frameLocator('iframe').getByRole('button', { name: 'Send from frame' }).waitFor();
-    const postsBefore = servers.posts.length;
+    const postsBefore = suite.servers.posts.length;
     const frameLanded = (): boolean => surfaceOf(engine).page().frames().some((frame) => frame.url().includes('/landed.html'));
     const outcome = await policed.act('send the form in the frame', async (context, screen) => {
       await context.actions.tap({ id: find(screen, 'button', 'Send from frame').id });
     }, { until: frameLanded, maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
-    expect(servers.posts.slice(postsBefore)).toEqual(['q=hello+frame']);
+    expect(suite.servers.posts.slice(postsBefore)).toEqual(['q=hello+frame']);
     expect(frameLanded()).toBe(true);
-    expect(policed.url()).toBe(`${servers.app.origin}/framed-form.html`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/framed-form.html`);
     expect(served('/submit')).toBe(1);
   });
 
   it("outside a step the test's own navigation goes anywhere: the guard refuses only what the policy refuses", async () => {
     const policed = await open('/start.html');
-    const otherBefore = servers.other.requests.length;
-    await policed.instance.session.open(`${servers.other.origin}/outside.html`).catch(() => undefined);
-    expect(servers.other.requests.slice(otherBefore)).toEqual(['/outside.html']);
+    const otherBefore = suite.servers.other.requests.length;
+    await policed.instance.session.open(`${suite.servers.other.origin}/outside.html`).catch(() => undefined);
+    expect(suite.servers.other.requests.slice(otherBefore)).toEqual(['/outside.html']);
   });
 });

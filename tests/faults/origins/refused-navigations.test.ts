@@ -5,50 +5,30 @@
  * not loaded into a frame either.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../executor/engine.js';
-import { web } from '../../../engines/web/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { find } from '../../support/hand-built-tree.js';
-import { startOriginServers, type OriginServers } from './support/origin-servers.js';
-import { openPolicedPage, type PolicedPage } from './support/policed-page.js';
+import { originSuite } from './support/origin-suite.js';
+import type { PolicedPage } from './support/policed-page.js';
 
 /** Time for anything that would have been sent to arrive before the counter is read. */
 const ARRIVAL_MS = 300;
 
-let servers: OriginServers;
-let engine: Engine;
-let page: PolicedPage | undefined;
+const suite = originSuite();
 /** Requests the other origin had received when the running test began. */
 let otherBefore = 0;
 
-beforeAll(async () => {
-  servers = await startOriginServers();
-  engine = web({ env: process.env });
-});
-
 beforeEach(() => {
-  otherBefore = servers.other.requests.length;
+  otherBefore = suite.servers.other.requests.length;
 });
 
-afterEach(async () => {
-  await page?.close();
-  page = undefined;
-});
-
-afterAll(async () => {
-  await engine.dispose?.();
-  await servers.close();
-});
-
-async function openStart(): Promise<PolicedPage> {
-  page = await openPolicedPage(engine, `${servers.app.origin}/start.html`, [servers.app.origin]);
-  return page;
+function openStart(): Promise<PolicedPage> {
+  return suite.open('/start.html');
 }
 
 /** What the other origin received during this test, read once anything in flight had time to land. */
 async function otherRequests(): Promise<string[]> {
   await sleep(ARRIVAL_MS);
-  return servers.other.requests.slice(otherBefore);
+  return suite.servers.other.requests.slice(otherBefore);
 }
 
 describe('an agent action that leaves the allowed origins', () => {
@@ -58,9 +38,9 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'link', 'Partner site').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/landing.html?…`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/landing.html?…`);
     expect(outcome.verdict.summary).not.toContain('token=abc');
-    expect(policed.url()).toBe(`${servers.app.origin}/start.html`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -72,10 +52,10 @@ describe('an agent action that leaves the allowed origins', () => {
         await context.actions.tap({ id: find(screen, 'link', 'Redirect away').id });
       });
       expect(outcome.verdict, `round ${round}`).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-      expect(outcome.verdict.summary).toContain(`${servers.other.origin}/redirected.html?…`);
-      expect(policed.url(), `round ${round}`).toBe(`${servers.app.origin}/start.html`);
+      expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/redirected.html?…`);
+      expect(policed.url(), `round ${round}`).toBe(`${suite.servers.app.origin}/start.html`);
     }
-    expect(servers.app.requests.filter((path) => path === '/redirect-away')).toHaveLength(10);
+    expect(suite.servers.app.requests.filter((path) => path === '/redirect-away')).toHaveLength(10);
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -85,15 +65,15 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'link', 'Two hops away').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(servers.app.requests).toEqual(expect.arrayContaining(['/hop-one', '/hop-two']));
-    expect(policed.url()).toBe(`${servers.app.origin}/start.html`);
+    expect(suite.servers.app.requests).toEqual(expect.arrayContaining(['/hop-one', '/hop-two']));
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
   it('navigate() to an allowed URL that redirects away is POLICY_DENIED', async () => {
     const policed = await openStart();
     const outcome = await policed.act('go to the redirect', async (context) => {
-      await context.actions.navigate(`${servers.app.origin}/redirect-away`);
+      await context.actions.navigate(`${suite.servers.app.origin}/redirect-away`);
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(await otherRequests()).toEqual([]);
@@ -105,7 +85,7 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Open partner window').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/popup.html`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/popup.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -115,8 +95,8 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Open redirecting window').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/redirected.html?…`);
-    expect(servers.app.requests).toContain('/redirect-away');
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/redirected.html?…`);
+    expect(suite.servers.app.requests).toContain('/redirect-away');
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -126,7 +106,7 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Open two-hop window').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/two-hops.html`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/two-hops.html`);
     // A popup's first load starts before its page can be watched: the hop after an allowed redirect is caught once sent.
     expect((await otherRequests()).length).toBeLessThanOrEqual(1);
   });
@@ -137,8 +117,8 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Leave later').id });
     }, { maxMs: 3000 });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/timer.html`);
-    expect(policed.url()).toBe(`${servers.app.origin}/start.html`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/timer.html`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -148,8 +128,8 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Send to partner').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/submit`);
-    expect(policed.url()).toBe(`${servers.app.origin}/start.html`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/submit`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -159,7 +139,7 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Send and leave').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(servers.app.requests).toContain('/submit-away');
+    expect(suite.servers.app.requests).toContain('/submit-away');
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -169,18 +149,18 @@ describe('an agent action that leaves the allowed origins', () => {
       await context.actions.tap({ id: find(screen, 'button', 'Embed partner').id });
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/frame.html`);
-    expect(policed.url()).toBe(`${servers.app.origin}/start.html`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/frame.html`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
   it('navigating to an allowed page that embeds another origin blocks the frame and ends the step', async () => {
     const policed = await openStart();
     const outcome = await policed.act('open the embedding page', async (context) => {
-      await context.actions.navigate(`${servers.app.origin}/embedding.html`);
+      await context.actions.navigate(`${suite.servers.app.origin}/embedding.html`);
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
-    expect(outcome.verdict.summary).toContain(`${servers.other.origin}/frame.html`);
+    expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/frame.html`);
     expect(await otherRequests()).toEqual([]);
   });
 
@@ -195,7 +175,7 @@ describe('an agent action that leaves the allowed origins', () => {
     });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain('only http and https');
-    expect(policed.url()).toBe(`${servers.app.origin}/start.html`);
+    expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
     expect(await otherRequests()).toEqual([]);
   });
 });
