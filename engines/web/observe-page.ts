@@ -10,7 +10,7 @@ import { TICKING_RULES } from '../../executor/screen-text.js';
 import { MASK_ATTRIBUTE } from './locate-node.js';
 import { installChangeMonitor, type ChangeMonitorArguments } from './page-changes.js';
 import { pageSemantics } from './page-semantics.js';
-import { walkPage, type WalkArguments, type WalkedNode, type WalkResult } from './page-walk.js';
+import { STILL_GAP_MS, walkPage, type WalkArguments, type WalkedNode, type WalkResult } from './page-walk.js';
 
 /** Longest name or text a node keeps. */
 export const TEXT_LIMIT = 160;
@@ -20,6 +20,14 @@ export const VALUE_LIMIT = 500;
 /** Source of an in-page function, callable with one JSON argument, `__name` made harmless. */
 export function inPageExpression(source: string, argument: unknown): string {
   return `(() => { const __name = (target) => target; return (${source})(${JSON.stringify(argument)}); })()`;
+}
+
+/**
+ * An in-page function for `ElementHandle.evaluate`, `__name` made harmless the same way, so its
+ * body may name inner functions. Built once per function from its source.
+ */
+export function inPageFunction<A, R>(fn: (element: Element, argument: A) => R): (element: Element, argument: A) => R {
+  return new Function('element', 'argument', `const __name = (target) => target; return (${fn.toString()})(element, argument);`) as (element: Element, argument: A) => R;
 }
 
 const WALK_SOURCE = walkPage.toString();
@@ -104,7 +112,7 @@ export const CONTEXT_GONE = /Execution context was destroyed|Cannot find context
  * away mid-evaluate) is repeated, at most twice: that is answering one query, not waiting.
  */
 export async function observePage(page: Page, options: ObservePageOptions): Promise<PageObservation> {
-  const argument: WalkArguments = { testIdAttribute: options.testIdAttribute, firstId: options.firstId, textLimit: TEXT_LIMIT, valueLimit: VALUE_LIMIT };
+  const argument: WalkArguments = { testIdAttribute: options.testIdAttribute, firstId: options.firstId, textLimit: TEXT_LIMIT, valueLimit: VALUE_LIMIT, stillGapMs: STILL_GAP_MS };
   const expression = walkExpression(argument);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -17,7 +17,16 @@ export interface WalkArguments {
   textLimit: number;
   /** Longest value kept, in characters. */
   valueLimit: number;
+  /** {@link STILL_GAP_MS}. */
+  stillGapMs: number;
 }
+
+/**
+ * Two box samples prove an element held still only this far apart on the page's animation
+ * clock (see pointer-ready.ts): a sample read outside frames can come a few microseconds
+ * before the next frame's time, and a CSS animation moves too little in between to show.
+ */
+export const STILL_GAP_MS = 8;
 
 /** One node as the page returns it; short keys keep the JSON small. */
 export interface WalkedNode {
@@ -64,9 +73,9 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     ids: WeakMap<Node, string>;
     elements: Map<string, Node>;
     counter: { next: number };
-    /** Top document only: the box each element id had in the latest walk (see pointer-ready.ts). */
+    /** Top document only: the exact box each element id had in the latest walk (see pointer-ready.ts). */
     boxes?: Map<string, [number, number, number, number]>;
-    /** Top document only: set once a frame was drawn after the latest walk. */
+    /** Top document only: whether a frame was drawn since the latest walk, at a later clock time. */
     frameSinceWalk?: { seen: boolean };
   }
   interface Fragment {
@@ -391,7 +400,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     }
     if (hasArea) {
       walked.b = rectOf(box, scope);
-      if (scope.state === topState) boxes.set(walked.i, walked.b);
+      if (scope.state === topState) boxes.set(walked.i, [box.left, box.top, box.width, box.height]);
     }
 
     // Children: name-from-content roles keep only interactive descendants; containers keep text.
@@ -425,12 +434,21 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   const rootChildren = textNodes(rootItems);
   assignTextIds(rootChildren);
   if (rootChildren.length > 0) root.c = rootChildren;
-  // A box that is the same after the next frame as in this walk held still across a frame.
+  // A box that is the same after a later frame as in this walk held still across a frame. That
+  // frame must run at least stillGapMs later on the animation clock: the walk can run at a
+  // time just short of the next frame's, and that frame then shows nearly the walk's boxes.
   const frameSinceWalk = { seen: false };
   topState.frameSinceWalk = frameSinceWalk;
-  requestAnimationFrame(() => {
-    frameSinceWalk.seen = true;
-  });
+  const walkClock = Number(document.timeline.currentTime);
+  let framesAsked = 0;
+  const askFrame = (): void => {
+    framesAsked++;
+    requestAnimationFrame(() => {
+      if (Number(document.timeline.currentTime) - walkClock >= args.stillGapMs) frameSinceWalk.seen = true;
+      else if (framesAsked < 3) askFrame();
+    });
+  };
+  askFrame();
   const result: WalkResult = { root, title: document.title, nextId: topState.counter.next };
   return JSON.stringify(result);
 }

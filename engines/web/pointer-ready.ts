@@ -3,14 +3,16 @@
  * animation frames (a box sample at each) and then intercept the events; between actions that
  * costs a whole extra frame whenever anything ran in the page since the last action (as an
  * observation always does). Here the same conditions are checked in one evaluate that waits
- * at most one frame: attached, visible, enabled, not inert, a single box that held still
- * across a frame (since the latest walk, or else across the next frame), wholly in view, and
- * the element (or something inside it) is what the pointer would hit. When all hold, Playwright sends the input with its checks skipped
+ * a frame at most (rarely two): attached, visible, enabled, not inert, a single box that held
+ * still across a frame (since the latest walk, or else across the next one), wholly in view,
+ * and the element (or something inside it) is what the pointer would hit. When all hold, Playwright sends the input with its checks skipped
  * (`force`); when any does not, or the element sits in a frame, the caller goes the usual way
  * and Playwright waits and reports as it always does. So the quick path only ever answers
  * "ready now"; every wait and every failure message stays Playwright's.
  */
 import type { ElementHandle } from 'playwright';
+import { inPageFunction } from './observe-page.js';
+import { STILL_GAP_MS } from './page-walk.js';
 
 /** Options of {@link pointerReady}. */
 export interface PointerReadinessOptions {
@@ -26,41 +28,52 @@ export interface PointerReadinessOptions {
 const FRAME_WAIT_MS = 100;
 
 /*
- * In page. No named inner functions (see perform-action.ts). `requestAnimationFrame` and
- * `setTimeout` are the page's; if an app replaced them and no frame comes, the answer is "not
- * ready" and Playwright's path runs.
+ * In page (sent through inPageFunction). `requestAnimationFrame` and `setTimeout` are the
+ * page's; if an app replaced them and no frame comes, the answer is "not ready" and
+ * Playwright's path runs.
  */
-async function readinessInPage(element: Element, args: { id: string | null; position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number }): Promise<boolean> {
+async function readinessInPage(element: Element, args: { id: string | null; position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number; stillGapMs: number }): Promise<boolean> {
   const notReady = false;
   const view = element.ownerDocument.defaultView;
   if (!element.isConnected || view === null || view.top !== view) return notReady;
   if (element.getClientRects().length !== 1) return notReady;
-  if (!element.checkVisibility({ visibilityProperty: true })) return notReady;
+  if (typeof element.checkVisibility !== 'function' || !element.checkVisibility({ visibilityProperty: true })) return notReady;
   if (element.closest('[inert]') !== null) return notReady;
   if (args.needsEnabled && (element.matches(':disabled') || element.closest('[aria-disabled="true"]') !== null)) return notReady;
   const before = element.getBoundingClientRect();
   if (before.width === 0 || before.height === 0) return notReady;
-  // Held still: the box the latest walk saw, a frame drawn since, and the same box now (to the
-  // pixel, as walks round); or else the same box before and after one frame from now.
+  // Held still: the same box at two times of the page's animation clock at least stillGapMs
+  // apart (see STILL_GAP_MS), with a frame drawn in between. The first sample is the latest
+  // walk's once such a frame was drawn since (page-walk.ts watches for it), or else now and
+  // the second inside a frame callback: outside frames the clock moves on by itself while the
+  // boxes stay as the last frame left them.
+  // NaN (no timeline) never counts as moved on, so such a page goes Playwright's way.
+  const clock = (): number => Number(view.document.timeline?.currentTime);
   const state = (view as unknown as Record<symbol, { boxes?: Map<string, number[]>; frameSinceWalk?: { seen: boolean } } | undefined>)[Symbol.for('e2e.observer')];
   const walked = args.id === null ? undefined : state?.boxes?.get(args.id);
   const heldSinceWalk =
     state?.frameSinceWalk?.seen === true &&
     walked !== undefined &&
-    walked[0] === Math.round(before.left) &&
-    walked[1] === Math.round(before.top) &&
-    walked[2] === Math.round(before.width) &&
-    walked[3] === Math.round(before.height);
+    walked[0] === before.left &&
+    walked[1] === before.top &&
+    walked[2] === before.width &&
+    walked[3] === before.height;
   let box = before;
   if (!heldSinceWalk) {
-    const framed = await new Promise<boolean>((resolve) => {
-      const timer = view.setTimeout(() => resolve(false), args.frameWaitMs);
-      view.requestAnimationFrame(() => {
-        view.clearTimeout(timer);
-        resolve(true);
+    const started = clock();
+    let frameClock = started;
+    for (let frames = 0; frames < 3 && !(frameClock - started >= args.stillGapMs); frames++) {
+      const framed = await new Promise<boolean>((resolve) => {
+        const timer = view.setTimeout(() => resolve(false), args.frameWaitMs);
+        view.requestAnimationFrame(() => {
+          view.clearTimeout(timer);
+          frameClock = clock();
+          resolve(true);
+        });
       });
-    });
-    if (!framed || !element.isConnected) return notReady;
+      if (!framed) return notReady;
+    }
+    if (!(frameClock - started >= args.stillGapMs) || !element.isConnected) return notReady;
     box = element.getBoundingClientRect();
     if (box.left !== before.left || box.top !== before.top || box.width !== before.width || box.height !== before.height) return notReady;
   }
@@ -84,14 +97,13 @@ async function readinessInPage(element: Element, args: { id: string | null; posi
   return inside;
 }
 
+const READINESS = inPageFunction(readinessInPage);
+
 /** Whether a pointer action on `element` may go ahead at once, its checks skipped (see the module comment). */
-export async function pointerReady(element: ElementHandle<Element>, options: PointerReadinessOptions): Promise<boolean> {
-  try {
-    return await element.evaluate(readinessInPage, { id: options.id ?? null, position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS });
-  } catch {
-    // Whatever went wrong, Playwright's own path will say it properly.
-    return false;
-  }
+export function pointerReady(element: ElementHandle<Element>, options: PointerReadinessOptions): Promise<boolean> {
+  // Failures propagate (a detached element is NODE_STALE either way): a fault in this code
+  // must not hide behind Playwright's path.
+  return element.evaluate(READINESS, { id: options.id ?? null, position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS, stillGapMs: STILL_GAP_MS });
 }
 
 /** In page: the checked state of a checkbox, radio or `aria-checked` element (null when not checkable). */
@@ -102,7 +114,9 @@ function checkedInPage(element: Element): boolean | null {
   return ariaChecked === 'true' ? true : ariaChecked === 'false' ? false : null;
 }
 
+const CHECKED = inPageFunction(checkedInPage);
+
 /** The element's checked state, or null when it is not checkable. */
 export function checkedState(element: ElementHandle<Element>): Promise<boolean | null> {
-  return element.evaluate(checkedInPage);
+  return element.evaluate(CHECKED, undefined);
 }
