@@ -146,8 +146,20 @@ function containerNameOf(node: ScreenNode): string {
   return own === '' && CONTENT_NAMED_CONTAINERS.has(node.role) ? contentNameOf(node) : own;
 }
 
-/** Index a tree in one iterative pre-order walk. */
+/** Indexes already built, by root: the recorder and the replayer index the same screens during a replay. Trees are never changed once observed. */
+const built = new WeakMap<ScreenNode, TreeIndex>();
+
+/** Index a tree in one iterative pre-order walk (once per tree object). */
 export function indexTree(root: ScreenNode): TreeIndex {
+  let index = built.get(root);
+  if (index === undefined) {
+    index = buildIndex(root);
+    built.set(root, index);
+  }
+  return index;
+}
+
+function buildIndex(root: ScreenNode): TreeIndex {
   const nodes: IndexedNode[] = [];
   const byId = new Map<string, IndexedNode>();
   const twins = new Map<string, IndexedNode[]>();
