@@ -8,7 +8,7 @@ import { EngineError } from '../../executor/engine.js';
 
 const STALE = /not attached to the DOM|element is detached|was detached|JSHandle is disposed|Node is detached|Cannot find context with specified id|Execution context was destroyed/i;
 const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed|browser has disconnected|Connection closed/i;
-const UNFIT = /Not a checkbox or radio button|Element is not an? <|Element is not a <select>|Unknown key|Clicking the checkbox did not change its state|did not change its state|Cannot set input files|Non-multiple file input|is not a file input|does not have a role allowing|Element is not a checkbox|Cannot type text into/i;
+const UNFIT = /Not a checkbox or radio button|Element is not an? <|Element is not a <select>|Unknown key|Clicking the checkbox did not change its state|did not change its state|Cannot set input files|Non-multiple file input|is not a file input|does not have a role allowing|Element is not a checkbox|Cannot uncheck radio button|Cannot type text into/i;
 /** Call-log lines saying the input events were already sent. */
 const STARTED = /performing \w[\w ]* action|\w+ action done|waiting for scheduled navigations/i;
 /** Call-log lines that explain why the element could not be acted on, most telling first. */

@@ -144,9 +144,10 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
     }
     case 'check': {
       // As Playwright's setChecked: nothing to do when already so; one click; the state must follow.
+      // Unchecking stays Playwright's, which refuses it for a radio button in its own words.
       const state = await checkedState(element);
       if (state === action.checked) return;
-      if (state === null || !(await ready(true))) return element.setChecked(action.checked, { timeout: remaining(deadline) });
+      if (state === null || !action.checked || !(await ready(true))) return element.setChecked(action.checked, { timeout: remaining(deadline) });
       await element.click({ timeout: remaining(deadline), force: true });
       if ((await checkedState(element)) !== action.checked) throw new EngineError('NOT_ACTIONABLE', 'Clicking the checkbox did not change its state.');
       return;

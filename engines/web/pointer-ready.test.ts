@@ -131,5 +131,14 @@ describe('pointer readiness (the quick path of pointer actions)', () => {
     expect(isEngineError(stuck) && stuck.engineCode).toBe('NOT_ACTIONABLE');
     expect(String((stuck as Error).message)).toContain('did not change its state');
     expect(await log()).toBe('box custom stuck');
+    // Unchecking a checkbox works; a radio button cannot be unchecked, in Playwright's words.
+    await instance.perform(box, { verb: 'check', checked: false }, TIMEOUT);
+    expect(await page.locator('#box').isChecked()).toBe(false);
+    const radio = await instance.perform(nodeNamed(screen.root, 'radio', 'Small'), { verb: 'check', checked: false }, TIMEOUT).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isEngineError(radio) && radio.engineCode).toBe('NOT_ACTIONABLE');
+    expect(String((radio as Error).message)).toMatch(/uncheck radio/i);
   });
 });
