@@ -8,7 +8,7 @@
  * written; with a proposal store, new and healed recordings go there instead.
  */
 import type { ScreenNode } from './engine.js';
-import { canonicalEncode, type ActEntry, type CacheStore } from '../cache-format/index.js';
+import { canonicalEncode, type ActEntry, type CacheStore, type Entry } from '../cache-format/index.js';
 import { buildActEntry } from '../recorder/record-step.js';
 import type { StepRecorder } from '../recorder/record-step.js';
 import type { CacheOutcome, CacheWrite } from './cache-outcome.js';
@@ -65,6 +65,29 @@ export function sameFlow(left: ActEntry, right: ActEntry): boolean {
   return flowOf(left) === flowOf(right);
 }
 
+/**
+ * Save a recorded entry where the targets say: in the store (replacing exactly the entry this
+ * attempt saw), else in the proposal folder. `kept` when `same` finds it equal to the entry
+ * read; undefined when another writer's entry won meanwhile (theirs stays). Store failures throw.
+ */
+export async function saveEntry<E extends Entry>(
+  entry: E,
+  seen: { blob: string; entry?: E } | undefined,
+  same: (left: E, right: E) => boolean,
+  targets: WriteTargets,
+  label: string,
+): Promise<CacheWrite | undefined> {
+  if (seen?.entry !== undefined && same(seen.entry, entry)) return 'kept';
+  if (targets.store !== undefined) {
+    const result = await targets.store.write(entry, seen === undefined ? {} : { replacing: seen.blob });
+    if (result.status !== 'conflict') return result.status;
+    targets.logger.debug(`cache: ${label} was recorded by another writer meanwhile; theirs stays`);
+    return undefined;
+  }
+  if (targets.proposals !== undefined) return (await targets.proposals.write(entry, { overwrite: true })).status === 'kept' ? 'kept' : 'saved';
+  return 'no-change';
+}
+
 /** The write of one tracked step. Never throws for a failing store: the failure is logged and reported as `no-change`. */
 export async function writeStep(step: TrackedStep, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Promise<CacheWrite> {
   if (step.outcome.mode === 'self-finalized' || targets.frozen) return 'no-change';
@@ -72,17 +95,8 @@ export async function writeStep(step: TrackedStep, verifiedBy: VerificationKind 
   const candidate = candidateEntry(step, verifiedBy, targets);
   try {
     if (candidate.kind === 'entry') {
-      const previous = step.seen?.entry;
-      if (previous !== undefined && sameFlow(previous, candidate.entry)) return 'kept';
-      if (targets.store !== undefined) {
-        const result = await targets.store.write(candidate.entry, step.seen === undefined ? {} : { replacing: step.seen.blob });
-        if (result.status !== 'conflict') return result.status;
-        targets.logger.debug(`cache: ${label} was recorded by another writer meanwhile; theirs stays`);
-      } else if (targets.proposals !== undefined) {
-        return (await targets.proposals.write(candidate.entry, { overwrite: true })).status === 'kept' ? 'kept' : 'saved';
-      } else {
-        return 'no-change';
-      }
+      const saved = await saveEntry(candidate.entry, step.seen, sameFlow, targets, label);
+      if (saved !== undefined) return saved;
     }
     if (step.outcome.mode === 'agent-concluded' && step.seen !== undefined && targets.store !== undefined) {
       return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';

@@ -33,7 +33,7 @@ import { fillUniquePlaceholders, maskUniqueValues } from '../recorder/unique-pla
 import { checkEvidence, type EvidenceResult } from '../replayer/check-evidence.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, CacheReason, CacheWrite, WriteReport } from './cache-outcome.js';
-import type { WriteTargets } from './cache-writes.js';
+import { saveEntry, type WriteTargets } from './cache-writes.js';
 import { systemClock, type Clock } from './deadline.js';
 import type { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from './step-contract.js';
@@ -342,17 +342,8 @@ export class JudgmentCache {
     const candidate = this.#entryOf(step, targets);
     try {
       if (candidate.kind === 'entry' && targets.attemptPassed) {
-        const previous = step.seen?.entry;
-        if (previous !== undefined && contentOf(previous) === contentOf(candidate.entry)) return 'kept';
-        if (targets.store !== undefined) {
-          const result = await targets.store.write(candidate.entry, step.seen === undefined ? {} : { replacing: step.seen.blob });
-          if (result.status !== 'conflict') return result.status;
-          targets.logger.debug(`cache: ${label} was recorded by another writer meanwhile; theirs stays`);
-        } else if (targets.proposals !== undefined) {
-          return (await targets.proposals.write(candidate.entry, { overwrite: true })).status === 'kept' ? 'kept' : 'saved';
-        } else {
-          return 'no-change';
-        }
+        const saved = await saveEntry(candidate.entry, step.seen, (left, right) => contentOf(left) === contentOf(right), targets, label);
+        if (saved !== undefined) return saved;
       }
       if (step.stale && step.seen !== undefined && targets.store !== undefined) {
         return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
