@@ -7,7 +7,7 @@ import type { Page } from 'playwright';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { EngineInstance, ScreenNode } from '../executor/engine.js';
 import { renderScreen } from '../executor/screen-text.js';
-import { serveStatic } from '../tests/support/static-server.js';
+import { htmlPages, serveStatic } from '../tests/support/static-server.js';
 import type { BenchContext, BenchSection } from './run.js';
 
 /**
@@ -118,12 +118,7 @@ export const observeSection: BenchSection = {
       ['/actions', actionPage()],
     ]);
     const server = await serveStatic(undefined);
-    server.route((request, response) => {
-      const body = pages.get(request.url ?? '');
-      if (body === undefined) return false;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-      return true;
-    });
+    server.route(htmlPages(pages));
     const engine = web({ env: { PATH: context.env['PATH'], E2E_CHROMIUM_PATH: context.env['E2E_CHROMIUM_PATH'] } });
     const figures: Record<string, number> = {};
     try {

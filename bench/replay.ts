@@ -20,7 +20,7 @@ import type { ScreenNode } from '../executor/engine.js';
 import type { StepContext, StepExecutor } from '../executor/step-contract.js';
 import { cachedAttempt } from '../tests/support/cached-attempt.js';
 import type { LiveScreen } from '../tests/support/live-screen.js';
-import { serveStatic } from '../tests/support/static-server.js';
+import { htmlPages, serveStatic } from '../tests/support/static-server.js';
 import { generatedPage } from './observe.js';
 import type { BenchContext, BenchSection } from './run.js';
 
@@ -152,12 +152,7 @@ export const replaySection: BenchSection = {
       ['/booking', bookingPage(1000)],
       ['/booking-small', bookingPage(0)],
     ]);
-    server.route((request, response) => {
-      const body = pages.get(request.url ?? '');
-      if (body === undefined) return false;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-      return true;
-    });
+    server.route(htmlPages(pages));
     const engine = web({ env: { PATH: context.env['PATH'], E2E_CHROMIUM_PATH: context.env['E2E_CHROMIUM_PATH'] } });
     const folder = mkdtempSync(join(tmpdir(), 'e2e-bench-replay-'));
     try {

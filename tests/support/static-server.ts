@@ -31,6 +31,16 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
+/** A route answering the exact paths of `pages` with their HTML. */
+export function htmlPages(pages: ReadonlyMap<string, string>): RouteHandler {
+  return (request, response) => {
+    const body = pages.get(request.url ?? '');
+    if (body === undefined) return false;
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    return true;
+  };
+}
+
 /** Serve `root` (a folder) on 127.0.0.1 at a free port. */
 export async function serveStatic(root: string | undefined, options: { port?: number } = {}): Promise<StaticServer> {
   const handlers: RouteHandler[] = [];
