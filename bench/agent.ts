@@ -30,7 +30,7 @@ import { createAgent } from '../agent/create-agent.js';
 import { web } from '../engines/web/index.js';
 import type { EngineInstance } from '../executor/engine.js';
 import type { StepContext, StepExecutor } from '../executor/step-contract.js';
-import { serveStatic } from '../tests/support/static-server.js';
+import { htmlPages, serveStatic } from '../tests/support/static-server.js';
 import { attemptOver } from '../tests/agent/support/step-harness.js';
 import type { BenchContext, BenchSection } from './run.js';
 
@@ -133,11 +133,7 @@ function timedExecutor(executor: StepExecutor, inside: { ms: number }): StepExec
 /** Run the agent bench and return its figures. */
 export async function runAgentBench(context: BenchContext): Promise<Record<string, number>> {
   const server = await serveStatic(undefined);
-  server.route((request, response) => {
-    if (request.url !== '/rows') return false;
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(thousandNodePage());
-    return true;
-  });
+  server.route(htmlPages(new Map([['/rows', thousandNodePage()]])));
   const engine = web({ env: context.env });
   try {
     const measure = async (turns: number) => {
