@@ -22,6 +22,7 @@ import {
   parseAttemptPayload,
   summarize,
   summaryLines,
+  unsavedStepErrors,
   toReportStep,
   type Report,
   type ReportAttempt,
@@ -106,7 +107,8 @@ export default class E2EReporter implements Reporter {
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
-    printLines(['', ...debug, ...summaryLines(report.summary), ...this.#htmlReportLines()]);
+    const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
+    printLines(['', ...debug, ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()]);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
@@ -138,7 +140,7 @@ export default class E2EReporter implements Reporter {
   #build(result: FullResult): Report {
     const configDir = this.#configDir();
     const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
-    const errors = this.#errors.map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
+    const errors = [...this.#errors, ...unsavedStepErrors(tests)].map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
     const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;
     const report: Report = { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
     return redactDeep(report, (text) => this.#vault.redact(text));

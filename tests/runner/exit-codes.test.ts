@@ -4,7 +4,11 @@
  * test failing POLICY_DENIED), 3 (the app does not answer; highest wins over a 2), and 130
  * (SIGINT while a step runs, with the report still written).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './support/build.js';
@@ -61,6 +65,22 @@ describe('e2e run exit codes', () => {
     });
     expect(run.stdout).toContain('Is the app running?');
   }, 60_000);
+
+  it('exits 3 with CACHE_WRITE_FAILED when a record run could not save a verified step (the cache path is a file)', async () => {
+    const blocker = join(await mkdtemp(join(tmpdir(), 'e2e-unsaved-')), 'cache-is-a-file');
+    writeFileSync(blocker, 'not a folder\n');
+    try {
+      const run = await runE2E(['record', '-c', 'unsaved.config.ts'], { cwd: FIXTURE, env: { ...servers.env, E2E_FIXTURE_CACHE_DIR: blocker } });
+      expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+      expect(run.report?.tests.map((test) => test.outcome)).toEqual(['expected']);
+      expect(run.report?.errors).toEqual([expect.objectContaining({ code: 'CACHE_WRITE_FAILED' })]);
+      expect(run.report?.errors[0]?.message).toContain('1 verified step could not be saved');
+      expect(run.stdout).toContain('Error  CACHE_WRITE_FAILED');
+      expect(readFileSync(blocker, 'utf8')).toBe('not a folder\n');
+    } finally {
+      await rm(dirname(blocker), { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('exits 130 on SIGINT during a step and still writes the report', async () => {
     let interrupted = false;
