@@ -13,7 +13,7 @@ import { nodeFileSystem } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, readRunEnvironment, secretValuesFromEnvironment } from './environment.js';
+import { printLines, readRunEnvironment, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
   ATTEMPT_ATTACHMENT,
@@ -67,6 +67,7 @@ export default class E2EReporter implements Reporter {
 
   constructor(options: E2EReporterOptions = {}) {
     this.#options = options;
+    stopWithParent();
   }
 
   /** Never claims the terminal; Playwright's list reporter prints progress. */

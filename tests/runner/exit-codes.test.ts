@@ -82,6 +82,38 @@ describe('e2e run exit codes', () => {
     }
   }, 90_000);
 
+  it('stops the whole run when the CLI is killed with SIGKILL mid-step: no orphaned Playwright process goes on', async () => {
+    let killed: { worker: number; runner: number } | undefined;
+    const { done } = startE2E(['run', '-c', 'interrupt.config.ts'], {
+      cwd: FIXTURE,
+      env: servers.env,
+      onOutput: (text, child) => {
+        const worker = /WAITING FOR INTERRUPT in worker (\d+)/.exec(text)?.[1];
+        if (killed !== undefined || worker === undefined) return;
+        // The worker's parent is Playwright's runner process, which the CLI started.
+        const runner = Number(readFileSync(`/proc/${worker}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+        killed = { worker: Number(worker), runner };
+        child.kill('SIGKILL');
+      },
+    });
+    // The step would wait 60 s; the run must stop within the 10 s grace of its clean stop, well before that.
+    while (killed === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    const gone = async (pid: number): Promise<boolean> => {
+      for (let waited = 0; waited < 20_000; waited += 200) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return false;
+    };
+    expect(await gone(killed!.runner), 'the Playwright runner process').toBe(true);
+    expect(await gone(killed!.worker), 'the worker').toBe(true);
+    await done;
+  }, 90_000);
+
   it('exits 130 on SIGINT during a step and still writes the report', async () => {
     let interrupted = false;
     const { done } = startE2E(['run', '-c', 'interrupt.config.ts'], {
