@@ -20,17 +20,17 @@ import { StepRecorder } from '../recorder/record-step.js';
 import { fillUniquePlaceholders } from '../recorder/unique-placeholders.js';
 import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
-import type { CacheOutcome, WriteReport } from './cache-outcome.js';
+import type { CacheOutcome, WriteReport } from '../contract/cache-outcome.js';
 import { writeStep, type SeenEntry, type TrackedStep, type WriteTargets } from './cache-writes.js';
 import { systemClock, type Clock } from './deadline.js';
 import { JudgmentCache } from './judgment-cache.js';
-import { silentLogger, type Logger } from './logger.js';
+import { silentLogger, type Logger } from '../contract/logger.js';
 import { NearestEntryIndex } from './nearest-entry.js';
-import type { StepVerdict } from './step-contract.js';
+import type { StepVerdict } from '../contract/step-contract.js';
 import type { VerificationKind } from './step-record.js';
-import type { ActionListener, FinishedStepView, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from './step-seams.js';
+import type { ActionListener, FinishedStepView, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from '../contract/step-seams.js';
 
-export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from './cache-outcome.js';
+export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 
 /** Cache modes (DESIGN §6). */
 export type AttemptCacheMode = 'read-write' | 'read-only' | 'off';

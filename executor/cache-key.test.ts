@@ -6,7 +6,7 @@ import { computeKey, FileCacheStore, REPLAY_POLICY_VERSION } from '../cache-form
 import { sampleActEntry, sampleKeyParts } from '../tests/support/sample-entries.js';
 import { contextDigest, occurrenceIdentity, stepKey, type KeyScope } from './cache-key.js';
 import { NearestEntryIndex } from './nearest-entry.js';
-import type { InterceptedStep } from './step-seams.js';
+import type { InterceptedStep } from '../contract/step-seams.js';
 
 const SECRET = 'hunter2-password';
 

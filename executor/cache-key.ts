@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { assertKeyPartsSafe, computeKey, normalizeInstruction, REPLAY_POLICY_VERSION, type KeyParts } from '../cache-format/index.js';
 import { secretPlaceholder } from './secrets.js';
 import type { ParamSource } from './instruction.js';
-import type { InterceptedStep } from './step-seams.js';
+import type { InterceptedStep } from '../contract/step-seams.js';
 
 /** What the key takes from the run rather than from the step. */
 export interface KeyScope {

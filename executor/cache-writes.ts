@@ -7,14 +7,14 @@
  * failure evicts its entry unless a new recording replaced it. Read-only caches are never
  * written; with a proposal store, new and healed recordings go there instead.
  */
-import type { ScreenNode } from './engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { canonicalEncode, type ActEntry, type CacheStore, type Entry } from '../cache-format/index.js';
 import { buildActEntry } from '../recorder/record-step.js';
 import type { StepRecorder } from '../recorder/record-step.js';
-import type { CacheOutcome, CacheWrite } from './cache-outcome.js';
+import type { CacheOutcome, CacheWrite } from '../contract/cache-outcome.js';
 import type { StepKey } from './cache-key.js';
-import type { Logger } from './logger.js';
-import type { StepVerdict } from './step-contract.js';
+import type { Logger } from '../contract/logger.js';
+import type { StepVerdict } from '../contract/step-contract.js';
 import type { VerificationKind } from './step-record.js';
 
 /** The entry an attempt found under a step's key when the step started. */

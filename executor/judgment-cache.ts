@@ -32,12 +32,12 @@ import { buildJudgmentEvidence, type JudgmentKind } from '../recorder/judgment-e
 import { fillUniquePlaceholders, maskUniqueValues } from '../recorder/unique-placeholders.js';
 import { checkEvidence, type EvidenceResult } from '../replayer/check-evidence.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
-import type { CacheOutcome, CacheReason, CacheWrite, WriteReport } from './cache-outcome.js';
+import type { CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 import { saveEntry, type WriteTargets } from './cache-writes.js';
 import { systemClock, type Clock } from './deadline.js';
 import type { NearestEntryIndex } from './nearest-entry.js';
-import type { StepVerdict } from './step-contract.js';
-import type { ActionEvent, FinishedStepView, InterceptedStep, InterceptResult, StepServices } from './step-seams.js';
+import type { StepVerdict } from '../contract/step-contract.js';
+import type { ActionEvent, FinishedStepView, InterceptedStep, InterceptResult, StepServices } from '../contract/step-seams.js';
 
 /** Longest grace an `assert`/`extract` replay gives a screen still settling before its evidence counts as failed. */
 export const JUDGMENT_GRACE_MS = 1_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeState, ScreenNode } from './engine.js';
+import type { NodeState, ScreenNode } from '../contract/engine.js';
 import { createRedactor, diffScreens, elideHref, escapeQuoted, maskTickingText, redactText, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 
 /** A node with defaults, children at the right depth. */

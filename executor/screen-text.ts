@@ -3,7 +3,7 @@
  * {@link ScreenNode} trees (no Playwright): render with secrets redacted, diff two screens
  * by node id, and a cheap shape signature for settling that ignores ticking clocks.
  */
-import { NODE_STATES, type ScreenNode } from './engine.js';
+import { NODE_STATES, type ScreenNode } from '../contract/engine.js';
 
 /** What {@link renderScreen} needs from an observation. */
 export interface RenderableScreen {

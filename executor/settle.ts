@@ -6,7 +6,7 @@
  * observations are polled.
  */
 import { E2EError } from '../errors/index.js';
-import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from './engine.js';
+import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
 import { shapeOf } from './screen-text.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { ErrorCode } from '../errors/index.js';
 import type { TokenUsage } from './budgets.js';
-import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from './step-contract.js';
+import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from '../contract/step-contract.js';
 
 /** Milliseconds of a step by where they went. */
 export interface StepTiming {

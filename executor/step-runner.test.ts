@@ -5,12 +5,12 @@
  * tool scopes, secrets and pixels, and the cache seams.
  */
 import { describe, expect, it } from 'vitest';
-import type { EngineAction, EngineInstance, EngineObservation, NodeRef, ScreenNode, SessionAction } from './engine.js';
-import { VERBS } from './engine.js';
+import type { EngineAction, EngineInstance, EngineObservation, NodeRef, ScreenNode, SessionAction } from '../contract/engine.js';
+import { VERBS } from '../contract/engine.js';
 import { SecretVault, secret, unique } from './secrets.js';
-import type { StepContext, StepExecutor, StepVerdict } from './step-contract.js';
+import type { StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { createAttemptRunner, type AttemptRunnerOptions } from './step-runner.js';
-import type { ActionEvent, InterceptResult, StepInterceptor } from './step-seams.js';
+import type { ActionEvent, InterceptResult, StepInterceptor } from '../contract/step-seams.js';
 
 const CANARY = 'Zq-canary-4417';
 const PNG = new Uint8Array([137, 80, 78, 71]);

@@ -22,4 +22,4 @@ export { countStateControl, diffStateControls, stateControlOf, type StateChanges
 export { CONTAINER_ROLES, indexTree, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
 export { fillUniquePlaceholders, maskUniqueValues, uniquePlaceholder } from './unique-placeholders.js';
 export { VALUE_GAP_RULES, classifyTypedValue, type ValueContext, type ValueProvenance } from './value-provenance.js';
-export { comparableText, isVolatileSegment, normalizeVolatileText, sameText } from './volatile-text.js';
+export { comparableText, isVolatileSegment, normalizeVolatileText, sameText } from '../contract/volatile-text.js';

@@ -14,7 +14,7 @@ import {
   type Route,
   type StateControl,
 } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from './describe-action.js';
 import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';

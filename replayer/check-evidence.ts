@@ -11,7 +11,7 @@
  * its JSON text (placeholders filled the same way) and re-validated with the step's schema.
  */
 import type { EvidenceCheck, JudgmentEntry } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
 import { countEvidenceMatches, evidenceHolds } from '../recorder/evidence-match.js';

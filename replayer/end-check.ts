@@ -6,7 +6,7 @@
  * when the replay started proves nothing. Text compares with volatile parts as placeholders.
  */
 import type { ActEntry, StateControl } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { describeStateControl } from '../recorder/describe-action.js';
 import { sameRouteShape, routeOf } from '../recorder/route-of.js';
 import { countStateControl, statesOfLookalikes } from '../recorder/state-controls.js';

@@ -6,9 +6,9 @@
  * the agent can take over from the current screen.
  */
 import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
-import type { NodeRef, ScreenNode } from '../executor/engine.js';
-import { isEngineError } from '../executor/engine.js';
-import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../executor/step-contract.js';
+import type { NodeRef, ScreenNode } from '../contract/engine.js';
+import { isEngineError } from '../contract/engine.js';
+import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { originOf } from '../recorder/route-of.js';

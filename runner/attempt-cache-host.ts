@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { FileCacheStore } from '../cache-format/index.js';
 import { formatTestId } from '../cache-format/test-id.js';
 import { createAttemptCache, type AttemptCache } from '../executor/attempt-cache.js';
-import type { Logger } from '../executor/logger.js';
+import type { Logger } from '../contract/logger.js';
 import { DEFAULT_HITS_DIR } from './project-paths.js';
 import type { ProjectSettings } from './settings.js';
 

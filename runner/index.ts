@@ -33,6 +33,6 @@ export type {
   ModelUsage,
   TurnRecord,
   AttemptInfo,
-} from '../executor/step-contract.js';
-export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../executor/engine.js';
+} from '../contract/step-contract.js';
+export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../contract/engine.js';
 export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from './report.js';

@@ -9,23 +9,24 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 /** Folder → internal folders it may import, and packages it may import (prefix match). */
 const rules = {
   errors: { folders: [], packages: [] },
-  'cache-format': { folders: ['errors'], packages: ['msgpackr', 'xxhash-wasm', 'zod'] },
-  recorder: { folders: ['errors', 'cache-format', 'executor'], contractOnly: ['executor'], packages: ['zod'] },
-  replayer: { folders: ['errors', 'cache-format', 'executor', 'recorder'], contractOnly: ['executor'], packages: ['zod'] },
-  executor: { folders: ['errors', 'cache-format', 'recorder', 'replayer'], packages: ['zod'] },
-  'engines/web': { folders: ['errors', 'executor'], packages: ['playwright', 'playwright-core'] },
-  agent: { folders: ['errors', 'executor', 'cache-format'], packages: ['ai', '@ai-sdk/', 'zod'] },
+  contract: { folders: ['errors', 'executor'], packages: [] },
+  'cache-format': { folders: ['errors', 'contract'], packages: ['msgpackr', 'xxhash-wasm', 'zod'] },
+  recorder: { folders: ['errors', 'contract', 'cache-format', 'executor'], contractOnly: ['executor'], packages: ['zod'] },
+  replayer: { folders: ['errors', 'contract', 'cache-format', 'executor', 'recorder'], contractOnly: ['executor'], packages: ['zod'] },
+  executor: { folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer'], packages: ['zod'] },
+  'engines/web': { folders: ['errors', 'contract', 'executor'], packages: ['playwright', 'playwright-core'] },
+  agent: { folders: ['errors', 'contract', 'executor', 'cache-format'], packages: ['ai', '@ai-sdk/', 'zod'] },
   runner: {
-    folders: ['errors', 'cache-format', 'recorder', 'replayer', 'executor', 'agent', 'engines/web'],
+    folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor', 'agent', 'engines/web'],
     packages: ['@playwright/test', 'playwright', 'zod', 'ai', '@ai-sdk/'],
   },
   cli: {
-    folders: ['errors', 'cache-format', 'recorder', 'replayer', 'executor', 'agent', 'engines/web', 'runner'],
+    folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor', 'agent', 'engines/web', 'runner'],
     packages: ['commander', 'diff', '@playwright/test', 'zod'],
   },
 };
 // recorder/ and replayer/ sit below executor/ but speak its contract: only these files.
-const contractFiles = ['executor/engine.ts', 'executor/step-contract.ts', 'executor/screen-text.ts'];
+const contractFiles = ['executor/screen-text.ts'];
 // Executor, recorder, replayer and cache-format never say playwright (DESIGN §1).
 const forbiddenEverywhereBut = { playwright: ['engines/web', 'runner', 'cli'] };
 

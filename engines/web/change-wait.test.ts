@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isE2EError } from '../../errors/index.js';
-import type { EngineInstance, EngineObservation } from '../../executor/engine.js';
+import type { EngineInstance, EngineObservation } from '../../contract/engine.js';
 import { shapeOf } from '../../executor/screen-text.js';
 import { settleAfterAction } from '../../executor/settle.js';
 import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { EngineInstance } from '../../executor/engine.js';
+import type { EngineInstance } from '../../contract/engine.js';
 import { diffScreens, renderScreen, shapeOf } from '../../executor/screen-text.js';
 import { settleAfterAction } from '../../executor/settle.js';
 import { compareGolden } from '../../tests/support/golden-file.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EngineAction, EngineInstance, EngineObservation, ScreenNode } from '../../executor/engine.js';
+import type { EngineAction, EngineInstance, EngineObservation, ScreenNode } from '../../contract/engine.js';
 import { renderScreen, shapeOf } from '../../executor/screen-text.js';
 import { settleAfterAction } from '../../executor/settle.js';
 import { compareGolden } from '../../tests/support/golden-file.js';

@@ -10,7 +10,7 @@
  */
 import type { ErrorCode } from '../errors/index.js';
 import type { NodeRef, ScreenNode, Verb } from './engine.js';
-import type { ParamSource } from './instruction.js';
+import type { ParamSource } from '../executor/instruction.js';
 import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetInfo } from './step-contract.js';
 
 /** An observation as the runner keeps it: redacted, always with its tree. */
