@@ -13,15 +13,16 @@ const rules = {
   'cache-format': { folders: ['errors', 'contract'], packages: ['msgpackr', 'xxhash-wasm', 'zod'] },
   recorder: { folders: ['errors', 'contract', 'cache-format', 'executor'], contractOnly: ['executor'], packages: ['zod'] },
   replayer: { folders: ['errors', 'contract', 'cache-format', 'executor', 'recorder'], contractOnly: ['executor'], packages: ['zod'] },
-  executor: { folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer'], packages: ['zod'] },
+  executor: { folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'step-cache'], packages: ['zod'] },
+  'step-cache': { folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor'], packages: [] },
   'engines/web': { folders: ['errors', 'contract', 'executor'], packages: ['playwright', 'playwright-core'] },
   agent: { folders: ['errors', 'contract', 'executor', 'cache-format'], packages: ['ai', '@ai-sdk/', 'zod'] },
   runner: {
-    folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor', 'agent', 'engines/web'],
+    folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor', 'step-cache', 'agent', 'engines/web'],
     packages: ['@playwright/test', 'playwright', 'zod', 'ai', '@ai-sdk/'],
   },
   cli: {
-    folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor', 'agent', 'engines/web', 'runner'],
+    folders: ['errors', 'contract', 'cache-format', 'recorder', 'replayer', 'executor', 'step-cache', 'agent', 'engines/web', 'runner'],
     packages: ['commander', 'diff', '@playwright/test', 'zod'],
   },
 };

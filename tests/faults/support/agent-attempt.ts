@@ -6,7 +6,7 @@
  * is kept, so a test can scan it.
  */
 import type { CacheStore } from '../../../cache-format/index.js';
-import { createAttemptCache, type AttemptCache, type WriteReport } from '../../../executor/attempt-cache.js';
+import { createAttemptCache, type AttemptCache, type WriteReport } from '../../../step-cache/attempt-cache.js';
 import type { LimitOverrides } from '../../../executor/budgets.js';
 import type { Engine, EngineInstance } from '../../../contract/engine.js';
 import { E2EError } from '../../../errors/index.js';

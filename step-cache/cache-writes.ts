@@ -15,7 +15,7 @@ import type { CacheOutcome, CacheWrite } from '../contract/cache-outcome.js';
 import type { StepKey } from './cache-key.js';
 import type { Logger } from '../contract/logger.js';
 import type { StepVerdict } from '../contract/step-contract.js';
-import type { VerificationKind } from './step-record.js';
+import type { VerificationKind } from '../executor/step-record.js';
 
 /** The entry an attempt found under a step's key when the step started. */
 export interface SeenEntry {

@@ -22,12 +22,12 @@ import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, WriteReport } from '../contract/cache-outcome.js';
 import { writeStep, type SeenEntry, type TrackedStep, type WriteTargets } from './cache-writes.js';
-import { systemClock, type Clock } from './deadline.js';
+import { systemClock, type Clock } from '../executor/deadline.js';
 import { JudgmentCache } from './judgment-cache.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from '../contract/step-contract.js';
-import type { VerificationKind } from './step-record.js';
+import type { VerificationKind } from '../executor/step-record.js';
 import type { ActionListener, FinishedStepView, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from '../contract/step-seams.js';
 
 export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
@@ -193,7 +193,7 @@ class AttemptCacheImpl implements AttemptCache {
       case 'assert':
       case 'waitFor':
       case 'extract':
-        // Judgment entries (issue 5, executor/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
+        // Judgment entries (issue 5, step-cache/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
         return this.#judgments.intercept(step, services);
     }
   }

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { assertKeyPartsSafe, computeKey, normalizeInstruction, REPLAY_POLICY_VERSION, type KeyParts } from '../cache-format/index.js';
-import { secretPlaceholder } from './secrets.js';
-import type { ParamSource } from './instruction.js';
+import { secretPlaceholder } from '../executor/secrets.js';
+import type { ParamSource } from '../executor/instruction.js';
 import type { InterceptedStep } from '../contract/step-seams.js';
 
 /** What the key takes from the run rather than from the step. */
