@@ -24,7 +24,7 @@ import { CHECKABLE_ROLES, countEvidenceMatches, evidenceHolds, evidenceValueOf }
 import { routeOf } from './route-of.js';
 import { RECORDED_STATES, recordedStatesOf, stateControlOf, type RecordedState } from './state-controls.js';
 import { indexTree, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 
 /** The judgment kinds. */
 export type JudgmentKind = 'assert' | 'waitFor' | 'extract';

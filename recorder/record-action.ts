@@ -8,7 +8,7 @@ import { MAX_VALUE_CHARS } from '../cache-format/entry.js';
 import type { NodeRef, Point, ScreenNode, ScrollDirection } from '../contract/engine.js';
 import { describeIndexedNode } from './describe-target.js';
 import type { TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 import { classifyTypedValue, type ValueContext } from './value-provenance.js';
 import { originOf } from './route-of.js';
 import { isVolatileSegment } from '../contract/volatile-text.js';

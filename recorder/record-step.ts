@@ -21,7 +21,7 @@ import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, 
 import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
 import { diffStateControls } from './state-controls.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 
 /** Most origins an entry lists (the entry schema's cap). */
 export const MAX_ORIGINS = 20;

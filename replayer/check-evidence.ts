@@ -17,7 +17,7 @@ import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
 import { countEvidenceMatches, evidenceHolds } from '../recorder/evidence-match.js';
 import { statesOfLookalikes } from '../recorder/state-controls.js';
 import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { matchRoute } from './route-match.js';
 
 /** A live screen to check evidence on. */

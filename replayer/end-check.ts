@@ -11,7 +11,7 @@ import { describeStateControl } from '../recorder/describe-action.js';
 import { sameRouteShape, routeOf } from '../recorder/route-of.js';
 import { countStateControl, statesOfLookalikes } from '../recorder/state-controls.js';
 import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { matchRoute } from './route-match.js';
 
 /** A screen for the end check. */

@@ -13,7 +13,7 @@ import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { originOf } from '../recorder/route-of.js';
 import { indexTree } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { checkEndState } from './end-check.js';
 import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';

@@ -17,7 +17,7 @@
 import type { ActEntry, CacheStore } from '../cache-format/index.js';
 import { isE2EError, type ErrorCode } from '../errors/index.js';
 import { StepRecorder } from '../recorder/record-step.js';
-import { fillUniquePlaceholders } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders } from '../contract/unique-placeholders.js';
 import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, WriteReport } from '../contract/cache-outcome.js';

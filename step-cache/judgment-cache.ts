@@ -29,7 +29,7 @@ import {
 } from '../cache-format/index.js';
 import type { ErrorCode } from '../errors/index.js';
 import { buildJudgmentEvidence, type JudgmentKind } from '../recorder/judgment-evidence.js';
-import { fillUniquePlaceholders, maskUniqueValues } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, maskUniqueValues } from '../contract/unique-placeholders.js';
 import { checkEvidence, type EvidenceResult } from '../replayer/check-evidence.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
