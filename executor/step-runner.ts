@@ -7,7 +7,6 @@
  */
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
-import { occurrenceIdentity } from '../step-cache/cache-key.js';
 import { Deadline, systemClock, type Clock } from './deadline.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
@@ -117,7 +116,6 @@ export class AttemptRunner {
   readonly #memory = new Map<string, unknown>();
   readonly #records: StepRecord[] = [];
   readonly #verifications: VerificationEvent[] = [];
-  readonly #occurrences = new Map<string, number>();
   #current: StepSession | undefined;
   #secretFilled = false;
   #stepCount = 0;
@@ -453,15 +451,10 @@ export class AttemptRunner {
     prepared: PreparedInstruction,
     info: StepInfo,
   ): InterceptedStep {
-    // Counted as the cache key counts: `unique()` values as placeholders, secrets by name.
-    const identity = occurrenceIdentity({ kind, template: prepared.template, paramSources: prepared.sources }, (text) => this.redact(text));
-    const occurrence = this.#occurrences.get(identity) ?? 0;
-    this.#occurrences.set(identity, occurrence + 1);
     const intercepted: InterceptedStep = {
       info,
       template: prepared.template,
       paramSources: prepared.sources,
-      occurrence,
       agent: { name: agentName, context: this.#agentContext(entry) },
       attempt: { ...this.#options.attempt },
       target: this.#options.target,

@@ -19,7 +19,7 @@ import { isE2EError, type ErrorCode } from '../errors/index.js';
 import { StepRecorder } from '../recorder/record-step.js';
 import { fillUniquePlaceholders } from '../contract/unique-placeholders.js';
 import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
-import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
+import { OccurrenceCounter, stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, WriteReport } from '../contract/cache-outcome.js';
 import { writeStep, type SeenEntry, type TrackedStep, type WriteTargets } from './cache-writes.js';
 import { systemClock, type Clock } from '../executor/deadline.js';
@@ -124,6 +124,7 @@ class AttemptCacheImpl implements AttemptCache {
   readonly #nearest: NearestEntryIndex;
   readonly #judgments: JudgmentCache;
   readonly #steps = new Map<number, TrackedStep>();
+  readonly #occurrences = new OccurrenceCounter();
   readonly #verifications: { kind: VerificationKind; afterStep: number }[] = [];
   #finished: Promise<WriteReport[]> | undefined;
 
@@ -185,21 +186,23 @@ class AttemptCacheImpl implements AttemptCache {
   // --- the interceptor -------------------------------------------------------------------
 
   async #intercept(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
+    // Every step counts, cached or not, so an occurrence key part never depends on what was cached before it.
+    const occurrence = this.#occurrences.next(step, this.#options.redact);
     if (this.#options.mode === 'off') return {};
     this.#judgments.noteStep(step);
     switch (step.info.kind) {
       case 'act':
-        return this.#interceptAct(step, services);
+        return this.#interceptAct(step, occurrence, services);
       case 'assert':
       case 'waitFor':
       case 'extract':
         // Judgment entries (issue 5, step-cache/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
-        return this.#judgments.intercept(step, services);
+        return this.#judgments.intercept(step, occurrence, services);
     }
   }
 
-  async #interceptAct(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
-    const key = await stepKey(step, step.occurrence, this.#scope);
+  async #interceptAct(step: InterceptedStep, occurrence: number, services: StepServices): Promise<InterceptResult> {
+    const key = await stepKey(step, occurrence, this.#scope);
     // Judgments after this act are keyed after it, whether or not it is cached itself.
     this.#judgments.noteActKey(key.key);
     if (step.executor?.cache === 'off') return {};

@@ -160,10 +160,10 @@ export class JudgmentCache {
   }
 
   /** The interceptor for a judgment step: replay its evidence, or let the judge run and record what it rested on. */
-  async intercept(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
+  async intercept(step: InterceptedStep, occurrence: number, services: StepServices): Promise<InterceptResult> {
     if (step.executor?.cache === 'off' || this.#actKeys.length > MAX_PRECEDING_STEPS) return {};
     const kind = step.info.kind as JudgmentKind;
-    const key = await stepKey(step, step.occurrence, this.#options.scope, this.#actKeys);
+    const key = await stepKey(step, occurrence, this.#options.scope, this.#actKeys);
     const tracked: TrackedJudgment = { index: step.info.index, kind, key, outcome: { mode: 'missed', entry: key.key }, stale: false };
     if (step.executor !== undefined) {
       tracked.executor = step.executor.version === undefined ? { name: step.executor.name } : { name: step.executor.name, version: step.executor.version };
