@@ -7,7 +7,7 @@
  */
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
-import { Deadline, systemClock, type Clock } from './deadline.js';
+import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
 import { redactingLogger, silentLogger, type Logger } from '../contract/logger.js';

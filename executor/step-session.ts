@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { E2EError } from '../errors/index.js';
 import type { StepBudget } from './budgets.js';
-import { systemClock, type Clock, type Deadline } from './deadline.js';
+import { systemClock, type Clock, type Deadline } from '../contract/deadline.js';
 import type { ParamSource } from './instruction.js';
 import type { StepInfo } from '../contract/step-contract.js';
 import type { StepTiming } from './step-record.js';

@@ -22,7 +22,7 @@ import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
 import { OccurrenceCounter, stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, WriteReport } from '../contract/cache-outcome.js';
 import { writeStep, type SeenEntry, type TrackedStep, type WriteTargets } from './cache-writes.js';
-import { systemClock, type Clock } from '../executor/deadline.js';
+import { systemClock, type Clock } from '../contract/deadline.js';
 import { JudgmentCache } from './judgment-cache.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
 import { NearestEntryIndex } from './nearest-entry.js';

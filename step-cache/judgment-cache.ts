@@ -34,7 +34,7 @@ import { checkEvidence, type EvidenceResult } from '../replayer/check-evidence.j
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 import { saveEntry, type WriteTargets } from './cache-writes.js';
-import { systemClock, type Clock } from '../executor/deadline.js';
+import { systemClock, type Clock } from '../contract/deadline.js';
 import type { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from '../contract/step-contract.js';
 import type { ActionEvent, FinishedStepView, InterceptedStep, InterceptResult, StepServices } from '../contract/step-seams.js';
