@@ -62,6 +62,9 @@ export interface ActionEvent {
   mayHaveCommitted: boolean;
 }
 
+/** What passed a verification that confirms the steps before it. */
+export type VerificationKind = 'expect' | 'assert' | 'waitFor' | 'extract';
+
 /** Subscriber to {@link ActionEvent}s. Must not throw; errors are logged and ignored. */
 export type ActionListener = (event: ActionEvent) => void;
 

@@ -1,34 +1,23 @@
 /**
- * The replay cache of one attempt (DESIGN §6), plugged into the step runner's two seams:
- *
- * - the {@link StepInterceptor} keys each `act` step, replays its entry with no model
- *   (`self-finalized`), hands the agent a `replayedPrefix` when replay stops
- *   (`agent-concluded`), or lets the agent run from the start (`missed`, with the reason
- *   and, for a miss, the nearest entry of the test and the key part that changed);
- * - the {@link ActionListener} records every action of the step, replayed ones included, so
- *   a healed step's recording is the replayed prefix plus the agent's actions;
- * - `assert`, `waitFor` and `extract` steps go to the {@link JudgmentCache}
- *   (`judgment-cache.ts`): keyed after the acts before them, replayed by checking the
- *   evidence their judge rested on.
- *
- * Nothing is written while the attempt runs: {@link AttemptCache.finishAttempt} saves the
- * verified recordings, keeps unchanged ones, and evicts entries that needed repair.
+ * The replay cache of one attempt (DESIGN §6), plugged into the step runner's two seams: its
+ * interceptor keys each step and hands it to the {@link ActCache} or the {@link JudgmentCache};
+ * its listener gives them every policed action. Nothing is written while the attempt runs:
+ * {@link AttemptCache.finishAttempt} saves the verified recordings, keeps unchanged ones, and
+ * evicts entries that needed repair. step-cache/README.md follows one step through it.
  */
-import type { ActEntry, CacheStore } from '../cache-format/index.js';
-import { isE2EError, type ErrorCode } from '../errors/index.js';
-import { StepRecorder } from '../recorder/record-step.js';
-import { fillUniquePlaceholders } from '../contract/unique-placeholders.js';
-import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
-import { OccurrenceCounter, stepKey, type KeyScope, type StepKey } from './cache-key.js';
-import type { CacheOutcome, WriteReport } from '../contract/cache-outcome.js';
-import { writeStep, type SeenEntry, type TrackedStep, type WriteTargets } from './cache-writes.js';
+import type { CacheStore } from '../cache-format/index.js';
+import type { WriteReport } from '../contract/cache-outcome.js';
 import { systemClock, type Clock } from '../contract/deadline.js';
-import { JudgmentCache } from './judgment-cache.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
-import { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from '../contract/step-contract.js';
-import type { VerificationKind } from '../executor/step-record.js';
-import type { ActionListener, FinishedStepView, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from '../contract/step-seams.js';
+import type { ActionListener, InterceptResult, InterceptedStep, StepInterceptor, StepServices, VerificationKind } from '../contract/step-seams.js';
+import type { ErrorCode } from '../errors/index.js';
+import { ActCache } from './act-cache.js';
+import { OccurrenceCounter, stepKey, type KeyScope } from './cache-key.js';
+import type { WriteTargets } from './cache-writes.js';
+import { JudgmentCache } from './judgment-cache.js';
+import { NearestEntryIndex } from './nearest-entry.js';
+import type { TrackedStep } from './tracked-step.js';
 
 export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 
@@ -78,7 +67,6 @@ export interface FinishedStep {
   status: StepVerdict['status'];
   summary: string;
   errorCode?: StepVerdict['errorCode'];
-  modelCalls: number;
 }
 
 /** How the attempt ended. */
@@ -104,11 +92,9 @@ export interface AttemptCache {
   /** A verification passed after step `afterStepIndex` (the last finished step; -1 before any). */
   verificationPassed(kind: VerificationKind, afterStepIndex: number): void;
   /** Step `stepIndex` ended with `verdict`. */
-  stepFinished(stepIndex: number, verdict: StepVerdict, modelCalls: number): void;
+  stepFinished(stepIndex: number, verdict: StepVerdict): void;
   /** Write what the attempt verified; returns each cached step's final outcome (with `write`). Call once. */
   finishAttempt(end: AttemptEnd): Promise<WriteReport[]>;
-  /** The cache outcome of a step so far; undefined when the cache took no part. */
-  outcomeOf(stepIndex: number): CacheOutcome | undefined;
 }
 
 /** Create the cache of one attempt. */
@@ -121,9 +107,8 @@ class AttemptCacheImpl implements AttemptCache {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #scope: KeyScope;
-  readonly #nearest: NearestEntryIndex;
+  readonly #acts: ActCache;
   readonly #judgments: JudgmentCache;
-  readonly #steps = new Map<number, TrackedStep>();
   readonly #occurrences = new OccurrenceCounter();
   readonly #verifications: { kind: VerificationKind; afterStep: number }[] = [];
   #finished: Promise<WriteReport[]> | undefined;
@@ -131,8 +116,7 @@ class AttemptCacheImpl implements AttemptCache {
   readonly interceptor: StepInterceptor = (step, services) => this.#intercept(step, services);
   readonly listener: ActionListener = (event) => {
     this.#judgments.noteAction(event);
-    if (event.step.kind !== 'act') return;
-    this.#steps.get(event.step.index)?.recorder.recordEvent(event);
+    this.#acts.noteAction(event);
   };
 
   constructor(options: AttemptCacheOptions) {
@@ -148,39 +132,27 @@ class AttemptCacheImpl implements AttemptCache {
       redact: options.redact,
       secretValues,
     };
-    this.#nearest = new NearestEntryIndex(options.store);
-    this.#judgments = new JudgmentCache({
-      store: options.store,
-      mode: options.mode,
-      strict: options.strict,
-      scope: this.#scope,
-      redact: options.redact,
-      nearest: this.#nearest,
-      clock: options.clock,
-      replay: options.replay,
-    });
+    const decision = { store: options.store, nearest: new NearestEntryIndex(options.store), strict: options.strict, redact: options.redact };
+    this.#acts = new ActCache({ ...decision, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
+    this.#judgments = new JudgmentCache({ ...decision, clock: options.clock, replay: options.replay });
   }
 
   verificationPassed(kind: VerificationKind, afterStepIndex: number): void {
     this.#verifications.push({ kind, afterStep: afterStepIndex });
   }
 
-  stepFinished(stepIndex: number, verdict: StepVerdict, modelCalls: number): void {
-    this.#judgments.stepFinished(stepIndex, verdict);
-    const step = this.#steps.get(stepIndex);
-    if (step === undefined) return;
-    step.verdict = verdict;
-    step.modelCalls = modelCalls;
-  }
-
-  outcomeOf(stepIndex: number): CacheOutcome | undefined {
-    const outcome = this.#steps.get(stepIndex)?.outcome;
-    return outcome === undefined ? this.#judgments.outcomeOf(stepIndex) : { ...outcome };
+  stepFinished(stepIndex: number, verdict: StepVerdict): void {
+    const step = this.#tracked().find((tracked) => tracked.index === stepIndex);
+    if (step !== undefined) step.verdict = verdict;
   }
 
   finishAttempt(end: AttemptEnd): Promise<WriteReport[]> {
     this.#finished ??= this.#finish(end);
     return this.#finished;
+  }
+
+  #tracked(): TrackedStep[] {
+    return [...this.#acts.tracked, ...this.#judgments.tracked];
   }
 
   // --- the interceptor -------------------------------------------------------------------
@@ -190,112 +162,15 @@ class AttemptCacheImpl implements AttemptCache {
     const occurrence = this.#occurrences.next(step, this.#options.redact);
     if (this.#options.mode === 'off') return {};
     this.#judgments.noteStep(step);
-    switch (step.info.kind) {
-      case 'act':
-        return this.#interceptAct(step, occurrence, services);
-      case 'assert':
-      case 'waitFor':
-      case 'extract':
-        // Judgment entries (issue 5, step-cache/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
-        return this.#judgments.intercept(step, occurrence, services);
+    if (step.info.kind === 'act') {
+      const key = await stepKey(step, occurrence, this.#scope);
+      // Judgments after this act are keyed after it, whether or not it is cached itself.
+      this.#judgments.noteActKey(key.key);
+      return this.#acts.intercept(step, key, services);
     }
-  }
-
-  async #interceptAct(step: InterceptedStep, occurrence: number, services: StepServices): Promise<InterceptResult> {
-    const key = await stepKey(step, occurrence, this.#scope);
-    // Judgments after this act are keyed after it, whether or not it is cached itself.
-    this.#judgments.noteActKey(key.key);
-    if (step.executor?.cache === 'off') return {};
-    const uniqueValues: Record<string, string> = {};
-    const literalParams: Record<string, string> = {};
-    for (const [name, source] of Object.entries(step.paramSources)) {
-      if (source.kind === 'unique') uniqueValues[name] = source.value;
-      else if (source.kind === 'literal') literalParams[name] = source.value;
-    }
-    const tracked: TrackedStep = {
-      index: step.info.index,
-      key,
-      recorder: new StepRecorder({
-        instruction: step.info.instruction,
-        literalParams,
-        uniqueValues,
-        secretNameOf: (value) => this.#secretNameOf(value),
-      }),
-      uniqueValues,
-      outcome: { mode: 'missed', entry: key.key },
-    };
-    if (step.executor !== undefined) {
-      tracked.executor = step.executor.version === undefined ? { name: step.executor.name } : { name: step.executor.name, version: step.executor.version };
-    }
-    this.#steps.set(step.info.index, tracked);
-
-    const read = await this.#options.store.read(key.key);
-    if (read.kind === 'hit') tracked.seen = read.entry.kind === 'act' ? { blob: read.blob, entry: read.entry } : { blob: read.blob };
-    else if (read.kind === 'invalid' && read.blob !== undefined) tracked.seen = { blob: read.blob };
-
-    if (step.attempt.retry > 0) return this.#missed(tracked, step, 'retry', `retry ${step.attempt.retry} runs the agent from the start`);
-    switch (read.kind) {
-      case 'absent':
-        return this.#missed(tracked, step, 'no-entry', await this.#nearest.explain(key.parts));
-      case 'invalid':
-        return this.#stale(tracked, step, 'invalid-entry', read.message);
-      case 'hit':
-        if (read.entry.kind !== 'act') return this.#stale(tracked, step, 'invalid-entry', `Cache entry ${key.key} holds a ${read.entry.kind} entry, not an act entry.`);
-        return this.#replay(tracked, step, services, read.entry);
-    }
-  }
-
-  async #replay(tracked: TrackedStep, step: InterceptedStep, services: StepServices, entry: ActEntry): Promise<InterceptResult> {
-    const replayOptions = this.#options.replay ?? {};
-    let replay: ReplayOutcome;
-    try {
-      replay = await replayStep({
-        entry,
-        actions: services.actions,
-        briefActions: services.briefActions,
-        observe: () => services.observe({ tree: true }),
-        uniqueValues: tracked.uniqueValues,
-        secretsAvailable: step.info.secrets,
-        signal: services.signal,
-        ...(replayOptions.waitForTargetMs === undefined ? {} : { waitForTargetMs: replayOptions.waitForTargetMs }),
-        ...(replayOptions.pollIntervalMs === undefined ? {} : { pollIntervalMs: replayOptions.pollIntervalMs }),
-      });
-    } catch (error) {
-      // A hard stop (timeout, cancellation, spent budget) ends the step; the entry stays as it is.
-      const code = isE2EError(error) ? error.code : 'ENGINE_FAILURE';
-      tracked.outcome = { mode: 'missed', reason: 'action-failed', detail: `the replay was stopped (${code})`, entry: tracked.key.key };
-      throw error;
-    }
-    if (replay.kind === 'finished') {
-      tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };
-      const summary = fillUniquePlaceholders(entry.summary, tracked.uniqueValues);
-      return { handled: { verdict: { status: 'passed', summary }, cache: { ...tracked.outcome } } };
-    }
-    if (this.#options.strict || step.executor === undefined) return this.#stale(tracked, step, replay.reason, replay.detail);
-    tracked.outcome = { mode: 'agent-concluded', reason: replay.reason, detail: replay.detail, entry: tracked.key.key };
-    return { continueWith: replay.prefix, cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
-  }
-
-  /** The agent runs from the start; without one, a strict run fails `REPLAY_STALE` rather than `MODEL_UNAVAILABLE`. */
-  #missed(tracked: TrackedStep, step: InterceptedStep, reason: 'no-entry' | 'retry', detail: string): InterceptResult {
-    tracked.outcome = { mode: 'missed', reason, detail, entry: tracked.key.key };
-    if (this.#options.strict && step.executor === undefined) {
-      return this.#blocked(tracked, step, `it cannot replay (${detail})`, 'record it with `e2e record`');
-    }
-    return { cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
-  }
-
-  /** An entry exists but does not replay: the agent repairs it, unless the run is strict or has no agent. */
-  #stale(tracked: TrackedStep, step: InterceptedStep, reason: NonNullable<CacheOutcome['reason']>, detail: string): InterceptResult {
-    tracked.outcome = { mode: 'missed', reason, detail, entry: tracked.key.key };
-    if (!this.#options.strict && step.executor !== undefined) return { cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
-    const why = this.#options.strict ? 'strict mode makes no model call' : `agents.${step.agent.name} has no model or executor to repair it`;
-    return this.#blocked(tracked, step, `its cache entry no longer replays (${reason}: ${detail}); ${why}`, 'record it again with `e2e record`');
-  }
-
-  #blocked(tracked: TrackedStep, step: InterceptedStep, problem: string, fix: string): InterceptResult {
-    const summary = this.#options.redact(`Step ${step.info.index} (agent.act ${JSON.stringify(step.info.instruction)}): ${problem}. Fix: ${fix}.`);
-    return { handled: { verdict: { status: 'blocked', errorCode: 'REPLAY_STALE', summary }, cache: { ...tracked.outcome } } };
+    // Judgments are keyed after the acts before them, and replayed by their evidence.
+    if (!this.#judgments.accepts(step)) return {};
+    return this.#judgments.intercept(step, await stepKey(step, occurrence, this.#scope, this.#judgments.actKeys), services);
   }
 
   #secretNameOf(value: string): string | undefined {
@@ -309,12 +184,10 @@ class AttemptCacheImpl implements AttemptCache {
     for (const record of end.steps ?? []) {
       const verdict: StepVerdict = { status: record.status, summary: record.summary };
       if (record.errorCode !== undefined) verdict.errorCode = record.errorCode;
-      this.stepFinished(record.index, verdict, record.modelCalls);
+      this.stepFinished(record.index, verdict);
     }
     for (const verification of end.verifications ?? []) this.verificationPassed(verification.kind, verification.afterStep);
-    const tracked = [...this.#steps.values()].sort((left, right) => left.index - right.index);
-    const modelFree =
-      tracked.some((step) => step.verdict?.errorCode !== undefined && FREEZING_CODES.has(step.verdict.errorCode)) || this.#judgments.endedWithAny(FREEZING_CODES);
+    const modelFree = this.#tracked().some((step) => step.verdict?.errorCode !== undefined && FREEZING_CODES.has(step.verdict.errorCode));
     const targets: WriteTargets = {
       frozen: end.interrupted === true || (!end.passed && (end.noModelAnswered === true || modelFree)),
       attemptPassed: end.passed,
@@ -326,16 +199,21 @@ class AttemptCacheImpl implements AttemptCache {
     if (this.#options.mode === 'read-write' && !this.#options.store.readOnly) targets.store = this.#options.store;
     else if (this.#options.mode === 'read-only' && this.#options.proposalStore !== undefined) targets.proposals = this.#options.proposalStore;
     const reports: WriteReport[] = [];
-    for (const step of tracked) {
-      step.outcome.write = await writeStep(step, this.#verifiedBy(step.index), targets);
-      if (step.outcome.mode === 'self-finalized') await this.#noteHit(step.key.key);
-      reports.push({ stepIndex: step.index, outcome: { ...step.outcome } });
+    for (const step of [...this.#acts.tracked].sort(byIndex)) {
+      step.outcome.write = await this.#acts.write(step, this.#verifiedBy(step.index), targets);
+      reports.push(await this.#reported(step));
     }
-    for (const report of await this.#judgments.finish(targets)) {
-      if (report.outcome.mode === 'self-finalized' && report.outcome.entry !== undefined) await this.#noteHit(report.outcome.entry);
-      reports.push(report);
+    for (const step of [...this.#judgments.tracked].sort(byIndex)) {
+      step.outcome.write = await this.#judgments.write(step, targets);
+      reports.push(await this.#reported(step));
     }
     return reports.sort((left, right) => left.stepIndex - right.stepIndex);
+  }
+
+  /** The step's final outcome; a replayed step is noted in the hit ledger. */
+  async #reported(step: TrackedStep): Promise<WriteReport> {
+    if (step.outcome.mode === 'self-finalized') await this.#noteHit(step.key.key);
+    return { stepIndex: step.index, outcome: { ...step.outcome } };
   }
 
   /** The kind of the first passing verification after step `index`. */
@@ -353,16 +231,4 @@ class AttemptCacheImpl implements AttemptCache {
   }
 }
 
-/** Narrow an unknown `result.cache` value to a {@link CacheOutcome} (for reporters). */
-export function isCacheOutcome(value: unknown): value is CacheOutcome {
-  if (typeof value !== 'object' || value === null) return false;
-  const mode = (value as { mode?: unknown }).mode;
-  return mode === 'self-finalized' || mode === 'agent-concluded' || mode === 'missed';
-}
-
-/** Keeps the step's settled end screen for its recording. */
-function endScreenOf(tracked: TrackedStep): (finished: FinishedStepView) => void {
-  return (finished) => {
-    if (finished.endScreen !== undefined) tracked.endScreen = { tree: finished.endScreen.tree, url: finished.endScreen.url };
-  };
-}
+const byIndex = (left: { index: number }, right: { index: number }): number => left.index - right.index;
