@@ -7,11 +7,10 @@
  */
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
-import { occurrenceIdentity } from './cache-key.js';
-import { Deadline, systemClock, type Clock } from './deadline.js';
-import type { EngineInstance } from './engine.js';
+import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
-import { redactingLogger, silentLogger, type Logger } from './logger.js';
+import { redactingLogger, silentLogger, type Logger } from '../contract/logger.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import { createPolicedActions, type ActionHost } from './policed-actions.js';
 import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
@@ -27,9 +26,9 @@ import type {
   StepVerdict,
   TargetInfo,
   TurnRecord,
-} from './step-contract.js';
+} from '../contract/step-contract.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
-import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from './step-seams.js';
+import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from '../contract/step-seams.js';
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
@@ -117,7 +116,6 @@ export class AttemptRunner {
   readonly #memory = new Map<string, unknown>();
   readonly #records: StepRecord[] = [];
   readonly #verifications: VerificationEvent[] = [];
-  readonly #occurrences = new Map<string, number>();
   #current: StepSession | undefined;
   #secretFilled = false;
   /** `app.open()` calls in flight. */
@@ -485,15 +483,10 @@ export class AttemptRunner {
     prepared: PreparedInstruction,
     info: StepInfo,
   ): InterceptedStep {
-    // Counted as the cache key counts: `unique()` values as placeholders, secrets by name.
-    const identity = occurrenceIdentity({ kind, template: prepared.template, paramSources: prepared.sources }, (text) => this.redact(text));
-    const occurrence = this.#occurrences.get(identity) ?? 0;
-    this.#occurrences.set(identity, occurrence + 1);
     const intercepted: InterceptedStep = {
       info,
       template: prepared.template,
       paramSources: prepared.sources,
-      occurrence,
       agent: { name: agentName, context: this.#agentContext(entry) },
       attempt: { ...this.#options.attempt },
       target: this.#options.target,

@@ -7,9 +7,9 @@
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
 import { AgentError, E2EError, isE2EError } from '../errors/index.js';
-import type { EngineInstance } from '../executor/engine.js';
+import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
-import type { StepKind } from '../executor/step-contract.js';
+import type { StepKind } from '../contract/step-contract.js';
 import type { ParamValue } from '../executor/instruction.js';
 
 /** Options of `agent.act`. */

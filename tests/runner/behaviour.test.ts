@@ -11,7 +11,7 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/behaviour/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/behaviour', import.meta.url));
 
 let servers: FixtureServers;
 let run: E2ERun;
