@@ -57,9 +57,9 @@ export interface BuiltInAgent {
   judgeFor(entry: AgentEntry, kind: 'assert' | 'waitFor' | 'extract'): StepExecutor | undefined;
 }
 
-/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. */
+/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. `label` says what it shows (redacted). */
 export interface ArtifactSink {
-  attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void>;
+  attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
 }
 
 /** Options of {@link createAttemptRunner}. */
@@ -273,7 +273,7 @@ export class AttemptRunner {
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
     if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
-    await this.#evidence(index, artifacts);
+    await this.#evidence(index, `after agent.${kind} ${JSON.stringify(shortened(info.instruction))}`, artifacts);
     const record: StepRecord = {
       index,
       kind,
@@ -506,7 +506,7 @@ export class AttemptRunner {
     return `e2e-${kind}-${this.#artifactCount}`;
   }
 
-  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void> {
+  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void> {
     try {
       await this.#options.artifacts?.attach(artifact);
     } catch (error) {
@@ -514,15 +514,16 @@ export class AttemptRunner {
     }
   }
 
-  /** A screenshot after each step for the report, unless a secret was filled. */
-  async #evidence(index: number, artifacts: ArtifactRef[]): Promise<void> {
+  /** A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret was filled. */
+  async #evidence(index: number, label: string, artifacts: ArtifactRef[]): Promise<void> {
     if (this.#options.evidence === false || this.#secretFilled || this.#options.artifacts === undefined) return;
     const deadline = this.#attemptDeadline.child(5_000);
     try {
       const pixels = await deadline.race(this.#options.engine.screenshot());
       const id = this.#nextArtifactId('screenshot');
-      artifacts.push({ id, kind: 'screenshot', label: `after step ${index}` });
-      await this.#attach({ name: id, contentType: 'image/png', body: pixels });
+      const shown = this.redact(label);
+      artifacts.push({ id, kind: 'screenshot', label: shown });
+      await this.#attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
     } catch (error) {
       this.#logger.debug(`no screenshot after step ${index}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -535,6 +536,12 @@ export class AttemptRunner {
 function judgedEvidence(evidence: StepEvidence, latest: RunnerObservation | undefined): JudgedEvidence {
   const screen = latest !== undefined && latest.revision === evidence.revision ? latest : undefined;
   return { nodeIds: evidence.nodeIds, screen, cacheable: evidence.cacheable };
+}
+
+/** An instruction on one line, at most 80 characters (as the step titles show it). */
+function shortened(text: string): string {
+  const single = text.replace(/\s+/g, ' ').trim();
+  return single.length > 80 ? `${single.slice(0, 79)}…` : single;
 }
 
 function formatSeconds(milliseconds: number): string {

@@ -1,7 +1,8 @@
 /**
  * The e2e reporter (a Playwright Test reporter, main process): collects each attempt's step
  * records from the worker attachments, writes `.e2e/report.json` atomically, prints the
- * summary lines of DESIGN §7 (after the per-step table under `--debug`) and where the HTML
+ * summary lines of DESIGN §7 (after the per-step table under `--debug` and the steps nothing
+ * verified, by their line in the test) and where the HTML
  * report is, and decides the exit code of DESIGN §3. Everything it writes is redacted once
  * more with the configured secrets. A run that may write the cache is noted in the run
  * ledger (for `e2e cache prune --unused-for N`).
@@ -23,6 +24,7 @@ import {
   summarize,
   summaryLines,
   toReportStep,
+  unverifiedStepLines,
   type Report,
   type ReportAttempt,
   type ReportTest,
@@ -106,7 +108,7 @@ export default class E2EReporter implements Reporter {
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
-    printLines(['', ...debug, ...summaryLines(report.summary), ...this.#htmlReportLines()]);
+    printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...this.#htmlReportLines()]);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
