@@ -33,6 +33,7 @@ import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, Ju
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
+import { stepTitle } from './step-title.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
 
 export type { RunStepOptions } from './step-options.js';
@@ -273,7 +274,7 @@ export class AttemptRunner {
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
     if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
-    await this.#evidence(index, `after agent.${kind} ${JSON.stringify(shortened(info.instruction))}`, artifacts);
+    await this.#evidence(index, `after ${stepTitle(kind, this.redact(info.instruction))}`, artifacts);
     const record: StepRecord = {
       index,
       kind,
@@ -536,12 +537,6 @@ export class AttemptRunner {
 function judgedEvidence(evidence: StepEvidence, latest: RunnerObservation | undefined): JudgedEvidence {
   const screen = latest !== undefined && latest.revision === evidence.revision ? latest : undefined;
   return { nodeIds: evidence.nodeIds, screen, cacheable: evidence.cacheable };
-}
-
-/** An instruction on one line, at most 80 characters (as the step titles show it). */
-function shortened(text: string): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > 80 ? `${single.slice(0, 79)}…` : single;
 }
 
 function formatSeconds(milliseconds: number): string {

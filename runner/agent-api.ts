@@ -11,6 +11,7 @@ import { AgentError, E2EError, isE2EError } from '../errors/index.js';
 import type { EngineInstance } from '../executor/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../executor/step-contract.js';
+import { stepTitle } from '../executor/step-title.js';
 import type { ParamValue } from '../executor/instruction.js';
 import { callerLocation, type SourceLocation } from './caller-location.js';
 import { cacheStepTitle, modelStepTitle, type StepDetails } from './step-details.js';
@@ -137,14 +138,9 @@ async function asInternalCall<T>(host: unknown, work: () => Promise<T>): Promise
   return settled.value;
 }
 
-function short(text: string): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > 80 ? `${single.slice(0, 79)}…` : single;
-}
-
 /** The agent step's title: `agent.act "add two todos"` (redacted, shortened). */
-export function agentStepTitle(kind: StepKind, instruction: unknown, redact: (text: string) => string): string {
-  return `agent.${kind} ${typeof instruction === 'string' ? JSON.stringify(short(redact(instruction))) : ''}`.trim();
+function agentStepTitle(kind: StepKind, instruction: unknown, redact: (text: string) => string): string {
+  return typeof instruction === 'string' ? stepTitle(kind, redact(instruction)) : `agent.${kind}`;
 }
 
 /** Options of {@link createAgentApi}. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
+import { stepTitle } from '../executor/step-title.js';
 
 /** The report schema version this build writes. */
 export const REPORT_VERSION = 1;
@@ -236,7 +237,7 @@ export function unverifiedStepLines(report: Pick<Report, 'tests'>): string[] {
       for (const step of attempt.steps) {
         if (cacheCountOf(step.cache, attempt.status === 'passed') !== 'unverified') continue;
         const where = step.location ?? `${test.file} › ${test.titlePath.join(' › ')}`;
-        named.push(`    ${where}  agent.${step.kind} ${JSON.stringify(step.instruction.length > 60 ? `${step.instruction.slice(0, 59)}…` : step.instruction)}`);
+        named.push(`    ${where}  ${stepTitle(step.kind, step.instruction)}`);
       }
     }
   }

@@ -78,7 +78,7 @@ function summaryOf(finished: E2ERun): string {
   return finished.stdout.split('\n').find((line) => line.startsWith('   Cache  ')) ?? '(no summary)';
 }
 
-const PLAYWRIGHT_EXPECT = 'an expect from @playwright/test verifies the step before it';
+const PLAYWRIGHT_EXPECT = 'an expect from Playwright Test verifies the step before it';
 const E2E_EXPECT = 'an expect from e2e verifies the step before it';
 const UNCHECKED = 'a step only a plain value follows is not verified';
 const SECRET_NOTE = 'a typed secret shows by name in the steps';
@@ -115,16 +115,16 @@ describe('a record run', () => {
     // The secret step changed nothing a replay could check (a field's value), so nothing was saved: a miss.
     expect(summaryOf(recorded.run)).toBe('   Cache  0 replayed · 0 handed off · 2 recorded · 1 missed · 1 unverified');
     expect(recorded.run.report?.summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 2, missed: 1, unverified: 1 });
-    expect(recorded.run.stdout).toMatch(/Not recorded: nothing verified this step\. .*'@playwright\/test'.*\n {4}tests\/unchecked\.e2e\.ts:6 {2}agent\.act "add a todo \\"Buy milk\\""\n/);
+    expect(recorded.run.stdout).toMatch(/Not recorded: nothing verified this step\. .*'@playwright\/test'.*\n {4}tests\/unchecked\.e2e\.ts:6 {2}agent\.act 'add a todo "Buy milk"'\n/);
   });
 
   it("points every agent step, its nested steps and every expect at the test's line", () => {
     expect(outline(loggedTest(recorded.steps, PLAYWRIGHT_EXPECT).steps)).toEqual([
       'pw:api | Navigate @tests/playwright-expect.e2e.ts:6',
-      'test.step | agent.act "add a todo \\"Buy milk\\"" @tests/playwright-expect.e2e.ts:7',
+      `test.step | agent.act 'add a todo "Buy milk"' @tests/playwright-expect.e2e.ts:7`,
       '  test.step | type "Buy milk" into textbox "New todo" @tests/playwright-expect.e2e.ts:7',
       '  test.step | tap button "Add" @tests/playwright-expect.e2e.ts:7',
-      '  test.attach | Attach "after agent.act \\"add a todo \\\\\\"Buy milk\\\\\\"\\"" @tests/playwright-expect.e2e.ts:7',
+      `  test.attach | Attach "after agent.act 'add a todo \\"Buy milk\\"'" @tests/playwright-expect.e2e.ts:7`,
       '  test.step | cache: missed, the agent ran (no-entry: no entry; this test has no recorded entries) @tests/playwright-expect.e2e.ts:7',
       '  test.step | model: 1 call · 1.4k tokens (1.2k in, 150 out, 400 cached) @tests/playwright-expect.e2e.ts:7',
       'expect | Expect "toHaveText" @tests/playwright-expect.e2e.ts:8',
@@ -137,7 +137,7 @@ describe('a record run', () => {
 
   it('labels each screenshot by its step', () => {
     const agentStep = loggedTest(recorded.steps, PLAYWRIGHT_EXPECT).steps.find((step) => step.title.startsWith('agent.act'));
-    expect(agentStep?.steps.flatMap((step) => step.attachments)).toEqual(['after agent.act "add a todo \\"Buy milk\\""']);
+    expect(agentStep?.steps.flatMap((step) => step.attachments)).toEqual([`after agent.act 'add a todo "Buy milk"'`]);
   });
 
   it('shows a typed secret by name in the step titles, never its value', () => {
@@ -155,7 +155,7 @@ describe('a record run', () => {
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as { type: string; callId?: string; parentId?: string; title?: string; stack?: Array<{ file: string; line: number }> });
     const before = events.filter((event) => event.type === 'before');
-    const agentStep = before.find((event) => event.title === 'agent.act "add a todo \\"Buy milk\\""');
+    const agentStep = before.find((event) => event.title === `agent.act 'add a todo "Buy milk"'`);
     expect(agentStep?.stack?.[0]).toMatchObject({ file: join(FIXTURE, 'tests', 'playwright-expect.e2e.ts'), line: 7 });
     const inside = before.filter((event) => event.parentId === agentStep?.callId).map((event) => event.title);
     expect(inside).toEqual(expect.arrayContaining(['type "Buy milk" into textbox "New todo"', 'tap button "Add"', 'cache: missed, the agent ran (no-entry: no entry; this test has no recorded entries)']));
@@ -170,10 +170,10 @@ describe('later runs', () => {
     expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0);
     expect(summaryOf(replayed)).toBe('   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
     expect(outline(loggedTest(steps, PLAYWRIGHT_EXPECT).steps).slice(1, 6)).toEqual([
-      'test.step | agent.act "add a todo \\"Buy milk\\"" @tests/playwright-expect.e2e.ts:7',
+      `test.step | agent.act 'add a todo "Buy milk"' @tests/playwright-expect.e2e.ts:7`,
       '  test.step | type "Buy milk" into textbox "New todo" @tests/playwright-expect.e2e.ts:7',
       '  test.step | tap button "Add" @tests/playwright-expect.e2e.ts:7',
-      '  test.attach | Attach "after agent.act \\"add a todo \\\\\\"Buy milk\\\\\\"\\"" @tests/playwright-expect.e2e.ts:7',
+      `  test.attach | Attach "after agent.act 'add a todo \\"Buy milk\\"'" @tests/playwright-expect.e2e.ts:7`,
       '  test.step | cache: replayed, no model call @tests/playwright-expect.e2e.ts:7',
     ]);
     expect(outline(loggedTest(steps, PLAYWRIGHT_EXPECT).steps)).toContain('  test.step | model: no call @tests/playwright-expect.e2e.ts:7');
@@ -196,7 +196,7 @@ describe('later runs', () => {
     expect(failed.stdout).toContain('> 7 |   await agent.act(\'archive the todo "Buy milk"\');');
     const test = loggedTest(steps, 'a step the agent cannot do fails the test');
     expect(test.errorLocation).toEqual({ file: join(FIXTURE, 'tests', 'failing.e2e.ts'), line: 7 });
-    const failedStep = test.steps.find((step) => step.title === 'agent.act "archive the todo \\"Buy milk\\""');
+    const failedStep = test.steps.find((step) => step.title === `agent.act 'archive the todo "Buy milk"'`);
     expect(failedStep?.error).toContain('agent.act failed (ACTION_FAILED): There is no "Archive" button on the screen.');
     expect(outline(failedStep?.steps ?? [])).toContain('test.step | type "Buy milk" into textbox "New todo" @tests/failing.e2e.ts:7');
     expect(summaryOf(failed)).toBe('   Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified');
