@@ -15,6 +15,8 @@ import { callSignature, LoopGuards, type LoopLimits } from './loop-guards.js';
 import { requestTurn, withoutExecute, type RequestedToolCall, type TurnResponse } from './model-call.js';
 import { requireModel, toModelUsage } from './model.js';
 import { cancellationError, type ProviderPolicy } from './provider-errors.js';
+import { elideSupersededPictures, movePicturesOut } from './pictures.js';
+import { takesImagesInToolResults } from './provider-traits.js';
 import { elideSupersededScreens } from './screen-elision.js';
 import { withSdkWarnings } from './sdk-warnings.js';
 import { describeToolError } from './tool-failure.js';
@@ -223,6 +225,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
   const windDownMs = options.windDownMs ?? DEFAULT_WIND_DOWN_MS;
   const providerContext = { signal: ctx.signal, remainingMs: () => ctx.budgets.remainingMs(), redact: (text: string) => ctx.redact(text) };
   const debug = (line: string): void => ctx.debug?.(line);
+  const imagesInResults = takesImagesInToolResults(model);
   let sentLength = 0;
   let turn = 0;
   let forcedTurns = 0;
@@ -242,7 +245,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
         if (reason !== undefined) conclude(reason);
       }
       if (run.concluding !== undefined && forcedTurns >= MAX_FORCED_TURNS) break;
-      let view = elideSupersededScreens(history);
+      let view = elideSupersededPictures(elideSupersededScreens(history));
       if (options.prepareMessages !== undefined) {
         const prepared = await options.prepareMessages(view, { turn, ctx });
         if (Array.isArray(prepared)) view = prepared;
@@ -305,7 +308,12 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
           if (!result.isVerdict) guards.recordCall(callSignature(call.toolName, call.input), text, result.failed);
           if (result.failed) failedCall = call.toolName;
         }
-        history.push({ role: 'tool', content: parts });
+        if (imagesInResults) history.push({ role: 'tool', content: parts });
+        else {
+          const moved = movePicturesOut(parts);
+          history.push({ role: 'tool', content: moved.parts });
+          if (moved.message !== undefined) history.push(moved.message);
+        }
         turns.add(
           turn,
           response.toolCalls.map((call) => callSignature(call.toolName, call.input)),
