@@ -27,7 +27,8 @@ interface Loopback {
   close(): Promise<void>;
 }
 
-type Protocol = ExchangeRequest['protocol'];
+/** The wire formats, plus OpenAI's own chat API on the chat completions server. */
+type Protocol = ExchangeRequest['protocol'] | 'openai-chat';
 
 const START: Record<Protocol, (brain: Brain) => Promise<Loopback>> = {
   chat: async (brain) => {
@@ -35,6 +36,11 @@ const START: Record<Protocol, (brain: Brain) => Promise<Loopback>> = {
     const server = await startOpenAIServer(chatResponder(brain, requests));
     // The package's defaults: supportsStructuredOutputs is left unset (false).
     return { model: createOpenAICompatible({ baseURL: server.url, name: 'zoo', apiKey: 'test-key' }).chatModel('zoo-model'), requests, close: server.close };
+  },
+  'openai-chat': async (brain) => {
+    const requests: ExchangeRequest[] = [];
+    const server = await startOpenAIServer(chatResponder(brain, requests));
+    return { model: createOpenAI({ baseURL: server.url, apiKey: 'test-key' }).chat('gpt-zoo'), requests, close: server.close };
   },
   responses: async (brain) => {
     const server = await startResponsesServer(brain);
@@ -80,7 +86,9 @@ function scripted(...turns: Array<(request: ExchangeRequest) => ExchangeReply>):
 }
 
 const toolMessages = (request: ExchangeRequest) => request.messages.filter((message) => message.role === 'tool');
-const PROTOCOLS: Protocol[] = ['chat', 'responses', 'messages'];
+const PROTOCOLS: Protocol[] = ['chat', 'openai-chat', 'responses', 'messages'];
+/** Where a provider takes pictures: inside tool results, or in the next user message. */
+const PICTURES_IN_TOOL_RESULTS: Record<Protocol, boolean> = { chat: false, 'openai-chat': false, responses: true, messages: true };
 
 describe.each(PROTOCOLS)('judgments on the %s API', (protocol) => {
   it('state the shape, read a fenced answer with extra keys and #ids, and print no SDK warning', async () => {
@@ -189,7 +197,7 @@ describe.each(PROTOCOLS)('pictures on the %s API', (protocol) => {
     expect(step).toHaveLength(4);
     expect(step.every((request) => !carriesBase64Text(request))).toBe(true);
     const [, , afterScreenshot, afterCheck] = step.map((request) => request.messages.slice(-2));
-    const inToolResults = protocol !== 'chat';
+    const inToolResults = PICTURES_IN_TOOL_RESULTS[protocol];
     for (const tail of [afterScreenshot!, afterCheck!]) {
       const images = tail.filter((message) => message.images > 0).map((message) => message.role);
       expect(images).toEqual([inToolResults ? 'tool' : 'user']);
