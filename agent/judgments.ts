@@ -16,7 +16,7 @@ import { describeShape, jsonShapeOf, readAnswer } from './answer-shape.js';
 import { judgeModelOf, toModelUsage } from './model.js';
 import { sleep, withProviderPolicy, type ProviderPolicy } from './provider-errors.js';
 import { followsSchemas } from './provider-traits.js';
-import { withSdkWarnings } from './sdk-warnings.js';
+import { modelLabel, reportWarnings, withoutSdkPrinting, type SdkWarning } from './sdk-warnings.js';
 
 /** Options every judgment takes. */
 export interface JudgmentOptions {
@@ -136,6 +136,7 @@ interface StructuredCall<Value> {
 interface Reply {
   text: string;
   usage: LanguageModelUsage | undefined;
+  warnings: readonly SdkWarning[];
 }
 
 /**
@@ -145,7 +146,7 @@ interface Reply {
  */
 async function askOnce<Value>(call: StructuredCall<Value>, model: LanguageModel, messages: ModelMessage[], signal: AbortSignal, providerOptions: ProviderOptions | undefined): Promise<Reply> {
   try {
-    const result = await generateText({
+    const result = await withoutSdkPrinting(() => generateText({
       model,
       system: JUDGE_RULES,
       messages,
@@ -153,11 +154,11 @@ async function askOnce<Value>(call: StructuredCall<Value>, model: LanguageModel,
       maxRetries: 0,
       abortSignal: signal,
       ...(providerOptions === undefined ? {} : { providerOptions }),
-    });
-    return { text: result.text, usage: result.usage };
+    }));
+    return { text: result.text, usage: result.usage, warnings: result.warnings ?? [] };
   } catch (error) {
-    if (NoObjectGeneratedError.isInstance(error)) return { text: error.text ?? '', usage: error.usage };
-    if (NoOutputGeneratedError.isInstance(error)) return { text: '', usage: undefined };
+    if (NoObjectGeneratedError.isInstance(error)) return { text: error.text ?? '', usage: error.usage, warnings: [] };
+    if (NoOutputGeneratedError.isInstance(error)) return { text: '', usage: undefined, warnings: [] };
     throw error;
   }
 }
@@ -185,11 +186,10 @@ async function structuredJudgment<Value>(call: StructuredCall<Value>): Promise<{
   let calls = 0;
   for (let round = 0; round < 2; round++) {
     if (ctx.budgets.remainingModelCalls() <= 0) break;
-    const reply = await withSdkWarnings(debug, () =>
-      withProviderPolicy(providerContext, options.provider, ({ signal }) => askOnce(call, model, messages, signal, providerOptions)),
-    );
+    const reply = await withProviderPolicy(providerContext, options.provider, ({ signal }) => askOnce(call, model, messages, signal, providerOptions));
     calls++;
     ctx.budgets.recordModelCall(toModelUsage(reply.usage));
+    reportWarnings(debug, reply.warnings, modelLabel(model));
     const read = readAnswer(reply.text, call.schema, jsonShape);
     let problem: string;
     if (read.kind === 'ok') {

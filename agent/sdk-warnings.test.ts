@@ -1,7 +1,7 @@
 import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { withSdkWarnings } from './sdk-warnings.js';
+import { modelLabel, reportWarnings, withoutSdkPrinting } from './sdk-warnings.js';
 
 function warningModel(feature: string) {
   return new MockLanguageModelV3({
@@ -23,48 +23,34 @@ afterEach(() => {
   delete global.AI_SDK_LOG_WARNINGS;
 });
 
-describe('AI SDK warnings during our calls', () => {
-  it('go to the calling step, not the console, and the global is put back afterwards', async () => {
+describe('AI SDK warnings of our calls', () => {
+  it('are not printed, come back on the result as lines for the debug output, and the global is put back', async () => {
     const printed = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    const model = warningModel('topK');
+    const result = await withoutSdkPrinting(() => generateText({ model, prompt: 'hi' }));
     const lines: string[] = [];
-    await withSdkWarnings((line) => lines.push(line), () => generateText({ model: warningModel('topK'), prompt: 'hi' }));
+    reportWarnings((line) => lines.push(line), result.warnings, modelLabel(model));
     expect(lines).toEqual(['AI SDK warning from mock.chat (warns): topK is not supported: topK is ignored']);
     expect(printed).not.toHaveBeenCalled();
     expect(info).not.toHaveBeenCalled();
     expect(global.AI_SDK_LOG_WARNINGS).toBeUndefined();
   });
 
-  it('reach each of two concurrent steps separately', async () => {
-    const first: string[] = [];
-    const second: string[] = [];
-    await Promise.all([
-      withSdkWarnings((line) => first.push(line), () => generateText({ model: warningModel('topK'), prompt: 'a' })),
-      withSdkWarnings((line) => second.push(line), () => generateText({ model: warningModel('seed'), prompt: 'b' })),
-    ]);
-    expect(first).toEqual([expect.stringContaining('topK')]);
-    expect(second).toEqual([expect.stringContaining('seed')]);
-  });
-
-  it("leave the user's own logger in charge of calls that are not ours, and restore it", async () => {
+  it("still reach the user's own logger, which is restored after overlapping calls", async () => {
     const theirs = vi.fn();
     global.AI_SDK_LOG_WARNINGS = theirs;
-    const ours: string[] = [];
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const ourCall = withSdkWarnings(
-      (line) => ours.push(line),
-      async () => {
-        await gate;
-        await generateText({ model: warningModel('topK'), prompt: 'ours' });
-      },
-    );
-    // The user's own call, made while ours is under way.
-    await generateText({ model: warningModel('seed'), prompt: 'theirs' });
-    release();
-    await ourCall;
-    expect(ours).toHaveLength(1);
-    expect(theirs).toHaveBeenCalledTimes(1);
+    await Promise.all([
+      withoutSdkPrinting(() => generateText({ model: warningModel('topK'), prompt: 'a' })),
+      withoutSdkPrinting(() => generateText({ model: warningModel('seed'), prompt: 'b' })),
+    ]);
+    expect(theirs).toHaveBeenCalledTimes(2);
     expect(global.AI_SDK_LOG_WARNINGS).toBe(theirs);
+  });
+
+  it('leave a user who turned warnings off with them off', async () => {
+    global.AI_SDK_LOG_WARNINGS = false;
+    await withoutSdkPrinting(() => generateText({ model: warningModel('topK'), prompt: 'a' }));
+    expect(global.AI_SDK_LOG_WARNINGS).toBe(false);
   });
 });

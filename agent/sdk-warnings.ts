@@ -1,15 +1,14 @@
 /**
  * The AI SDK prints provider warnings (an unsupported setting, a compatibility mode) to the
- * console unless `globalThis.AI_SDK_LOG_WARNINGS` says otherwise. Our calls send their
- * warnings to the step's debug output instead: while at least one of our calls runs, the
- * global holds a router that finds the calling step through async context; any other call
- * in the process meanwhile gets the user's own setting. The user's value is put back as
- * soon as our last call ends.
+ * console unless `globalThis.AI_SDK_LOG_WARNINGS` says otherwise. While one of our calls
+ * runs, the global holds a logger that hands every warning to the user's own logger when they
+ * set one and drops it otherwise; our calls read their warnings off the result instead and
+ * send them to the step's debug output. The user's value is put back as soon as our last call
+ * ends. (No async context is used to tell calls apart: it would slow every promise.)
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** One warning as the AI SDK hands it to a logger (the fields we read). */
-interface SdkWarning {
+/** One warning as the AI SDK reports it (the fields we read). */
+export interface SdkWarning {
   type: string;
   feature?: string;
   details?: string;
@@ -25,25 +24,15 @@ interface WarningBatch {
 
 type WarningLogger = ((batch: WarningBatch) => void) | false | undefined;
 
-/** Where a call's warnings go: one line each. */
-export type WarningSink = (line: string) => void;
-
-const scope = new AsyncLocalStorage<WarningSink>();
-let active = 0;
-let saved: WarningLogger;
-
 interface WarningGlobal {
   AI_SDK_LOG_WARNINGS?: unknown;
 }
 
+let active = 0;
+let saved: WarningLogger;
+
 function router(batch: WarningBatch): void {
-  const sink = scope.getStore();
-  if (sink === undefined) {
-    // Not ours: the user's logger decides; with none set we stay quiet rather than print.
-    if (typeof saved === 'function') saved(batch);
-    return;
-  }
-  for (const warning of batch.warnings) sink(`AI SDK warning from ${batch.provider} (${batch.model}): ${describeWarning(warning)}`);
+  if (typeof saved === 'function') saved(batch);
 }
 
 /** A warning in one line. */
@@ -55,11 +44,13 @@ export function describeWarning(warning: SdkWarning): string {
   return detail ?? JSON.stringify(warning);
 }
 
-/**
- * Run `body` (one or more AI SDK calls) with its warnings going to `sink` instead of the
- * console. Nested and concurrent calls each reach their own sink.
- */
-export async function withSdkWarnings<T>(sink: WarningSink, body: () => Promise<T>): Promise<T> {
+/** Send the warnings of one of our calls to `sink`, one line each. */
+export function reportWarnings(sink: (line: string) => void, warnings: readonly SdkWarning[] | undefined, model: { provider: string; modelId: string }): void {
+  for (const warning of warnings ?? []) sink(`AI SDK warning from ${model.provider} (${model.modelId}): ${describeWarning(warning)}`);
+}
+
+/** Run `body` (our AI SDK calls) with the SDK's console printing held back. Nested and concurrent calls are fine. */
+export async function withoutSdkPrinting<T>(body: () => Promise<T>): Promise<T> {
   const global = globalThis as WarningGlobal;
   if (active === 0) {
     saved = global.AI_SDK_LOG_WARNINGS as WarningLogger;
@@ -67,7 +58,7 @@ export async function withSdkWarnings<T>(sink: WarningSink, body: () => Promise<
   }
   active++;
   try {
-    return await scope.run(sink, body);
+    return await body();
   } finally {
     active--;
     if (active === 0) {
@@ -75,4 +66,11 @@ export async function withSdkWarnings<T>(sink: WarningSink, body: () => Promise<
       saved = undefined;
     }
   }
+}
+
+/** Provider and model id of a model value, for warning lines. */
+export function modelLabel(model: unknown): { provider: string; modelId: string } {
+  if (typeof model === 'string') return { provider: 'gateway', modelId: model };
+  const facts = model as { provider?: unknown; modelId?: unknown };
+  return { provider: String(facts.provider ?? 'unknown'), modelId: String(facts.modelId ?? 'unknown') };
 }

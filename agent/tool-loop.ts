@@ -18,7 +18,7 @@ import { cancellationError, type ProviderPolicy } from './provider-errors.js';
 import { elideSupersededPictures, movePicturesOut } from './pictures.js';
 import { takesImagesInToolResults } from './provider-traits.js';
 import { elideSupersededScreens } from './screen-elision.js';
-import { withSdkWarnings } from './sdk-warnings.js';
+import { modelLabel, reportWarnings } from './sdk-warnings.js';
 import { describeToolError } from './tool-failure.js';
 import { renderTranscript, TurnLog } from './transcript.js';
 import { createVerdictTool, VERDICT_TOOL_NAME } from './verdict-tool.js';
@@ -226,6 +226,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
   const providerContext = { signal: ctx.signal, remainingMs: () => ctx.budgets.remainingMs(), redact: (text: string) => ctx.redact(text) };
   const debug = (line: string): void => ctx.debug?.(line);
   const imagesInResults = takesImagesInToolResults(model);
+  const label = modelLabel(model);
   let sentLength = 0;
   let turn = 0;
   let forcedTurns = 0;
@@ -259,7 +260,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
       }
       const toolChoice = run.concluding === undefined ? undefined : ({ type: 'tool', toolName: VERDICT_TOOL_NAME } as const);
       const send = async (messages: ModelMessage[]): Promise<TurnResponse> =>
-        withSdkWarnings(debug, () => requestTurn(providerContext, options.provider, {
+        requestTurn(providerContext, options.provider, {
           model,
           system,
           messages,
@@ -267,7 +268,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
           ...(toolChoice === undefined ? {} : { toolChoice }),
           ...(providerOptions === undefined ? {} : { providerOptions }),
           ...(options.streaming === undefined ? {} : { streaming: options.streaming }),
-        }));
+        });
       if (shrunk) view = compactHistory(view, { keepTurns: 2, chunked: false });
       let outgoing = gate.outgoing(view, history.slice(sentLength));
       sentLength = history.length;
@@ -282,6 +283,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
         response = await send(outgoing);
       }
       ctx.budgets.recordModelCall(toModelUsage(response.usage, performance.now() - requested));
+      reportWarnings(debug, response.warnings, label);
       turn++;
       if (run.concluding !== undefined) forcedTurns++;
       history.push(...response.assistantMessages);

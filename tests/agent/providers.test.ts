@@ -9,6 +9,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createToolLoopExecutor } from '../../agent/tool-loop.js';
@@ -234,5 +235,28 @@ describe('reasoning on the Anthropic Messages API', () => {
     expect(sent[2]).toEqual([[], []]);
     expect(sent[3]).toEqual([[], [], ['thought 3']]);
     expect(loopback.requests[1]!.messages.find((message) => message.role === 'assistant')!.reasoning[0]!.signature).toBe('signature-0');
+  });
+});
+
+describe('AI SDK warnings', () => {
+  it('of an act turn and of a judgment go to the --debug output, never to the console', async () => {
+    const model = new MockLanguageModelV3({
+      provider: 'mock.chat',
+      modelId: 'warns',
+      doGenerate: async (options) => ({
+        content:
+          (options.tools ?? []).length > 0
+            ? [{ type: 'tool-call', toolCallId: 'c1', toolName: 'complete_step', input: JSON.stringify({ status: 'passed', summary: 'Nothing to do.' }) }]
+            : [{ type: 'text', text: JSON.stringify({ verdict: 'holds', reason: 'It says Ready.', evidence: ['state'] }) }],
+        finishReason: { unified: (options.tools ?? []).length > 0 ? 'tool-calls' : 'stop', raw: undefined },
+        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        warnings: [{ type: 'unsupported', feature: 'topK', details: 'topK is ignored' }],
+      }),
+    });
+    const { runner, debug } = harness({ model, requests: [], close: async () => undefined });
+    expect((await runner.runStep('act', 'do nothing')).verdict.status).toBe('passed');
+    expect((await runner.runStep('assert', 'the status says Ready')).verdict.status).toBe('passed');
+    expect(debug.filter((line) => line.startsWith('AI SDK warning'))).toEqual(Array(2).fill('AI SDK warning from mock.chat (warns): topK is not supported: topK is ignored'));
+    expect(printed).toEqual([]);
   });
 });
