@@ -31,6 +31,7 @@ describe('reading an answer', () => {
     ['a fenced block', `Answer:\n\`\`\`json\n${JSON.stringify(exact, null, 2)}\n\`\`\``],
     ['extra keys', JSON.stringify({ ...exact, confidence: 0.9, notes: { a: 1 } })],
     ['a lone id where a list was asked for', JSON.stringify({ ...exact, evidence: 'n3' })],
+    ['an option in another case', JSON.stringify({ ...exact, verdict: 'Holds' })],
   ])('reads %s', (_label, text) => {
     expect(readAnswer(text, verdict, verdictShape)).toEqual({ kind: 'ok', value: exact });
   });

@@ -123,11 +123,17 @@ function balancedEnd(text: string, start: number): number | undefined {
 /**
  * `value` nudged toward `shape` where only one reading makes sense: unknown keys of a closed
  * object dropped, `"true"`/`"false"` and numeric strings turned into booleans and numbers,
- * `"null"` into null where null is allowed, a lone value wrapped where a list is asked for.
+ * `"null"` into null where null is allowed, a lone value wrapped where a list is asked for,
+ * an option written in another case (`"Holds"`).
  * Anything else is left for the schema to judge.
  */
 export function coerceToShape(value: unknown, shape: JsonShape | undefined): unknown {
   if (shape === undefined) return value;
+  if (shape.enum !== undefined && typeof value === 'string' && !shape.enum.includes(value)) {
+    // "Holds" for "holds": taken only when exactly one option matches.
+    const matches = shape.enum.filter((option) => typeof option === 'string' && option.toLowerCase() === value.trim().toLowerCase());
+    return matches.length === 1 ? matches[0] : value;
+  }
   const alternatives = alternativesOf(shape);
   if (alternatives !== undefined) {
     if (value === null && alternatives.some((item) => typesOf(item).includes('null'))) return null;

@@ -93,8 +93,9 @@ export function screenIds(text: string): Set<string> {
   return ids;
 }
 
+/** Ids as the screen writes them: `#` dropped, and only the id of a cited whole line (`#n3 textbox "…"`). */
 function normalizeIds(ids: readonly string[]): string[] {
-  return [...new Set(ids.map((id) => id.trim().replace(/^#/, '')).filter((id) => id !== ''))];
+  return [...new Set(ids.map((id) => id.trim().replace(/^#/, '').split(/\s/)[0] ?? '').filter((id) => id !== ''))];
 }
 
 interface LookOptions {
