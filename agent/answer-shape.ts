@@ -179,21 +179,21 @@ export function coerceToShape(value: unknown, shape: JsonShape | undefined): unk
 /** What reading a reply gave. */
 export type ReadAnswer<Value> = { kind: 'ok'; value: Value } | { kind: 'invalid'; problem: string };
 
-function pathLabel(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? 'the answer' : `"${path.map(String).join('.')}"`;
+function pathLabel(path: readonly PropertyKey[], root: string): string {
+  return path.length === 0 ? root : `"${path.map(String).join('.')}"`;
 }
 
-/** Zod's issues as a short sentence naming each key that is missing or wrong (at most five). */
-export function describeIssues(error: z.ZodError): string {
+/** Zod's issues as a short sentence naming each key that is missing or wrong (at most five); `root` names the whole value. */
+export function describeIssues(error: z.ZodError, root = 'the answer'): string {
   const parts = error.issues.slice(0, 5).map((issue) => {
-    const where = pathLabel(issue.path);
+    const where = pathLabel(issue.path, root);
     switch (issue.code) {
       case 'invalid_type':
         return issue.input === undefined ? `${where} is missing` : `${where} must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
       case 'invalid_value':
         return `${where} must be ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`;
       case 'unrecognized_keys':
-        return `${where} has unknown keys ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+        return `${where} ${root === where && root.endsWith('s') ? 'have' : 'has'} unknown keys ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
       default:
         return `${where}: ${issue.message}`;
     }

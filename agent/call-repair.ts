@@ -38,7 +38,7 @@ function parsedInput(input: unknown): unknown {
 }
 
 function describeFailure(error: unknown): string {
-  if (typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues)) return describeIssues(error as never);
+  if (typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues)) return describeIssues(error as never, 'the arguments');
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -12,6 +12,7 @@ import type { LanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { createAgent } from '../../agent/create-agent.js';
 import { createToolLoopExecutor } from '../../agent/tool-loop.js';
 import { createGrammarTools } from '../../agent/grammar-tools.js';
 import { startAnthropicServer } from '../support/anthropic-server.js';
@@ -182,6 +183,18 @@ describe.each(PROTOCOLS)('the act loop on the %s API', (protocol) => {
     expect(app.state.draft).toBe('');
     expect(outcome.actions).toEqual([]);
     expect(toolMessages(loopback.requests[1]!).at(-1)!.text).toContain('Not run: tap failed before it in this turn.');
+  });
+});
+
+describe('the act loop on a streamed OpenAI-compatible chat', () => {
+  it('repairs string arguments and runs several calls of one turn as in a plain turn', async () => {
+    const loopback = await serve('chat', imperfectTodoModel);
+    const app = memoryApp();
+    const { runner } = attemptOver(app, { executor: createAgent({ model: loopback.model, streaming: true }) });
+    const outcome = await runner.runStep('act', 'add todos "Tea" and "Milk"');
+    expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Added Tea and Milk.' });
+    expect(app.state.todos.map((todo) => todo.title)).toEqual(['Tea', 'Milk']);
+    expect(loopback.requests.every((request) => request.body['stream'] === true)).toBe(true);
   });
 });
 
