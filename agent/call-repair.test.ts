@@ -1,9 +1,9 @@
-import { tool } from 'ai';
+import { tool, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repairCall } from './call-repair.js';
 
-const tools = {
+const tools: ToolSet = {
   check: tool({ inputSchema: z.strictObject({ target: z.string(), checked: z.boolean().optional() }) }),
   tap_at: tool({ inputSchema: z.strictObject({ x: z.number(), y: z.number() }) }),
 };
