@@ -83,6 +83,10 @@ describe('a TodoMVC suite on a zoo of imperfect models', () => {
         ['act', 'passed'],
         ['extract', 'passed'],
       ]);
+      // The imperfections really happened: two calls in a turn with a string boolean, and an unknown tool answered with the list.
+      const messages = requestsOf(agent).flatMap((request) => request.messages);
+      expect(messages.some((message) => message.toolCalls.length === 2 && message.toolCalls[0]!.arguments.includes('"replace":"true"'))).toBe(true);
+      expect(messages.some((message) => message.role === 'tool' && message.text.includes('There is no tool named "click". The tools are: tap,'))).toBe(true);
       // Judgments: structured output where the provider has it, JSON mode (no schema) on the compatible defaults.
       const judgments = requestsOf(agent).filter((request) => request.tools.length === 0);
       expect(judgments.length).toBeGreaterThanOrEqual(2);
