@@ -16,6 +16,7 @@ import { callSignature, LoopGuards } from './loop-guards.js';
 import { requireModel, toModelUsage } from './model.js';
 import { describeStep } from './opening-prompt.js';
 import { withProviderPolicy, type ProviderCallContext, type ProviderPolicy } from './provider-errors.js';
+import { modelLabel, reportWarnings, withoutSdkPrinting } from './sdk-warnings.js';
 import { clipLine, TurnLog } from './transcript.js';
 
 /** Options of {@link decisionExecutor}. */
@@ -73,15 +74,18 @@ class DecisionRun {
       const requested = performance.now();
       const result = await withProviderPolicy(this.providerContext, this.options.provider, async ({ signal }) => {
         try {
-          const answer = await generateText({
-            model: this.model,
-            system: DECISION_RULES,
-            prompt: `${prompt}${repair}`,
-            output: Output.object({ schema }),
-            maxRetries: 0,
-            abortSignal: signal,
-            ...(this.providerOptions === undefined ? {} : { providerOptions: this.providerOptions }),
-          });
+          const answer = await withoutSdkPrinting(() =>
+            generateText({
+              model: this.model,
+              system: DECISION_RULES,
+              prompt: `${prompt}${repair}`,
+              output: Output.object({ schema }),
+              maxRetries: 0,
+              abortSignal: signal,
+              ...(this.providerOptions === undefined ? {} : { providerOptions: this.providerOptions }),
+            }),
+          );
+          reportWarnings((line) => this.ctx.debug?.(line), answer.warnings, modelLabel(this.model));
           return { choice: answer.output as Choice, usage: answer.usage, problem: undefined };
         } catch (error) {
           if (NoObjectGeneratedError.isInstance(error)) return { choice: undefined, usage: error.usage, problem: error.message };
@@ -106,16 +110,19 @@ class DecisionRun {
     const model = this.options.textModel ?? this.model;
     const requested = performance.now();
     const result = await withProviderPolicy(this.providerContext, this.options.provider, ({ signal }) =>
-      generateText({
-        model,
-        system: 'You write the exact text to type into one field of an app under test. Reply with that text only: no quotes, no explanation.',
-        prompt: `${describeStep(this.ctx)}\n\nDone so far:\n${this.history.join('\n') || '(nothing yet)'}\n\nField: ${field}\nText to type:`,
-        maxRetries: 0,
-        abortSignal: signal,
-        ...(this.providerOptions === undefined ? {} : { providerOptions: this.providerOptions }),
-      }),
+      withoutSdkPrinting(() =>
+        generateText({
+          model,
+          system: 'You write the exact text to type into one field of an app under test. Reply with that text only: no quotes, no explanation.',
+          prompt: `${describeStep(this.ctx)}\n\nDone so far:\n${this.history.join('\n') || '(nothing yet)'}\n\nField: ${field}\nText to type:`,
+          maxRetries: 0,
+          abortSignal: signal,
+          ...(this.providerOptions === undefined ? {} : { providerOptions: this.providerOptions }),
+        }),
+      ),
     );
     this.ctx.budgets.recordModelCall(toModelUsage(result.usage, performance.now() - requested));
+    reportWarnings((line) => this.ctx.debug?.(line), result.warnings, modelLabel(model));
     return result.text.trim().replace(/^"(.*)"$/s, '$1');
   }
 

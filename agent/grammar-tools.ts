@@ -68,11 +68,10 @@ const toModelOutput = ({ output }: { output: ScreenOutput | string }): ToolResul
  * Run one policed action and describe it for the model. A failure that is not a hard stop
  * becomes a `ToolFailure` carrying the reason and the current screen.
  */
-async function perform(ctx: StepContext, label: string, action: () => Promise<ActionOutcome>): Promise<ScreenOutput> {
+async function perform(ctx: StepContext, label: string, action: () => Promise<ActionOutcome>, pictures?: PictureState): Promise<ScreenOutput> {
+  let outcome: ActionOutcome;
   try {
-    const outcome = await action();
-    const changes = outcome.changes.trim() === '' ? 'Nothing changed on screen.' : outcome.changes;
-    return { text: `${label}: done.\n${changes}` };
+    outcome = await action();
   } catch (error) {
     if (isRuntimeHardStop(error) || ctx.signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -88,6 +87,24 @@ async function perform(ctx: StepContext, label: string, action: () => Promise<Ac
     }
     throw new ToolFailure(`${label} failed${code}: ${message}\nCurrent screen:\n${screen}`, { cause: error });
   }
+  const changes = outcome.changes.trim() === '' ? 'Nothing changed on screen.' : outcome.changes;
+  const result: ScreenOutput = { text: `${label}: done.\n${changes}` };
+  // Once the model looked at a picture, it keeps seeing the screen it acts on.
+  if (pictures?.seen === true && !ctx.attempt.secretFilled()) {
+    try {
+      const observation = await ctx.observe({ pixels: true });
+      if (observation.pixels !== undefined) result.screenshot = observation.pixels;
+    } catch (error) {
+      // The action is done; a picture that cannot be taken only leaves the result without one.
+      if (isRuntimeHardStop(error) || ctx.signal.aborted) throw error;
+    }
+  }
+  return result;
+}
+
+/** Whether this step's model asked for a screenshot yet (from then on every action result carries one). */
+interface PictureState {
+  seen: boolean;
 }
 
 /**
@@ -99,7 +116,8 @@ async function perform(ctx: StepContext, label: string, action: () => Promise<Ac
 export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }): ToolSet {
   const { guard } = helpers;
   const verbs = new Set<Verb>(ctx.target.verbs);
-  const act = (label: string, action: () => Promise<ActionOutcome>): Promise<ScreenOutput | string> => guard(() => perform(ctx, label, action));
+  const pictures: PictureState = { seen: false };
+  const act = (label: string, action: () => Promise<ActionOutcome>): Promise<ScreenOutput | string> => guard(() => perform(ctx, label, action, pictures));
   const tools: ToolSet = {};
   const onNode = (verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' | 'hover' | 'scrollTo', description: string): void => {
     if (!verbs.has(verb)) return;
@@ -203,6 +221,7 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
           if (ctx.attempt.secretFilled()) return 'No screenshots after a secret was typed in this test.';
           const observation = await ctx.observe({ pixels: true });
           if (observation.pixels === undefined) return 'The screenshot was withheld by policy.';
+          pictures.seen = true;
           return { text: `Screenshot at revision ${observation.revision}.`, screenshot: observation.pixels };
         }),
       toModelOutput,
@@ -215,7 +234,7 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
       execute: ({ x, y }) =>
         guard(async (): Promise<ScreenOutput | string> => {
           if (ctx.attempt.secretFilled()) return 'Point taps are off after a secret was typed in this test.';
-          return perform(ctx, `tap at (${x}, ${y})`, () => ctx.actions.tapAt({ x, y }));
+          return perform(ctx, `tap at (${x}, ${y})`, () => ctx.actions.tapAt({ x, y }), pictures);
         }),
       toModelOutput,
     });

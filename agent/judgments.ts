@@ -12,8 +12,11 @@ import { z } from 'zod';
 import { E2EError } from '../errors/index.js';
 import { shapeOf } from '../executor/screen-text.js';
 import type { Observation, StepContext, StepEvidence, StepVerdict } from '../contract/step-contract.js';
+import { describeShape, jsonShapeOf, readAnswer } from './answer-shape.js';
 import { judgeModelOf, toModelUsage } from './model.js';
 import { sleep, withProviderPolicy, type ProviderPolicy } from './provider-errors.js';
+import { followsSchemas } from './provider-traits.js';
+import { modelLabel, reportWarnings, withoutSdkPrinting, type SdkWarning } from './sdk-warnings.js';
 
 /** Options every judgment takes. */
 export interface JudgmentOptions {
@@ -73,7 +76,7 @@ export interface Extraction<Value> {
 const JUDGE_RULES = [
   'You answer one question about the screen of an app under test, from what the screen shows and nothing else.',
   'The screen is text, one node per line: #id role "name" with details and [states]; a screenshot may come with it.',
-  'Answer as JSON only, in the requested shape. "evidence" lists the ids (like n12) of the lines that prove your answer; leave it empty only when nothing on the screen bears on it.',
+  'Answer with JSON only, in the shape given after the question. "evidence" lists the ids (like n12) of the lines that prove your answer; leave it empty only when nothing on the screen bears on it.',
   'Do not guess: when the screen cannot tell, say so.',
 ].join('\n');
 
@@ -90,8 +93,9 @@ export function screenIds(text: string): Set<string> {
   return ids;
 }
 
+/** Ids as the screen writes them: `#` dropped, and only the id of a cited whole line (`#n3 textbox "…"`). */
 function normalizeIds(ids: readonly string[]): string[] {
-  return [...new Set(ids.map((id) => id.trim().replace(/^#/, '')).filter((id) => id !== ''))];
+  return [...new Set(ids.map((id) => id.trim().replace(/^#/, '').split(/\s/)[0] ?? '').filter((id) => id !== ''))];
 }
 
 interface LookOptions {
@@ -120,15 +124,6 @@ async function look(ctx: StepContext, question: string, options: LookOptions, ta
   return { observation, content, visionOnly };
 }
 
-type Attempt<Value> = { kind: 'ok'; value: Value; text: string } | { kind: 'invalid'; text: string; reason: string };
-
-function describeInvalid(error: unknown): string {
-  const cause = (error as { cause?: unknown }).cause;
-  const text = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 600 ? `${line.slice(0, 600)}…` : line;
-}
-
 interface StructuredCall<Value> {
   ctx: StepContext;
   options: JudgmentOptions;
@@ -138,55 +133,82 @@ interface StructuredCall<Value> {
   check(value: Value): string | undefined;
 }
 
+/** The reply's text and usage; the reading is ours, so an unreadable reply is not an error here. */
+interface Reply {
+  text: string;
+  usage: LanguageModelUsage | undefined;
+  warnings: readonly SdkWarning[];
+}
+
+/**
+ * Ask once. A model that follows schemas gets the schema as structured output; any other gets
+ * plain JSON mode (the shape is in the prompt either way). The SDK's own strict reading is
+ * only a first try: when it refuses the reply, its text is read here, tolerantly.
+ */
+async function askOnce<Value>(call: StructuredCall<Value>, model: LanguageModel, messages: ModelMessage[], signal: AbortSignal, providerOptions: ProviderOptions | undefined): Promise<Reply> {
+  try {
+    const result = await withoutSdkPrinting(() => generateText({
+      model,
+      system: JUDGE_RULES,
+      messages,
+      output: followsSchemas(model) ? Output.object({ schema: call.schema }) : Output.json(),
+      maxRetries: 0,
+      abortSignal: signal,
+      ...(providerOptions === undefined ? {} : { providerOptions }),
+    }));
+    return { text: result.text, usage: result.usage, warnings: result.warnings ?? [] };
+  } catch (error) {
+    if (NoObjectGeneratedError.isInstance(error)) return { text: error.text ?? '', usage: error.usage, warnings: [] };
+    if (NoOutputGeneratedError.isInstance(error)) return { text: '', usage: undefined, warnings: [] };
+    throw error;
+  }
+}
+
+/** The question's content with the answer's shape stated after it. */
+function withShape(content: UserContent, shape: string): UserContent {
+  const note = `Answer with JSON only. ${shape}`;
+  if (typeof content === 'string') return `${content}\n\n${note}`;
+  return [...content, { type: 'text', text: note }];
+}
+
 /** One judgment plus at most one repair round. Returns the value and whether it passed `check`. */
 async function structuredJudgment<Value>(call: StructuredCall<Value>): Promise<{ value: Value; clean: boolean; calls: number }> {
   const { ctx, options } = call;
   const model = options.model ?? judgeModelOf(ctx);
   const providerOptions = options.providerOptions ?? (ctx.providerOptions as ProviderOptions | undefined);
-  const messages: ModelMessage[] = [{ role: 'user', content: call.content }];
+  const jsonShape = jsonShapeOf(call.schema);
+  const shape = describeShape(jsonShape);
+  const messages: ModelMessage[] = [{ role: 'user', content: withShape(call.content, shape) }];
   const providerContext = { signal: ctx.signal, remainingMs: () => ctx.budgets.remainingMs(), redact: (text: string) => ctx.redact(text) };
+  const debug = (line: string): void => ctx.debug?.(line);
   let usable: Value | undefined;
   let hasUsable = false;
   let lastProblem = 'no answer';
   let calls = 0;
   for (let round = 0; round < 2; round++) {
     if (ctx.budgets.remainingModelCalls() <= 0) break;
-    const attempt = await withProviderPolicy(providerContext, options.provider, async ({ signal }): Promise<Attempt<Value> & { usage: LanguageModelUsage | undefined }> => {
-      try {
-        const result = await generateText({
-          model,
-          system: JUDGE_RULES,
-          messages,
-          output: Output.object({ schema: call.schema }),
-          maxRetries: 0,
-          abortSignal: signal,
-          ...(providerOptions === undefined ? {} : { providerOptions }),
-        });
-        return { kind: 'ok', value: result.output, text: result.text, usage: result.usage };
-      } catch (error) {
-        if (NoObjectGeneratedError.isInstance(error)) return { kind: 'invalid', text: error.text ?? '', reason: describeInvalid(error), usage: error.usage };
-        if (NoOutputGeneratedError.isInstance(error)) return { kind: 'invalid', text: '', reason: describeInvalid(error), usage: undefined };
-        throw error;
-      }
-    });
+    const reply = await withProviderPolicy(providerContext, options.provider, ({ signal }) => askOnce(call, model, messages, signal, providerOptions));
     calls++;
-    ctx.budgets.recordModelCall(toModelUsage(attempt.usage));
+    ctx.budgets.recordModelCall(toModelUsage(reply.usage));
+    reportWarnings(debug, reply.warnings, modelLabel(model));
+    const read = readAnswer(reply.text, call.schema, jsonShape);
     let problem: string;
-    if (attempt.kind === 'ok') {
-      const found = call.check(attempt.value);
-      if (found === undefined) return { value: attempt.value, clean: true, calls };
-      usable = attempt.value;
+    if (read.kind === 'ok') {
+      const found = call.check(read.value);
+      if (found === undefined) return { value: read.value, clean: true, calls };
+      usable = read.value;
       hasUsable = true;
       problem = found;
+      lastProblem = found;
     } else {
-      problem = `The answer could not be read: ${attempt.reason}. Reply with JSON in the requested shape only.`;
+      lastProblem = read.problem;
+      problem = `The answer could not be read: ${read.problem}. Reply with JSON only. ${shape}`;
     }
-    lastProblem = problem;
-    if (attempt.text.trim() !== '') messages.push({ role: 'assistant', content: attempt.text });
+    if (reply.text.trim() !== '') messages.push({ role: 'assistant', content: reply.text });
     messages.push({ role: 'user', content: problem });
   }
   if (hasUsable) return { value: usable as Value, clean: false, calls };
-  throw new E2EError('MODEL_OUTPUT_INVALID', `The judgment gave no usable answer after a repair round. Last problem: ${ctx.redact(lastProblem)}`);
+  throw new E2EError('MODEL_OUTPUT_INVALID', `The judgment gave no usable answer after a repair round: ${ctx.redact(lastProblem)}.`);
 }
 
 function evidenceCheck(screen: Observation, visionOnly: boolean): (ids: readonly string[]) => string | undefined {

@@ -5,6 +5,7 @@
 import { generateText, streamText, ToolChoiceViolationError, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { withProviderPolicy, type ProviderCallContext, type ProviderPolicy } from './provider-errors.js';
+import { withoutSdkPrinting, type SdkWarning } from './sdk-warnings.js';
 
 /** A tool call the model asked for in a turn. */
 export interface RequestedToolCall {
@@ -36,6 +37,8 @@ export interface TurnResponse {
   /** Any text the model wrote. */
   text: string;
   usage: LanguageModelUsage | undefined;
+  /** The provider's warnings about this request (unsupported settings and the like). */
+  warnings: readonly SdkWarning[];
 }
 
 /** Remove `execute` so the SDK only reports tool calls and the loop runs them itself. */
@@ -58,6 +61,7 @@ interface RawStep {
   responseMessages: readonly ModelMessage[];
   text: string;
   usage: LanguageModelUsage | undefined;
+  warnings: readonly SdkWarning[] | undefined;
 }
 
 function toResponse(step: RawStep): TurnResponse {
@@ -81,6 +85,7 @@ function toResponse(step: RawStep): TurnResponse {
     toolCalls,
     text: step.text,
     usage: step.usage,
+    warnings: step.warnings ?? [],
   };
 }
 
@@ -101,7 +106,7 @@ export async function requestTurn(context: ProviderCallContext, policy: Provider
       ...(request.providerOptions === undefined ? {} : { providerOptions: request.providerOptions }),
     };
     try {
-      return await attemptTurn(settings, request.streaming === true, onActivity);
+      return await withoutSdkPrinting(() => attemptTurn(settings, request.streaming === true, onActivity));
     } catch (error) {
       // A forced verdict the model did not give is an answer without tool calls, not a provider fault.
       if (!ToolChoiceViolationError.isInstance(error)) throw error;
@@ -110,7 +115,7 @@ export async function requestTurn(context: ProviderCallContext, policy: Provider
         .join('')
         .trim();
       const assistantMessages: ModelMessage[] = text === '' ? [] : [{ role: 'assistant', content: text }];
-      return { assistantMessages, toolCalls: [], text, usage: undefined };
+      return { assistantMessages, toolCalls: [], text, usage: undefined, warnings: [] };
     }
   });
 }
@@ -130,7 +135,7 @@ interface TurnSettings {
 async function attemptTurn(settings: TurnSettings, streaming: boolean, onActivity: () => void): Promise<TurnResponse> {
   if (!streaming) {
     const result = await generateText(settings);
-    return toResponse({ content: result.content, responseMessages: result.response.messages, text: result.text, usage: result.usage });
+    return toResponse({ content: result.content, responseMessages: result.response.messages, text: result.text, usage: result.usage, warnings: result.warnings });
   }
   let streamError: unknown;
   const result = streamText({
@@ -142,6 +147,6 @@ async function attemptTurn(settings: TurnSettings, streaming: boolean, onActivit
   });
   await result.consumeStream({ onError: (error) => (streamError ??= error) });
   if (streamError !== undefined) throw streamError;
-  const [content, response, text, usage] = await Promise.all([result.content, result.response, result.text, result.usage]);
-  return toResponse({ content, responseMessages: response.messages, text, usage });
+  const [content, response, text, usage, warnings] = await Promise.all([result.content, result.response, result.text, result.usage, result.warnings]);
+  return toResponse({ content, responseMessages: response.messages, text, usage, warnings });
 }

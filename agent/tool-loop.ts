@@ -9,12 +9,16 @@ import type { ProviderOptions, ToolResultOutput } from '@ai-sdk/provider-utils';
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { isRuntimeHardStop } from './hard-stop.js';
+import { repairCall } from './call-repair.js';
 import { compactHistory, ReasoningGate } from './history.js';
 import { callSignature, LoopGuards, type LoopLimits } from './loop-guards.js';
 import { requestTurn, withoutExecute, type RequestedToolCall, type TurnResponse } from './model-call.js';
 import { requireModel, toModelUsage } from './model.js';
 import { cancellationError, type ProviderPolicy } from './provider-errors.js';
+import { elideSupersededPictures, movePicturesOut } from './pictures.js';
+import { takesImagesInToolResults } from './provider-traits.js';
 import { elideSupersededScreens } from './screen-elision.js';
+import { modelLabel, reportWarnings } from './sdk-warnings.js';
 import { describeToolError } from './tool-failure.js';
 import { renderTranscript, TurnLog } from './transcript.js';
 import { createVerdictTool, VERDICT_TOOL_NAME } from './verdict-tool.js';
@@ -148,8 +152,11 @@ async function runCall(
 ): Promise<{ part: ToolResultPart; failed: boolean; isVerdict: boolean }> {
   const part = (output: ToolResultOutput): ToolResultPart => ({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output });
   if (call.invalid !== undefined) {
-    const text = `The call to ${call.toolName} was not valid: ${call.invalid.message} Check the tool's parameters and call it again.`;
-    return { part: part({ type: 'error-text', value: run.ctx.redact(text) }), failed: true, isVerdict: call.toolName === VERDICT_TOOL_NAME };
+    const repair = await repairCall(run.tools, call);
+    if (repair.kind === 'refused') {
+      return { part: part({ type: 'error-text', value: run.ctx.redact(repair.text) }), failed: true, isVerdict: call.toolName === VERDICT_TOOL_NAME };
+    }
+    call = { toolCallId: call.toolCallId, toolName: call.toolName, input: repair.input };
   }
   if (call.toolName === VERDICT_TOOL_NAME) {
     if (!alone && run.concluding === undefined) return { part: part({ type: 'text', value: VERDICT_NOT_ALONE }), failed: false, isVerdict: true };
@@ -159,7 +166,7 @@ async function runCall(
   }
   const definition = run.tools[call.toolName];
   if (definition?.execute === undefined) {
-    const text = `There is no tool named ${call.toolName} that this loop can run.`;
+    const text = `There is no tool named "${call.toolName}" that this loop can run. The tools are: ${Object.keys(run.tools).join(', ')}.`;
     return { part: part({ type: 'error-text', value: text }), failed: true, isVerdict: false };
   }
   if (run.concluding !== undefined) return { part: part({ type: 'text', value: CONCLUDING_REFUSAL }), failed: false, isVerdict: false };
@@ -217,6 +224,9 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
   const turns = new TurnLog();
   const windDownMs = options.windDownMs ?? DEFAULT_WIND_DOWN_MS;
   const providerContext = { signal: ctx.signal, remainingMs: () => ctx.budgets.remainingMs(), redact: (text: string) => ctx.redact(text) };
+  const debug = (line: string): void => ctx.debug?.(line);
+  const imagesInResults = takesImagesInToolResults(model);
+  const label = modelLabel(model);
   let sentLength = 0;
   let turn = 0;
   let forcedTurns = 0;
@@ -236,7 +246,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
         if (reason !== undefined) conclude(reason);
       }
       if (run.concluding !== undefined && forcedTurns >= MAX_FORCED_TURNS) break;
-      let view = elideSupersededScreens(history);
+      let view = elideSupersededPictures(elideSupersededScreens(history));
       if (options.prepareMessages !== undefined) {
         const prepared = await options.prepareMessages(view, { turn, ctx });
         if (Array.isArray(prepared)) view = prepared;
@@ -273,6 +283,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
         response = await send(outgoing);
       }
       ctx.budgets.recordModelCall(toModelUsage(response.usage, performance.now() - requested));
+      reportWarnings(debug, response.warnings, label);
       turn++;
       if (run.concluding !== undefined) forcedTurns++;
       history.push(...response.assistantMessages);
@@ -283,14 +294,28 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
         const parts: ToolResultPart[] = [];
         const summaries: string[] = [];
         const alone = response.toolCalls.length === 1;
+        let failedCall: string | undefined;
         for (const call of response.toolCalls) {
+          if (failedCall !== undefined) {
+            // The rest of the turn was planned on a result that did not happen.
+            const text = `Not run: ${failedCall} failed before it in this turn. Read that result, then decide again.`;
+            parts.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'text', value: text } });
+            summaries.push(`not run: ${call.toolName}`);
+            continue;
+          }
           const result = await runCall(run, call, alone, outgoing, verdictTool);
           parts.push(result.part);
           const text = outputText(result.part.output);
           summaries.push(`${result.failed ? 'failed' : 'ok'}: ${text.split('\n')[0] ?? ''}`);
           if (!result.isVerdict) guards.recordCall(callSignature(call.toolName, call.input), text, result.failed);
+          if (result.failed) failedCall = call.toolName;
         }
-        history.push({ role: 'tool', content: parts });
+        if (imagesInResults) history.push({ role: 'tool', content: parts });
+        else {
+          const moved = movePicturesOut(parts);
+          history.push({ role: 'tool', content: moved.parts });
+          if (moved.message !== undefined) history.push(moved.message);
+        }
         turns.add(
           turn,
           response.toolCalls.map((call) => callSignature(call.toolName, call.input)),

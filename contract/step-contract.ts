@@ -234,4 +234,6 @@ export interface StepContext {
   attachScreenshot(pixels: Uint8Array, label: string): Promise<string>;
   /** Redact configured secret values from any text. */
   redact(text: string): string;
+  /** Write a diagnostic line to the `--debug` output (redacted). Optional for hand-built contexts. */
+  debug?(message: string): void;
 }

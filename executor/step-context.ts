@@ -40,6 +40,8 @@ export interface StepContextHost {
   emit(event: ActionEvent): void;
   /** Keep transcripts (`--debug`). */
   debug: boolean;
+  /** A diagnostic line for the `--debug` output. */
+  log(message: string): void;
   /** Attach an artifact to the test (errors are the host's to log). */
   attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
   nextArtifactId(kind: 'screenshot' | 'transcript'): string;
@@ -178,6 +180,9 @@ export function buildStepContext(
       return id;
     },
     redact: (text) => host.redact(text),
+    debug: (message) => {
+      if (typeof message === 'string') host.log(host.redact(message));
+    },
   };
   const model = agent.model ?? executor.model;
   const judge = agent.judge ?? executor.judge;

@@ -147,6 +147,7 @@ export class AttemptRunner {
       ledger: () => this.ledger(),
       emit: (event) => this.#host.emit(event),
       debug: options.debug === true,
+      log: (message) => this.#logger.debug(message),
       attach: (artifact) => this.#attach(artifact),
       nextArtifactId: (kind) => this.#nextArtifactId(kind),
     };

@@ -182,14 +182,14 @@ describe('the built-in agent', () => {
     expect((await runner.runStep('act', 'look')).verdict.status).toBe('passed');
   });
 
-  it('sends a screenshot to the model as an image in the tool result', async () => {
+  it('sends a screenshot to a provider of unknown abilities as an image of the next user message, not inside the tool result', async () => {
     const model = scriptedModel([
       () => callTools(['screenshot', {}]),
-      ({ options, latest }) => {
-        expect(latest).toMatch(/Screenshot at revision \d+\./);
-        const last = options.prompt[options.prompt.length - 1]!;
-        const part = last.role === 'tool' ? last.content[0] : undefined;
-        expect(part?.type === 'tool-result' && part.output.type === 'content' && part.output.value.map((item) => item.type)).toEqual(['text', 'image-data']);
+      ({ options }) => {
+        const [tool, user] = options.prompt.slice(-2);
+        const part = tool?.role === 'tool' ? tool.content[0] : undefined;
+        expect(part?.type === 'tool-result' && part.output).toEqual({ type: 'text', value: expect.stringMatching(/^Screenshot at revision \d+\.\n\[The picture follows in the next message\.\]$/) });
+        expect(user?.role === 'user' && user.content.map((item) => (item.type === 'file' ? item.mediaType : item.type))).toEqual(['text', 'image/png']);
         return callTools(['complete_step', { status: 'passed', summary: 'Saw the page.' }]);
       },
     ]);

@@ -49,6 +49,15 @@ describe('assert judgments', () => {
     expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: false }, modelCalls: 2 });
   });
 
+  it('takes the id of an evidence entry that cites a whole screen line', async () => {
+    let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
+    const model = scriptedModel([({ text }) => replyJson({ verdict: 'holds', reason: 'Tea is listed.', evidence: [`#${findId(text, 'listitem', 'Tea')} listitem "Tea"`] })]);
+    const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
+    const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
+    await runner.runStep('act', 'probe');
+    expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: true }, modelCalls: 1 });
+  });
+
   it('keeps evidence and cacheability when the ids check out the first time', async () => {
     let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
     const model = scriptedModel([({ text }) => replyJson({ verdict: 'holds', reason: 'Tea is listed.', evidence: [`#${findId(text, 'listitem', 'Tea')}`] })]);

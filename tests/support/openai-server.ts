@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 /** One chat message as the provider sends it. */
 export interface ChatMessage {
   role: string;
-  content?: string | Array<{ type: string; text?: string }> | null;
+  content?: string | Array<{ type: string; text?: string; image_url?: { url: string } }> | null;
   tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
   tool_call_id?: string;
 }
@@ -32,7 +32,8 @@ export interface ChatRequest {
 
 /** What the server does with one request. */
 export type ScriptedReply =
-  | { kind: 'tool-calls'; calls: Array<{ name: string; input: unknown }>; usage?: { input: number; output: number } }
+  /** Tool calls, with `text` beside them if set; `raw` sends the arguments string exactly as given. */
+  | { kind: 'tool-calls'; calls: Array<{ name: string; input: unknown; raw?: string }>; text?: string; usage?: { input: number; output: number } }
   | { kind: 'text'; text: string; usage?: { input: number; output: number } }
   | { kind: 'error'; status: number; message: string; code?: string; headers?: Record<string, string> }
   /** Accept the request and never answer (until the server closes). */
@@ -69,11 +70,11 @@ function completion(reply: Extract<ScriptedReply, { kind: 'tool-calls' | 'text' 
       ? { role: 'assistant', content: reply.text }
       : {
           role: 'assistant',
-          content: null,
+          content: reply.text ?? null,
           tool_calls: reply.calls.map((call, position) => ({
             id: `call_${index}_${position}`,
             type: 'function',
-            function: { name: call.name, arguments: JSON.stringify(call.input) },
+            function: { name: call.name, arguments: call.raw ?? JSON.stringify(call.input) },
           })),
         };
   return {
@@ -98,8 +99,9 @@ function streamCompletion(response: ServerResponse, reply: Extract<ScriptedReply
   if (reply.kind === 'text') {
     for (const piece of reply.text.match(/.{1,16}/gs) ?? []) sse(response, { ...base, choices: [{ index: 0, delta: { content: piece } }] });
   } else {
+    if (reply.text !== undefined) sse(response, { ...base, choices: [{ index: 0, delta: { content: reply.text } }] });
     reply.calls.forEach((call, position) => {
-      const toolCall = { index: position, id: `call_${index}_${position}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } };
+      const toolCall = { index: position, id: `call_${index}_${position}`, type: 'function', function: { name: call.name, arguments: call.raw ?? JSON.stringify(call.input) } };
       sse(response, { ...base, choices: [{ index: 0, delta: { tool_calls: [toolCall] } }] });
     });
   }

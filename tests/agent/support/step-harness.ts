@@ -12,6 +12,7 @@ import type { StepInterceptor } from '../../../contract/step-seams.js';
 import { createBuiltInAgent } from '../../../agent/built-in.js';
 import { MEMORY_APP_VERBS } from './memory-app.js';
 import type { Verb } from '../../../contract/engine.js';
+import type { Logger } from '../../../contract/logger.js';
 
 /** Options of {@link attemptOver}. */
 export interface HarnessOptions {
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   testTimeoutMs?: number;
   /** Stands in for the replay cache (e.g. to hand a replayed prefix to the executor). */
   stepInterceptor?: StepInterceptor;
+  /** Receives the runner's debug and warning lines. */
+  logger?: Logger;
 }
 
 /** An attempt runner plus what it attached. */
@@ -58,6 +61,7 @@ export function attemptOver(engine: EngineInstance, options: HarnessOptions = {}
     evidence: false,
     ...(options.testTimeoutMs === undefined ? {} : { testTimeoutMs: options.testTimeoutMs }),
     ...(options.stepInterceptor === undefined ? {} : { stepInterceptor: options.stepInterceptor }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     artifacts: {
       attach: (artifact) => {
         if (typeof artifact.body === 'string') transcripts.push(artifact.body);

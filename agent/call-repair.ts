@@ -1,0 +1,65 @@
+/**
+ * Tool calls the AI SDK could not accept, made usable where the meaning is unambiguous:
+ * `"true"` / `"3"` for a boolean or a number, `"null"` or null for an optional argument,
+ * arguments sent as a JSON string. What stays wrong is answered with what exists: the tool
+ * list for an unknown tool, the argument names and types for a bad or missing argument.
+ * Checked against each tool's own schema, so custom tools get the same treatment.
+ */
+import { asSchema, type ToolSet } from 'ai';
+import { coerceToShape, describeIssues, typeExpression, type JsonShape } from './answer-shape.js';
+
+/** What became of an invalid call: runnable with these arguments, or a text for the model. */
+export type Repair = { kind: 'repaired'; input: unknown } | { kind: 'refused'; text: string };
+
+/** The tools the model may call, for an answer to an unknown name. */
+function toolList(tools: ToolSet): string {
+  return Object.keys(tools).join(', ');
+}
+
+function withoutNulls(value: unknown, shape: JsonShape): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || shape.properties === undefined) return value;
+  const required = new Set(shape.required ?? []);
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // A model that fills every parameter writes null for the ones it means to leave out.
+    if ((item === null || item === 'null') && !required.has(key)) continue;
+    result[key] = item;
+  }
+  return result;
+}
+
+function parsedInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input === '' ? '{}' : input);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues)) return describeIssues(error as never, 'the arguments');
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Try to make an invalid call runnable. `tools` is the loop's vocabulary (with
+ * `complete_step`); the repaired input passed the tool's own schema.
+ */
+export async function repairCall(tools: ToolSet, call: { toolName: string; input: unknown }): Promise<Repair> {
+  const definition = tools[call.toolName];
+  if (definition === undefined) {
+    return { kind: 'refused', text: `There is no tool named "${call.toolName}". The tools are: ${toolList(tools)}.` };
+  }
+  const schema = asSchema(definition.inputSchema);
+  const shape = (await schema.jsonSchema) as JsonShape;
+  const takes = `${call.toolName} takes ${typeExpression(shape)}.`;
+  let input = parsedInput(call.input);
+  // Arguments double-encoded as a JSON string inside the object's place.
+  if (typeof input === 'string') input = parsedInput(input);
+  if (input === undefined) return { kind: 'refused', text: `The arguments of ${call.toolName} are not valid JSON. ${takes}` };
+  const candidate = coerceToShape(withoutNulls(input, shape), { ...shape, additionalProperties: true });
+  const checked = schema.validate === undefined ? { success: true as const, value: candidate } : await schema.validate(candidate);
+  if (checked.success) return { kind: 'repaired', input: checked.value };
+  return { kind: 'refused', text: `The call to ${call.toolName} was not valid: ${describeFailure(checked.error)}. ${takes}` };
+}
