@@ -18,6 +18,8 @@ function lowerForms(value: string): Array<[label: string, form: string]> {
     ['JSON-escaped', json],
     ['JSON-escaped twice', JSON.stringify(json).slice(1, -1)],
     ['HTML-escaped', value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')],
+    ['base64 in any case', Buffer.from(value, 'utf8').toString('base64').replace(/=+$/, '')],
+    ['base64url in any case', Buffer.from(value, 'utf8').toString('base64url')],
   ];
   try {
     forms.push(['URL-encoded', encodeURIComponent(value)], ['form-encoded', encodeURIComponent(value).replace(/%20/g, '+')], ['URI-encoded', encodeURI(value)]);
