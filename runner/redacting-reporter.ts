@@ -13,19 +13,19 @@ import { rmSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { FullConfig, Reporter, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { createSecretRedactor, type SecretRedactor } from '../executor/secrets.js';
-import { printLines, secretValuesFromEnvironment } from './environment.js';
+import { printLines, redactProcessOutput, secretValuesFromEnvironment } from './environment.js';
 import { ATTEMPT_ATTACHMENT, parseAttemptPayload } from './report.js';
 import { PROJECT_OPTION, type ProjectSettings } from './settings.js';
 
 /** Every secret value a run may meet: each project's configured secrets and every `E2E_SECRET_*`. */
-export function runRedactor(config: FullConfig): SecretRedactor {
+export function runSecrets(config: FullConfig): Array<[string, string]> {
   const values: Array<[string, string]> = [];
   for (const project of config.projects) {
     const settings = (project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined;
     for (const [name, definition] of settings?.secrets.entries() ?? []) if (definition.value !== undefined) values.push([name, definition.value]);
   }
   for (const [name, value] of Object.entries(secretValuesFromEnvironment())) values.push([`env:${name}`, value]);
-  return createSecretRedactor(values);
+  return values;
 }
 
 /** Redact every string inside a plain data value in place (errors and their causes, annotations). */
@@ -65,7 +65,10 @@ export default class RedactingReporter implements Reporter {
   }
 
   onBegin(config: FullConfig): void {
-    this.#redactor = runRedactor(config);
+    const secrets = runSecrets(config);
+    this.#redactor = createSecretRedactor(secrets);
+    // Whatever a reporter prints straight to the terminal passes the redactor at the sink too.
+    redactProcessOutput(secrets);
     this.#outputDirs = config.projects.map((project) => resolve(project.outputDir));
     const notices = new Set(config.projects.flatMap((project) => ((project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined)?.notices ?? []));
     if (notices.size > 0) printLines([...notices].map((notice) => `[e2e] ${notice}`));

@@ -4,10 +4,11 @@
  * enough for the engine to clip inside it), title, URL, console, dialogs, a download name,
  * storage, cookies, an uncaught error and network requests; a failing `expect` follows the
  * fill; a test logs, throws, names a step and attaches page text holding it; Playwright runs
- * with `trace`, `screenshot` (and `video` when Playwright's ffmpeg is installed) on and the
- * list, HTML, JUnit and JSON reporters, under `--debug`. Every file under the project (zip
- * archives opened, nested ones too) and stdout/stderr hold the canary in none of the forms the
- * redactor claims; the scan itself is shown to find each form in a planted file.
+ * with `trace`, `screenshot` and `video` on (the config turns video off, saying so, where
+ * Playwright's ffmpeg is missing) and the list, line, dot, HTML, JUnit and JSON reporters given
+ * on the command line, under `--debug`. Every file under the project (zip archives opened,
+ * nested ones too) and stdout/stderr hold the canary in none of the forms the redactor claims;
+ * the scan itself is shown to find each form in planted files.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,12 +36,6 @@ export default defineConfig({
   testDir: 'tests',
   workers: 1,
   expect: { timeout: 1_000 },
-  reporter: [
-    ['list'],
-    ['html', { open: 'never', outputFolder: '.e2e/html-report' }],
-    ['junit', { outputFile: '.e2e/junit.xml' }],
-    ['json', { outputFile: '.e2e/results.json' }],
-  ],
   use: { trace: 'on', screenshot: 'on', video: 'on' },
   targets: [{ name: 'web', engine: web(), app: { url: process.env['E2E_FIXTURE_APP_URL'] ?? 'http://127.0.0.1:9' } }],
   agents: {
@@ -124,7 +119,17 @@ beforeAll(async () => {
     response.writeHead(204).end();
     return true;
   });
-  run = await runE2E(['record', '--debug'], { cwd: project, env: { E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY } });
+  // The reporters come from the command line, as `e2e record --reporter …` passes them to Playwright.
+  const reporterFiles = {
+    PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(project, '.e2e', 'junit.xml'),
+    PLAYWRIGHT_JSON_OUTPUT_FILE: join(project, '.e2e', 'results.json'),
+  };
+  run = await runE2E(['record', '--debug', '--reporter', 'list,line,dot,html,junit,json'], {
+    cwd: project,
+    env: { ...reporterFiles, E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY },
+  });
 }, 180_000);
 
 afterAll(async () => {
