@@ -88,6 +88,8 @@ export function cacheEnvironment(options: RunCommandOptions): { env: Record<stri
 }
 
 const OUR_REPORTER = fileURLToPath(new URL('../runner/reporter.js', import.meta.url));
+/** First on the list: cleans every result of secrets before the other reporters see it. */
+const REDACTING_REPORTER = fileURLToPath(new URL('../runner/redacting-reporter.js', import.meta.url));
 
 /** The Playwright Test command line for `options`. */
 export function playwrightArguments(options: RunCommandOptions, configPath: string): string[] {
@@ -97,7 +99,7 @@ export function playwrightArguments(options: RunCommandOptions, configPath: stri
   if (options.workers !== undefined) args.push('--workers', options.workers);
   if (options.retries !== undefined) args.push('--retries', options.retries);
   if (options.shard !== undefined) args.push('--shard', options.shard);
-  if (options.reporter !== undefined) args.push('--reporter', `${options.reporter},${OUR_REPORTER}`);
+  if (options.reporter !== undefined) args.push('--reporter', `${REDACTING_REPORTER},${options.reporter},${OUR_REPORTER}`);
   args.push(...(options.extra ?? []));
   return args;
 }

@@ -19,12 +19,14 @@ export interface PreparedInstruction {
   params: Record<string, string>;
   /** Where each param came from. */
   sources: Record<string, ParamSource>;
-  /** Secrets the step may type: params given as `secret()`, and configured names the instruction mentions. */
+  /**
+   * Secrets the step may type: exactly the params given as `secret()`. Nothing in the instruction
+   * text grants one: not a secret's name as a word, not a `<secret:name>` token, not its value.
+   */
   secretNames: string[];
 }
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const SECRET_TOKEN = /<secret:([A-Za-z_][A-Za-z0-9_.-]*)>/g;
 
 function isParamValue(value: unknown): value is ParamValue {
   return (
@@ -104,10 +106,7 @@ export function prepareInstruction(
     }
     return value;
   });
+  // Redacted for what the executor reads; a value or name in the text stays a word, never a grant.
   const instruction = vault.redact(filled);
-  for (const match of instruction.matchAll(SECRET_TOKEN)) if (match[1] !== undefined && vault.has(match[1])) secretNames.add(match[1]);
-  for (const name of vault.names()) {
-    if (new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[.-]/g, '\\$&')}($|[^A-Za-z0-9_])`, 'i').test(instruction)) secretNames.add(name);
-  }
   return { template: vault.redact(template), instruction, params: shown, sources, secretNames: [...secretNames].sort() };
 }

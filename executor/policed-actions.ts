@@ -205,7 +205,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
   function authorizeSecret(name: string) {
     return (target: ScreenNode | undefined) => {
       if (!session.info.secrets.includes(name)) {
-        denySecret(`the secret \`${name}\` is not declared for this step; pass it as a param, e.g. { params: { ${name}: secret('${name}') } }`);
+        denySecret(`the secret \`${name}\` was not handed to this step (its name or value in the instruction is no grant); pass it as a param, e.g. { params: { ${name}: secret('${name}') } }`);
       }
       try {
         host.vault.resolve(name);

@@ -61,7 +61,8 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
 
   function build(observation: EngineObservation): RunnerObservation {
     revision += 1;
-    const tree: ScreenNode = redactDeep(observation.root, redact);
+    // The engine clips long texts without knowing the secrets; no piece of one may survive the clip.
+    const tree: ScreenNode = redactDeep(observation.root, (text) => vault.redactClipped(text));
     const url = redact(observation.url);
     const result: RunnerObservation = {
       text: renderScreen({ root: tree, url }, { revision }),

@@ -5,6 +5,7 @@
  */
 import { NODE_STATES, type ScreenNode } from '../contract/engine.js';
 import { maskTickingText, TICKING_ROLES } from '../contract/volatile-text.js';
+import { createSecretRedactor } from './secrets.js';
 
 /** What {@link renderScreen} needs from an observation. */
 export interface RenderableScreen {
@@ -21,63 +22,17 @@ export interface RenderOptions {
   secrets?: ReadonlyMap<string, string>;
 }
 
-/** Replace every configured secret value (also URL-encoded) in `text` by `<secret:name>`. */
+/** Replace every configured secret value, in every recognisable form, in `text` by `<secret:name>`. */
 export type Redactor = (text: string) => string;
 
-/** Regular-expression-safe literal. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The spellings a secret value can take in a page or URL. */
-function spellingsOf(value: string): string[] {
-  const spellings = new Set<string>([value]);
-  try {
-    const component = encodeURIComponent(value);
-    spellings.add(component);
-    spellings.add(component.replace(/%20/g, '+'));
-    spellings.add(encodeURI(value));
-  } catch {
-    // Lone surrogates cannot be encoded; the raw value is still matched.
-  }
-  return [...spellings].filter((spelling) => spelling !== '');
-}
-
 /**
- * Build a redactor for `secrets`. One pass with one alternation, longest spelling first, so
- * a secret inside another is never half-replaced and a replacement is never re-scanned.
+ * A redactor for `secrets` (name → value): {@link createSecretRedactor}'s, the project's one
+ * redactor, including its handling of a text the engine clipped in the middle of a secret.
  */
 export function createRedactor(secrets: ReadonlyMap<string, string> | undefined): Redactor {
   if (secrets === undefined || secrets.size === 0) return (text) => text;
-  const nameBySpelling = new Map<string, string>();
-  for (const [name, value] of [...secrets].sort(([left], [right]) => left.localeCompare(right))) {
-    if (typeof value !== 'string' || value === '') continue;
-    for (const spelling of spellingsOf(value)) if (!nameBySpelling.has(spelling)) nameBySpelling.set(spelling, name);
-  }
-  if (nameBySpelling.size === 0) return (text) => text;
-  const spellings = [...nameBySpelling.keys()].sort((left, right) => right.length - left.length);
-  const pattern = new RegExp(spellings.map(escapeRegExp).join('|'), 'g');
-  return (text) => {
-    if (text === '') return text;
-    const redacted = text.replace(pattern, (found) => `<secret:${nameBySpelling.get(found) ?? 'unknown'}>`);
-    return redacted.endsWith(CLIPPED) ? redactClippedTail(redacted, spellings, nameBySpelling) : redacted;
-  };
-}
-
-/** The mark the engine puts where it clipped a long text. */
-const CLIPPED = '…';
-/** Shortest secret prefix worth hiding at a clip point. */
-const SHORTEST_TAIL = 3;
-
-/** A text clipped in the middle of a secret would show the secret's start: hide that tail too. */
-function redactClippedTail(text: string, spellings: string[], nameBySpelling: Map<string, string>): string {
-  const body = text.slice(0, -CLIPPED.length);
-  for (const spelling of spellings) {
-    for (let length = spelling.length - 1; length >= Math.min(SHORTEST_TAIL, spelling.length - 1) && length > 0; length--) {
-      if (body.endsWith(spelling.slice(0, length))) return `${body.slice(0, -length)}<secret:${nameBySpelling.get(spelling) ?? 'unknown'}>${CLIPPED}`;
-    }
-  }
-  return text;
+  const redactor = createSecretRedactor(secrets);
+  return (text) => redactor.redactClipped(text);
 }
 
 /** Replace configured secret values in any text. */

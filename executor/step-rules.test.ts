@@ -82,9 +82,15 @@ describe('prepareInstruction', () => {
     });
   });
 
-  it('redacts a secret value written into the instruction and declares that secret', () => {
-    expect(prepareInstruction('log in with hunter22', undefined, vault, 'agent.act')).toMatchObject({ instruction: 'log in with <secret:adminPassword>', secretNames: ['adminPassword'] });
-    expect(prepareInstruction('type adminPassword into the field', undefined, vault, 'agent.act').secretNames).toEqual(['adminPassword']);
+  it('redacts a secret value written into the instruction and grants no secret for it', () => {
+    expect(prepareInstruction('log in with hunter22', undefined, vault, 'agent.act')).toMatchObject({ instruction: 'log in with <secret:adminPassword>', secretNames: [] });
+  });
+
+  it('grants only secrets handed over as secret() params, never a name, token or value in the words', () => {
+    const words = ['type adminPassword into the field', 'open the forgot adminPassword help', 'type <secret:adminPassword> here', 'use {pw}'];
+    const granted = words.map((text) => prepareInstruction(text, text.includes('{pw}') ? { pw: 'hunter22' } : undefined, vault, 'agent.act').secretNames);
+    expect(granted).toEqual([[], [], [], []]);
+    expect(prepareInstruction('open the forgot adminPassword help with {pw}', { pw: secret('adminPassword') }, vault, 'agent.act').secretNames).toEqual(['adminPassword']);
   });
 
   it('names the fix for unknown placeholders, bad params and unknown secrets', () => {

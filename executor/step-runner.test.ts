@@ -205,6 +205,24 @@ describe('the step runner', () => {
     expect(engine.password).toBe('');
   });
 
+  it("refuses a secret whose name is only a word of the instruction, by name or by value", async () => {
+    const tries: Array<(ctx: StepContext) => Promise<unknown>> = [
+      (ctx) => ctx.actions.typeSecret({ id: 'n2' }, 'password'),
+      (ctx) => ctx.actions.type({ id: 'n2' }, CANARY),
+    ];
+    for (const attempt of tries) {
+      const { runner, engine } = setup(async (ctx) => {
+        await ctx.observe();
+        await attempt(ctx);
+        return passed;
+      });
+      const outcome = await runner.runStep('act', 'open the forgot password help');
+      expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
+      expect(outcome.verdict.summary).toContain("secret('password')");
+      expect(engine.password).toBe('');
+    }
+  });
+
   it('stops the step POLICY_DENIED when the engine reports a navigation to another origin', async () => {
     const { runner, engine } = setup(async (ctx) => {
       await ctx.observe();

@@ -73,7 +73,12 @@ describe('defineConfig', () => {
     expect(settings.agents['default']).toMatchObject({ executor, maxSteps: 5, context: '' });
     expect(settings.origins).toEqual(['http://127.0.0.1:4173', 'http://127.0.0.1:4174', 'http://127.0.0.1:9000']);
     expect(settingsOf(config, 1).target.app.identity).toBe('admin-app');
-    expect(config.reporter).toEqual([['list'], ['html', { open: 'never', outputFolder: '.e2e/html-report' }], [expect.stringMatching(/reporter\.(js|ts)$/) as string]]);
+    expect(config.reporter).toEqual([
+      [expect.stringMatching(/redacting-reporter\.(js|ts)$/) as string],
+      ['list'],
+      ['html', { open: 'never', outputFolder: '.e2e/html-report' }],
+      [expect.stringMatching(/[/\\]reporter\.(js|ts)$/) as string],
+    ]);
   });
 
   it('reads missing secret values from E2E_SECRET_<NAME> and never serializes them', () => {
@@ -98,8 +103,13 @@ describe('defineConfig', () => {
     expect(settingsOf(defineConfig({ ...base, cache: { mode: 'read-only', strict: true } })).cache).toMatchObject({ mode: 'off', strict: true });
   });
 
-  it("keeps the user's reporters and adds the e2e reporter", () => {
-    const config = defineConfig({ ...base, reporter: [['junit', { outputFile: 'junit.xml' }]] });
-    expect(config.reporter).toEqual([['junit', { outputFile: 'junit.xml' }], [expect.stringMatching(/reporter\.(js|ts)$/) as string]]);
+  it("keeps the user's reporters behind the redacting one and adds the e2e reporter", () => {
+    const config = defineConfig({ ...base, reporter: [['junit', { outputFile: 'junit.xml' }], ['./my-reporter.js']] });
+    expect(config.reporter).toEqual([
+      [expect.stringMatching(/redacting-reporter\.(js|ts)$/) as string],
+      ['junit', { outputFile: 'junit.xml' }],
+      ['./my-reporter.js'],
+      [expect.stringMatching(/[/\\]reporter\.(js|ts)$/) as string],
+    ]);
   });
 });

@@ -12,8 +12,8 @@ import { normalizeOrigin, originOf } from '../executor/origin-policy.js';
 import type { SecretDefinition } from '../executor/secrets.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import { isProjectTool } from '../agent/index.js';
-import { launchOptionsFor } from '../engines/web/index.js';
-import { readRunEnvironment, reportConfigFailure, secretFromEnvironment, type CacheMode } from './environment.js';
+import { launchOptionsFor, playwrightCanRecordVideo } from '../engines/web/index.js';
+import { readRunEnvironment, redactProcessOutput, reportConfigFailure, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { PROJECT_OPTION, SecretTable, type AgentSettings, type CacheSettings, type ProjectSettings } from './settings.js';
 
@@ -249,12 +249,22 @@ function resolveSecrets(secrets: Record<string, SecretConfig> | undefined): Reco
 }
 
 const OUR_REPORTER = fileURLToPath(new URL('./reporter.js', import.meta.url));
+/** Cleans every result object before any other reporter sees it; always first. */
+export const REDACTING_REPORTER = fileURLToPath(new URL('./redacting-reporter.js', import.meta.url));
 
 function reportersFor(reporter: PlaywrightTestConfig['reporter']): ReporterDescription[] {
   const ours: ReporterDescription = [OUR_REPORTER];
-  if (reporter === undefined) return [['list'], ['html', { open: 'never', outputFolder: DEFAULT_HTML_REPORT_DIR }], ours];
-  const given: ReporterDescription[] = typeof reporter === 'string' ? [[reporter]] : [...reporter];
-  return given.some(([name]) => name === OUR_REPORTER) ? given : [...given, ours];
+  const guard: ReporterDescription = [REDACTING_REPORTER];
+  if (reporter === undefined) return [guard, ['list'], ['html', { open: 'never', outputFolder: DEFAULT_HTML_REPORT_DIR }], ours];
+  const given: ReporterDescription[] = (typeof reporter === 'string' ? [[reporter]] : [...reporter]).filter(([name]) => name !== REDACTING_REPORTER) as ReporterDescription[];
+  return [guard, ...(given.some(([name]) => name === OUR_REPORTER) ? given : [...given, ours])];
+}
+
+/** True when `use.video` asks for any recording. */
+function videoRequested(video: unknown): boolean {
+  if (video === undefined || video === 'off') return false;
+  if (typeof video === 'object' && video !== null) return (video as { mode?: unknown }).mode !== 'off';
+  return true;
 }
 
 function build(options: E2EConfig): PlaywrightTestConfig {
@@ -274,12 +284,24 @@ function build(options: E2EConfig): PlaywrightTestConfig {
     strict: environment.cacheStrict || (config.cache?.strict ?? false),
   };
   if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
-  const secrets = new SecretTable(resolveSecrets(config.secrets));
+  const definitions = resolveSecrets(config.secrets);
+  const secrets = new SecretTable(definitions);
+  // Playwright's own output (worker capture, terminal reporters) passes through the redactor too.
+  redactProcessOutput([
+    ...Object.entries(definitions).map(([name, definition]) => [name, definition.value] as const),
+    ...Object.entries(secretValuesFromEnvironment()).map(([name, value]) => [`env:${name}`, value] as const),
+  ]);
   const appOrigins = config.targets.map((target) => originOf(target.app.url)!);
   const origins = [...new Set([...appOrigins, ...(config.origins ?? []).map(normalizeOrigin)])];
 
   const names = new Set<string>();
-  const userUse = options.use ?? {};
+  const notices: string[] = [];
+  let userUse = options.use ?? {};
+  if (videoRequested(userUse.video) && !playwrightCanRecordVideo({ env: environment.browser })) {
+    // Playwright would fail every page of the run; the run goes on without video and says so.
+    userUse = { ...userUse, video: 'off' };
+    notices.push("Video is off: Playwright records video with its own ffmpeg, which is not installed (`npx playwright install ffmpeg`).");
+  }
   const projects = config.targets.map((target) => {
     const name = target.name ?? target.engine.name;
     if (names.has(name)) throw configError(`two targets are named \`${name}\`; give each target its own \`name\`.`);
@@ -294,6 +316,7 @@ function build(options: E2EConfig): PlaywrightTestConfig {
       debug: environment.debug,
       modelFree: environment.modelFree,
     };
+    if (notices.length > 0) settings.notices = notices;
     const launch = launchOptionsFor(target.engine, { env: environment.browser });
     return {
       name,

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { Logger } from '../contract/logger.js';
-import { environmentVariableFor } from '../executor/secrets.js';
+import { createSecretRedactor, environmentVariableFor, type SecretRedactor } from '../executor/secrets.js';
 
 /** Environment variables the CLI sets for a run. */
 export const ENVIRONMENT = {
@@ -88,7 +88,7 @@ export interface RunEnvironment {
   /** True when `CI` is set (the default cache mode becomes read-only). */
   ci: boolean;
   reportFile: string | undefined;
-  /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`). */
+  /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`, and where Playwright keeps its browsers and ffmpeg). */
   browser: Readonly<Record<string, string | undefined>>;
 }
 
@@ -107,7 +107,14 @@ export function readRunEnvironment(): RunEnvironment {
     debug: process.env[ENVIRONMENT.debug] === '1',
     ci: process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false',
     reportFile: process.env[ENVIRONMENT.reportFile],
-    browser: { E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'], PATH: process.env['PATH'] },
+    browser: {
+      E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'],
+      PATH: process.env['PATH'],
+      PLAYWRIGHT_BROWSERS_PATH: process.env['PLAYWRIGHT_BROWSERS_PATH'],
+      HOME: process.env['HOME'],
+      XDG_CACHE_HOME: process.env['XDG_CACHE_HOME'],
+      LOCALAPPDATA: process.env['LOCALAPPDATA'],
+    },
   };
 }
 
@@ -160,6 +167,45 @@ export function withholdFailureSnapshot(withhold: boolean): void {
   if (withhold) process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = '1';
   else if (originalNoCopyPrompt === undefined) delete process.env['PLAYWRIGHT_NO_COPY_PROMPT'];
   else process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = originalNoCopyPrompt;
+}
+
+const outputSecrets = new Map<string, string>();
+let outputRedactor: SecretRedactor | undefined;
+
+/**
+ * Redact `secrets` (name → value) from everything this process writes to stdout and stderr,
+ * from now on. In a Playwright worker this wraps Playwright's own capture of the worker's
+ * output, so `console.log` in a test, logger lines and the worker's trace of its output arrive
+ * redacted; in the main process it covers every terminal reporter and Playwright's own
+ * messages. A value split across two writes is not recognised; messages are written whole.
+ */
+export function redactProcessOutput(secrets: Iterable<readonly [string, string | undefined]>): void {
+  let added = false;
+  for (const [name, value] of secrets) {
+    if (value === undefined || value === '' || outputSecrets.get(name) === value) continue;
+    outputSecrets.set(name, value);
+    added = true;
+  }
+  if (!added) return;
+  const first = outputRedactor === undefined;
+  outputRedactor = createSecretRedactor(outputSecrets);
+  if (!first) return;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => write(redactChunk(chunk), ...rest)) as typeof stream.write;
+  }
+}
+
+function redactChunk(chunk: unknown): unknown {
+  const redactor = outputRedactor;
+  if (redactor === undefined) return chunk;
+  if (typeof chunk === 'string') return redactor.redact(chunk);
+  if (chunk instanceof Uint8Array) {
+    const text = Buffer.from(chunk).toString('utf8');
+    const redacted = redactor.redact(text);
+    return redacted === text ? chunk : Buffer.from(redacted, 'utf8');
+  }
+  return chunk;
 }
 
 /** Write lines to standard output (the reporter's summary). */

@@ -197,6 +197,7 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
     verifications: [...runner.verifications],
   };
   if (errorCode !== undefined) payload.errorCode = errorCode;
+  if (runner.secretFilled()) payload.secretFilled = true;
   const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
   await handle.engine.close();

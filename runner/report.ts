@@ -88,6 +88,8 @@ export interface AttemptPayload {
   errorCode?: ErrorCode;
   steps: AttemptStep[];
   verifications: VerificationEvent[];
+  /** True when the attempt typed a secret: Playwright's artifacts of it are withheld. */
+  secretFilled?: boolean;
 }
 
 const tokensSchema = z.object({ input: z.number(), output: z.number(), cached: z.number() });
@@ -115,6 +117,7 @@ const attemptPayloadSchema = z.object({
   errorCode: z.enum(ERROR_CODES).optional(),
   steps: z.array(stepRecordSchema),
   verifications: z.array(z.object({ kind: z.enum(['expect', 'assert', 'waitFor', 'extract']), detail: z.string(), afterStep: z.number() })),
+  secretFilled: z.boolean().optional(),
 });
 
 /** Parse an attempt attachment; undefined when it is missing or malformed. */

@@ -84,4 +84,6 @@ export interface ProjectSettings {
    * step; one that cannot replay fails `REPLAY_STALE` (with `cache.strict`).
    */
   modelFree: boolean;
+  /** What the config changed in Playwright's options and why; the run prints each once. */
+  notices?: string[];
 }

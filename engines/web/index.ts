@@ -5,6 +5,6 @@
  */
 export { web, surfaceOf, launchOptionsFor, connectOptionsFor, webOptionsOf, WEB_ENGINE_VERSION, DEFAULT_VIEWPORT } from './web-engine.js';
 export type { WebEngineOptions, WebSurface } from './web-engine.js';
-export { findChromium, resolveLaunchOptions, CHROMIUM_LAUNCH_ARGUMENTS, SYSTEM_CHROMIUM_NAMES } from './browser-discovery.js';
+export { findChromium, playwrightCanRecordVideo, resolveLaunchOptions, CHROMIUM_LAUNCH_ARGUMENTS, SYSTEM_CHROMIUM_NAMES } from './browser-discovery.js';
 export type { ChromiumLaunchOptions, ChromiumLocation, ChromiumSource, FindChromiumOptions } from './browser-discovery.js';
 export { LONG_PRESS_MS } from './perform-action.js';

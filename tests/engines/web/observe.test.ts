@@ -79,6 +79,20 @@ describe('web engine observation', () => {
     expect(text).not.toContain('tok-123456');
   });
 
+  it('clips a long text inside a secret without leaving any piece of it on the screen', async () => {
+    const secret = 'tok-9A8b7C6d5E';
+    const instance = await open('screen.html');
+    for (const kept of [2, 5, 9]) {
+      await surfaceOf(engine).page().evaluate(({ text }) => {
+        document.querySelector('footer')!.textContent = text;
+      }, { text: `${'x'.repeat(159 - kept)}${secret} and more after the clip` });
+      const text = renderScreen(await instance.observe(), { revision: 1, secrets: new Map([['apiToken', secret]]) });
+      const shown = /contentinfo "" text="([^"]*)"/.exec(text)?.[1];
+      // The clip kept `kept` characters of the secret: marked when they are a clipped start, else dropped.
+      expect(shown).toMatch(kept >= 8 ? /^x+<secret:apiToken>…$/ : /^x+…$/);
+    }
+  });
+
   it('keeps ids of unchanged elements when a script re-renders a sibling list', async () => {
     const instance = await open('rerender.html');
     const before = await instance.observe();

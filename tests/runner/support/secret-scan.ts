@@ -1,12 +1,14 @@
 /**
  * Looks for a secret in everything a run wrote: every file under a folder (zip archives such
- * as Playwright's HTML report data are opened), plus any extra texts (stdout, stderr). A
- * value counts as found raw, URL-encoded, base64 (any variant) or HTML/JSON-escaped, in any
- * letter case.
+ * as Playwright's HTML report data and traces are opened, nested ones too; symbolic links are
+ * not followed), plus any extra texts (stdout, stderr). A value counts as found in every form
+ * the leak detector of `tests/support/secret-leaks.ts` knows: raw in any letter case,
+ * URL-encoded, base64 at any alignment, HTML/JSON-escaped, clipped, spaced or grouped.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { leakedForms } from '../../support/secret-leaks.js';
 
 /** The forms a secret may leak in. */
 export function leakForms(value: string): string[] {
@@ -50,7 +52,8 @@ export function unzip(archive: Buffer): Map<string, Buffer> {
 
 /** The texts inside one file: the file itself, and the entries of any zip it is or embeds. */
 function textsOf(path: string, content: Buffer): Array<{ where: string; text: string }> {
-  const texts = [{ where: path, text: content.toString('latin1') }];
+  // UTF-8 for what the tool and Playwright write (an ellipsis is three bytes); binary files decode lossily, which is fine for an ASCII canary.
+  const texts = [{ where: path, text: content.toString('utf8') }];
   const archives: Buffer[] = [];
   if (content.subarray(0, 2).toString('latin1') === 'PK') archives.push(content);
   for (const match of content.toString('latin1').matchAll(/data:application\/zip;base64,([A-Za-z0-9+/=]+)/g)) {
@@ -62,35 +65,33 @@ function textsOf(path: string, content: Buffer): Array<{ where: string; text: st
   return texts;
 }
 
-/** Every file under `folder`. */
+/** Every file under `folder` (or `folder` itself when it is a file); symbolic links are skipped. */
 export function filesUnder(folder: string): string[] {
+  const stats = lstatSync(folder);
+  if (stats.isSymbolicLink()) return [];
+  if (!stats.isDirectory()) return [folder];
   const files: string[] = [];
-  for (const name of readdirSync(folder)) {
-    const path = join(folder, name);
-    if (statSync(path).isDirectory()) files.push(...filesUnder(path));
-    else files.push(path);
-  }
+  for (const name of readdirSync(folder)) files.push(...filesUnder(join(folder, name)));
   return files;
 }
 
-/** Where `value` leaked: file paths (or extra text labels). Empty when it did not. */
+/** Every text under `folders`: each file, and each entry of every archive in it. */
+export function textsUnder(folders: string[]): Array<{ where: string; text: string }> {
+  return folders.flatMap((folder) => filesUnder(folder).flatMap((file) => textsOf(file, readFileSync(file))));
+}
+
+/** Where `value` leaked: file paths (or extra text labels) with the form found. Empty when it did not. */
 export function findLeaks(value: string, folders: string[], extra: Record<string, string> = {}): string[] {
-  const forms = leakForms(value);
   const leaks: string[] = [];
   const check = (where: string, text: string) => {
-    const lower = text.toLowerCase();
-    for (const form of forms) if (lower.includes(form)) leaks.push(`${where} (as ${JSON.stringify(form)})`);
+    for (const form of leakedForms(value, text)) leaks.push(`${where} (${form})`);
   };
-  for (const folder of folders) {
-    for (const file of filesUnder(folder)) for (const { where, text } of textsOf(file, readFileSync(file))) check(where, text);
-  }
+  for (const { where, text } of textsUnder(folders)) check(where, text);
   for (const [label, text] of Object.entries(extra)) check(label, text);
   return leaks;
 }
 
 /** How many texts (files and archive entries) a scan looked at, to show the scan was not empty. */
 export function countScanned(folders: string[]): number {
-  let count = 0;
-  for (const folder of folders) for (const file of filesUnder(folder)) count += textsOf(file, readFileSync(file)).length;
-  return count;
+  return textsUnder(folders).length;
 }

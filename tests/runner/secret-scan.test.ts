@@ -1,0 +1,251 @@
+/**
+ * The whole-run secret scan, through the built binary in a fresh project outside the
+ * repository: a page echoes a typed canary into its text (raw, clipped, grouped, base64, long
+ * enough for the engine to clip inside it), title, URL, console, dialogs, a download name,
+ * storage, cookies, an uncaught error and network requests; a failing `expect` follows the
+ * fill; a test logs, throws, names a step and attaches page text holding it; Playwright runs
+ * with `trace`, `screenshot` and `video` on (the config turns video off, saying so, where
+ * Playwright's ffmpeg is missing) and the list, line, dot, HTML, JUnit and JSON reporters given
+ * on the command line, under `--debug`. Every file under the project (zip archives opened,
+ * nested ones too) and stdout/stderr hold the canary in none of the forms the redactor claims;
+ * the scan itself is shown to find each form in planted files.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js';
+import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { ROOT, ensureBuilt } from './support/build.js';
+import { runE2E, type E2ERun } from './support/e2e-process.js';
+import { countScanned, filesUnder, findLeaks, textsUnder } from './support/secret-scan.js';
+
+/** Mixed case, a space, `+`, `/`, quotes, `&`, `<`: every encoding differs from the raw value. */
+const CANARY = 'Sc4n Canary+Tok/57 "q\'&<z>';
+const SCRIPTED = fileURLToPath(new URL('./fixtures/shared/scripted.ts', import.meta.url));
+
+/** Playwright records video with its own ffmpeg build only, which it cannot download on this machine. */
+const VIDEO = playwrightCanRecordVideo({ env: process.env });
+
+const CONFIG = `import { defineConfig, web } from 'e2e';
+import { find, look, scripted } from './support/scripted.js';
+
+export default defineConfig({
+  testDir: 'tests',
+  workers: 1,
+  expect: { timeout: 1_000 },
+  use: { trace: 'on', screenshot: 'on', video: 'on' },
+  targets: [{ name: 'web', engine: web(), app: { url: process.env['E2E_FIXTURE_APP_URL'] ?? 'http://127.0.0.1:9' } }],
+  agents: {
+    default: {
+      executor: scripted('secret-scan', {
+        'type the token <secret:canary> and submit': async (ctx) => {
+          await ctx.actions.typeSecret(find(await look(ctx), 'textbox', 'Password'), 'canary');
+          await ctx.actions.tap(find(await look(ctx), 'button', 'Submit'));
+          return { status: 'passed', summary: 'Submitted the token form.' };
+        },
+        'look at the form': async (ctx) => ({ status: 'passed', summary: \`\${(await ctx.observe()).nodeCount} nodes\` }),
+      }),
+    },
+  },
+  secrets: { canary: undefined },
+});
+`;
+
+const TESTS = `import { expect, secret, test } from 'e2e';
+
+test.beforeEach(async ({ app, agent }) => {
+  await app.open('/echo-everywhere.html');
+});
+
+async function fill(agent) {
+  await agent.act('type the token {token} and submit', { params: { token: secret('canary') } });
+}
+
+test('a failing expect after the fill', async ({ agent, screen }) => {
+  await fill(agent);
+  await expect(screen.getByRole('status').last()).toHaveText('Saved');
+  await expect(screen.getByRole('status').first()).toHaveText('You typed nothing');
+});
+
+test('the test itself logs, names a step, attaches and throws the echo', async ({ agent, screen }, testInfo) => {
+  await fill(agent);
+  const echoed = (await screen.locator('#echo').textContent()) ?? '';
+  console.log('page title: ' + (await screen.title()));
+  console.error('stored: ' + (await screen.evaluate(() => localStorage.getItem('token'))));
+  await test.step('saw ' + echoed, async () => {});
+  await testInfo.attach('page text', { body: await screen.locator('main').innerText(), contentType: 'text/plain' });
+  throw new Error('the page said: ' + echoed);
+});
+
+test('a test that types no secret keeps its trace', async ({ agent }) => {
+  await agent.act('look at the form');
+});
+`;
+
+/** A fresh project in the temp folder: its own node_modules of links, \`e2e\` being this repository. */
+function makeProject(): string {
+  const project = mkdtempSync(join(tmpdir(), 'e2e-secret-scan-'));
+  const modules = join(project, 'node_modules');
+  mkdirSync(modules);
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) if (name !== '.bin' && name !== 'e2e') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+  symlinkSync(ROOT, join(modules, 'e2e'), 'dir');
+  writeFileSync(join(project, 'package.json'), '{ "name": "scan-project", "private": true, "type": "module" }\n');
+  writeFileSync(join(project, 'e2e.config.ts'), CONFIG);
+  mkdirSync(join(project, 'support'));
+  writeFileSync(join(project, 'support', 'scripted.ts'), readFileSync(SCRIPTED, 'utf8'));
+  mkdirSync(join(project, 'tests'));
+  writeFileSync(join(project, 'tests', 'echo.e2e.ts'), TESTS);
+  return project;
+}
+
+
+let project: string;
+let server: StaticServer;
+const received: string[] = [];
+let run: E2ERun;
+
+beforeAll(async () => {
+  ensureBuilt();
+  project = makeProject();
+  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures/', import.meta.url)));
+  server.route(async (request, response) => {
+    if (request.url !== '/record' || request.method !== 'POST') return false;
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    received.push(Buffer.concat(chunks).toString('utf8'));
+    response.writeHead(204).end();
+    return true;
+  });
+  // The reporters come from the command line, as `e2e record --reporter …` passes them to Playwright.
+  const reporterFiles = {
+    PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(project, '.e2e', 'junit.xml'),
+    PLAYWRIGHT_JSON_OUTPUT_FILE: join(project, '.e2e', 'results.json'),
+  };
+  run = await runE2E(['record', '--debug', '--reporter', 'list,line,dot,html,junit,json'], {
+    cwd: project,
+    env: { ...reporterFiles, E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (project !== undefined) rmSync(project, { recursive: true, force: true });
+});
+
+describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' and video on' : ' (video off: Playwright has no ffmpeg here)'}`, () => {
+  it('runs: the fill reaches the app, the failing tests fail, the clean one passes', () => {
+    expect(received.length, `${run.stdout}\n${run.stderr}`).toBe(2);
+    expect(received.every((body) => body === CANARY)).toBe(true);
+    const outcomes = Object.fromEntries((run.report?.tests ?? []).map((test) => [test.titlePath.at(-1), test.outcome]));
+    expect(outcomes).toEqual({
+      'a failing expect after the fill': 'unexpected',
+      'the test itself logs, names a step, attaches and throws the echo': 'unexpected',
+      'a test that types no secret keeps its trace': 'expected',
+    });
+    expect(run.exitCode).toBe(1);
+  });
+
+  it('says which artifacts it withheld for which test, and why', () => {
+    const kinds = `trace, screenshot${VIDEO ? ', video' : ''}, error context`;
+    expect(run.stdout).toContain(`Withheld  ${kinds} of "echo.e2e.ts › a failing expect after the fill": the attempt typed a secret`);
+    expect(run.stdout).toContain('of "echo.e2e.ts › the test itself logs, names a step, attaches and throws the echo"');
+    expect(run.stdout).not.toContain('a test that types no secret keeps its trace": the attempt');
+  });
+
+  it(VIDEO ? 'records video for the clean test' : "turns video off, saying so, since Playwright's ffmpeg is missing here", () => {
+    const notice = "Video is off: Playwright records video with its own ffmpeg, which is not installed (`npx playwright install ffmpeg`).";
+    if (VIDEO) expect(filesUnder(join(project, '.e2e', 'test-results')).some((file) => file.endsWith('.webm'))).toBe(true);
+    else expect(run.stdout.split(notice).length - 1).toBe(1);
+  });
+
+  it("keeps Playwright's messages, redacted, in every reporter's output", () => {
+    expect(run.stdout).toContain('You typed <secret:canary>');
+    expect(run.stdout).toContain('page title: Token <secret:canary>');
+    const junit = readFileSync(join(project, '.e2e', 'junit.xml'), 'utf8');
+    expect(junit).toContain('You typed &lt;secret:canary&gt;');
+    const json = readFileSync(join(project, '.e2e', 'results.json'), 'utf8');
+    expect(json).toContain('the page said: You typed <secret:canary>');
+    expect(json).toContain('saw You typed <secret:canary>');
+  });
+
+  it('leaves the canary in no file under the project and in no output, in any form', () => {
+    // Everything under the project; node_modules holds only links into this repository, which the scan skips.
+    const folders = [project];
+    const files = filesUnder(project);
+    expect(files.some((file) => file.endsWith('junit.xml'))).toBe(true);
+    expect(files.some((file) => file.endsWith('results.json'))).toBe(true);
+    expect(files.some((file) => file.endsWith('index.html'))).toBe(true);
+    // The clean test's trace is there and opened, so traces are really scanned.
+    const traces = textsUnder(folders).filter(({ where }) => where.includes('trace.zip!'));
+    expect(traces.length).toBeGreaterThan(3);
+    expect(countScanned(folders)).toBeGreaterThan(20);
+    expect(findLeaks(CANARY, folders, { stdout: run.stdout, stderr: run.stderr })).toEqual([]);
+  });
+
+  it('uses a scan that finds the canary in every form, also inside nested zip archives', () => {
+    const control = mkdtempSync(join(tmpdir(), 'e2e-scan-control-'));
+    try {
+      const forms = [
+        CANARY,
+        CANARY.toUpperCase(),
+        encodeURIComponent(CANARY),
+        Buffer.from(`user:${CANARY}`).toString('base64'),
+        Buffer.from(`u${CANARY}`).toString('base64url'),
+        JSON.stringify(CANARY),
+        `${CANARY.slice(0, 10)}…`,
+        (CANARY.match(/.{1,4}/g) ?? []).join('-'),
+      ];
+      forms.forEach((form, index) => writeFileSync(join(control, `planted-${index}.txt`), `before ${form} after`));
+      const inner = zipOf([{ name: 'trace.trace', body: Buffer.from(`{"title":"fill ${CANARY}"}`) }]);
+      writeFileSync(join(control, 'outer.zip'), zipOf([{ name: 'inner/trace.zip', body: inner }]));
+      const leaks = findLeaks(CANARY, [control]);
+      for (let index = 0; index < forms.length; index++) expect(leaks.some((leak) => leak.includes(`planted-${index}.txt`)), forms[index]).toBe(true);
+      expect(leaks.some((leak) => leak.includes('outer.zip!inner/trace.zip!trace.trace'))).toBe(true);
+    } finally {
+      rmSync(control, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A minimal zip archive (deflated entries), to plant a nested archive for the control. */
+function zipOf(entries: Array<{ name: string; body: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const { name, body } of entries) {
+    const data = deflateRawSync(body);
+    const nameBytes = Buffer.from(name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(body.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(body.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
