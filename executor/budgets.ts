@@ -34,6 +34,18 @@ export const DEFAULT_JUDGMENT_TIMEOUT_MS = 30_000;
 export const JUDGMENT_MODEL_CALLS = 2;
 /** Bound of one targeted action. */
 export const ACTION_TIMEOUT_MS = 15_000;
+/**
+ * How much sooner the engine's own timeout ends than the runner's bound of an action, so the
+ * engine's diagnosis (which element intercepts the pointer) arrives before the bound fires.
+ */
+export const ENGINE_TIMEOUT_MARGIN_MS = 1_000;
+
+/** The timeout handed to the engine for an action with `remainingMs` left on its bound. */
+export function engineTimeoutFor(remainingMs: number): number {
+  const bound = Math.min(ACTION_TIMEOUT_MS, remainingMs);
+  return Math.max(1, bound > 2 * ENGINE_TIMEOUT_MARGIN_MS ? bound - ENGINE_TIMEOUT_MARGIN_MS : Math.floor(bound / 2));
+}
+
 /** Longest wait for the screen to settle after an action. */
 export const SETTLE_TIMEOUT_MS = 2_000;
 

@@ -74,6 +74,21 @@ export interface EngineObservation {
   nodeCount: number;
   /** Where the engine's change history stood when this was observed; set by engines with {@link EngineInstance.waitForChange}. */
   mark?: ChangeMark;
+  /**
+   * True when the screen could not be read as a tree (the page broke the engine's capture);
+   * `root` is then an empty node with no children and `nodeCount` 0. A missing tree does not
+   * prove a control is absent.
+   */
+  treeUnavailable?: boolean;
+  /** With `treeUnavailable`: why, in one line (shown to the model; the runner redacts it). */
+  unavailableReason?: string;
+  /** Whether an on-screen keyboard is showing; absent when the engine cannot tell (the web engine). */
+  keyboardVisible?: boolean;
+}
+
+/** The empty root of an observation whose tree is unavailable. */
+export function emptyScreenRoot(): ScreenNode {
+  return { id: 'root', role: 'document', name: '', states: [], depth: 0, children: [] };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction, type SentenceInput } from './action-sentence.js';
 import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
-import { ACTION_TIMEOUT_MS } from './budgets.js';
+import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
 import { isEngineError, type EngineAction, type EngineInstance, type NodeRef, type ScreenNode, type SessionAction, type Verb } from './engine.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import type { ScreenObserver } from './screen-observer.js';
@@ -114,6 +114,13 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
       session.assertUsable(label);
       const before = session.latest ?? (await capture());
       session.latest = before;
+      if (before.treeUnavailable === true && (spec.target !== undefined || spec.destination !== undefined)) {
+        const id = (spec.target ?? spec.destination)!.id;
+        throw new E2EError(
+          'ACTION_FAILED',
+          `${label}: #${id} cannot be used: the latest screen (revision ${before.revision}) has no tree, so node ids from earlier screens are invalid. Act on a point of a screenshot (tapAt), or observe again.`,
+        );
+      }
       const node = spec.target === undefined ? undefined : findNode(before.tree, spec.target.id);
       const destination = spec.destination === undefined ? undefined : findNode(before.tree, spec.destination.id);
       const missing = (spec.target !== undefined && node === undefined) || (spec.destination !== undefined && destination === undefined);
@@ -145,7 +152,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         () => new E2EError('ACTION_FAILED', `${sentence} did not finish within ${ACTION_TIMEOUT_MS / 1000} s.`),
       );
       try {
-        await session.timed('actionMs', () => bound.race(spec.run({ timeoutMs: Math.min(ACTION_TIMEOUT_MS, bound.remainingMs()), signal: bound.signal })));
+        await session.timed('actionMs', () => bound.race(spec.run({ timeoutMs: engineTimeoutFor(bound.remainingMs()), signal: bound.signal })));
       } catch (error) {
         const { code, mayHaveCommitted } = failureCode(error);
         const screen = await currentScreen();

@@ -71,9 +71,17 @@ export function observerFor(host: StepContextHost, session: StepSession): (optio
       const observation = await session.timed('observeMs', () => host.observer.capture(session.deadline.signal));
       session.latest = observation;
       const presented = presentObservation(observation, { tree: options?.tree });
-      if (options?.pixels === true) {
+      // Without a tree, pixels are all there is to go on: they come along unless policy withholds them.
+      const unavailable = observation.treeUnavailable === true;
+      if (options?.pixels === true || unavailable) {
         if (host.secretFilled()) presented.pixelsWithheld = true;
-        else presented.pixels = await session.timed('observeMs', () => session.deadline.race(host.engine.screenshot()));
+        else {
+          try {
+            presented.pixels = await session.timed('observeMs', () => session.deadline.race(host.engine.screenshot()));
+          } catch (error) {
+            if (!unavailable || options?.pixels === true || session.deadline.reason() !== undefined) throw error;
+          }
+        }
       }
       return presented;
     });

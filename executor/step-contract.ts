@@ -83,8 +83,17 @@ export interface Observation {
   /** Path for the header line. */
   path: string;
   nodeCount: number;
-  /** The node tree, when requested. Redacted like the text. */
+  /** The node tree, when requested. Redacted like the text. Never set when {@link treeUnavailable}. */
   tree?: ScreenNode;
+  /**
+   * True when the screen could not be read as a tree (the page broke the capture). The text
+   * says so, ids of earlier observations are invalid (actions on them fail `ACTION_FAILED`),
+   * and a masked screenshot comes along when policy allows. A missing tree does not prove a
+   * control is absent.
+   */
+  treeUnavailable?: boolean;
+  /** Whether an on-screen keyboard is showing; absent when the engine cannot tell (the web engine). */
+  keyboardVisible?: boolean;
   /** A masked PNG, when requested and allowed (never after a secret fill). */
   pixels?: Uint8Array;
   /** True when pixels were requested but withheld by policy. */
