@@ -14,7 +14,7 @@
  * Nothing is written while the attempt runs: {@link AttemptCache.finishAttempt} saves the
  * verified recordings, keeps unchanged ones, and evicts entries that needed repair.
  */
-import type { ActEntry, CacheStore } from '../cache-format/index.js';
+import { CONTEXT_KEY_PART, type ActEntry, type CacheStore } from '../cache-format/index.js';
 import { isE2EError, type ErrorCode } from '../errors/index.js';
 import { StepRecorder } from '../recorder/record-step.js';
 import { fillUniquePlaceholders } from '../recorder/unique-placeholders.js';
@@ -232,8 +232,12 @@ class AttemptCacheImpl implements AttemptCache {
 
     if (step.attempt.retry > 0) return this.#missed(tracked, step, 'retry', `retry ${step.attempt.retry} runs the agent from the start`);
     switch (read.kind) {
-      case 'absent':
-        return this.#missed(tracked, step, 'no-entry', await this.#nearest.explain(key.parts));
+      case 'absent': {
+        const miss = await this.#nearest.explainMiss(key.parts);
+        // The same step recorded under another agent context: the context, not the app, changed.
+        const contextOnly = miss.differences.length === 1 && miss.differences[0] === CONTEXT_KEY_PART;
+        return this.#missed(tracked, step, contextOnly ? 'wrong-context' : 'no-entry', miss.detail);
+      }
       case 'invalid':
         return this.#stale(tracked, step, 'invalid-entry', read.message);
       case 'hit':
@@ -274,7 +278,7 @@ class AttemptCacheImpl implements AttemptCache {
   }
 
   /** The agent runs from the start; without one, a strict run fails `REPLAY_STALE` rather than `MODEL_UNAVAILABLE`. */
-  #missed(tracked: TrackedStep, step: InterceptedStep, reason: 'no-entry' | 'retry', detail: string): InterceptResult {
+  #missed(tracked: TrackedStep, step: InterceptedStep, reason: 'no-entry' | 'retry' | 'wrong-context', detail: string): InterceptResult {
     tracked.outcome = { mode: 'missed', reason, detail, entry: tracked.key.key };
     if (this.#options.strict && step.executor === undefined) {
       return this.#blocked(tracked, step, `it cannot replay (${detail})`, 'record it with `e2e record`');

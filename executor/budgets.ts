@@ -58,12 +58,12 @@ export interface LimitOverrides {
 
 /**
  * The limits of a step: `act` (and `assert` run by a custom executor) take the entry's
- * budgets and the test timeout; built-in judgments take their fixed defaults unless the call
- * sets a timeout.
+ * budgets and the test timeout; built-in judgments take their fixed defaults (30 s, or the
+ * test's action timeout when larger) unless the call sets a timeout.
  */
 export function limitsFor(
   kind: StepKind,
-  options: { viaExecutor: boolean; entry: LimitOverrides; call: LimitOverrides; testTimeoutMs: number },
+  options: { viaExecutor: boolean; entry: LimitOverrides; call: LimitOverrides; testTimeoutMs: number; actionTimeoutMs?: number | undefined },
 ): StepLimits {
   const { entry, call } = options;
   if (kind === 'act' || (kind === 'assert' && options.viaExecutor)) {
@@ -76,7 +76,7 @@ export function limitsFor(
   return {
     maxSteps: 0,
     maxModelCalls: kind === 'waitFor' ? (call.maxModelCalls ?? entry.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS) : JUDGMENT_MODEL_CALLS,
-    timeoutMs: call.timeoutMs ?? DEFAULT_JUDGMENT_TIMEOUT_MS,
+    timeoutMs: call.timeoutMs ?? Math.max(DEFAULT_JUDGMENT_TIMEOUT_MS, options.actionTimeoutMs ?? 0),
   };
 }
 

@@ -26,6 +26,7 @@ export const VERBS = [
   'drag',
   'navigate',
   'back',
+  'resize',
   'tapAt',
   'hoverAt',
   'dragAt',
@@ -133,9 +134,14 @@ export interface Point {
 /** Scroll directions. */
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
 
+/** Modifier keys held during a tap (engines with {@link Engine.tapModifiers}). */
+export const KEY_MODIFIERS = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const;
+export type KeyModifier = (typeof KEY_MODIFIERS)[number];
+
 /** An action on one node (or on the page when the verb needs no node). */
 export type EngineAction =
-  | { verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' | 'hover' | 'scrollTo' }
+  | { verb: 'tap' | 'doubleTap' | 'secondaryTap'; modifiers?: readonly KeyModifier[] }
+  | { verb: 'longPress' | 'hover' | 'scrollTo' }
   | { verb: 'type'; value: string; replace: boolean }
   | { verb: 'press'; key: string }
   | { verb: 'select'; value: string }
@@ -150,7 +156,8 @@ export type SessionAction =
   | { verb: 'back' }
   | { verb: 'press'; key: string }
   | { verb: 'scroll'; direction: ScrollDirection }
-  | { verb: 'typeText'; value: string };
+  | { verb: 'typeText'; value: string }
+  | { verb: 'resize'; width: number; height: number };
 
 /** A point action, for engines with pixels. */
 export type PointAction = { verb: 'tapAt' | 'hoverAt' } | { verb: 'dragAt'; to: Point };
@@ -265,6 +272,8 @@ export interface Engine {
   readonly platform: string;
   /** The verbs this engine supports. */
   readonly verbs: readonly Verb[];
+  /** True when `tap`, `doubleTap` and `secondaryTap` take `{ modifiers }`. Default false. */
+  readonly tapModifiers?: boolean;
   /** Start one attempt. */
   start(options: EngineStartOptions): Promise<EngineInstance>;
   /** Free process-wide resources (browsers). */

@@ -31,7 +31,7 @@ export interface StepContextHost {
   engine: EngineInstance;
   observer: ScreenObserver;
   target: TargetInfo;
-  attempt: { testId: string; retry: number; titlePath: string[] };
+  attempt: { testId: string; retry: number; titlePath: string[]; attemptId: string };
   memory: Map<string, unknown>;
   attemptSignal: AbortSignal;
   secretFilled(): boolean;
@@ -86,6 +86,29 @@ export function observerFor(host: StepContextHost, session: StepSession): (optio
       return presented;
     });
   };
+}
+
+/** Turn records a step keeps (the last ones), calls per turn, and characters per text. */
+export const TURN_LIMITS = { turns: 10, calls: 10, text: 240 } as const;
+
+function clipText(value: unknown): string {
+  const line = String(value).replace(/\s+/g, ' ').trim();
+  return line.length > TURN_LIMITS.text ? `${line.slice(0, TURN_LIMITS.text)}…` : line;
+}
+
+/** Keep well-formed turn records only, clipped to {@link TURN_LIMITS}, whatever an executor hands in. */
+function clipTurns(turns: readonly unknown[]): TurnRecord[] {
+  const kept: TurnRecord[] = [];
+  for (const turn of turns.slice(-TURN_LIMITS.turns)) {
+    if (typeof turn !== 'object' || turn === null) continue;
+    const { index, calls, outcome } = turn as Partial<TurnRecord>;
+    kept.push({
+      index: typeof index === 'number' && Number.isFinite(index) ? index : kept.length,
+      calls: Array.isArray(calls) ? calls.slice(0, TURN_LIMITS.calls).map(clipText) : [],
+      outcome: clipText(outcome ?? ''),
+    });
+  }
+  return kept;
 }
 
 /** Longest wait for the screen to change after a mutating tool (an action waits up to 2 s). */
@@ -174,7 +197,7 @@ export function buildStepContext(
       void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text) });
     },
     attachTurns: (turns) => {
-      if (Array.isArray(turns)) sinks.turns(redactDeep(turns.slice(-10), (text) => host.redact(text)));
+      if (Array.isArray(turns)) sinks.turns(clipTurns(turns).map((turn) => redactDeep(turn, (text) => host.redact(text))));
     },
     attachScreenshot: async (pixels, label) => {
       if (host.secretFilled()) return 'withheld';

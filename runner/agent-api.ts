@@ -11,6 +11,7 @@ import type { EngineInstance } from '../executor/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../executor/step-contract.js';
 import type { ParamValue } from '../executor/instruction.js';
+import { turnLines } from './report.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -18,6 +19,8 @@ export interface ActOptions {
   params?: Record<string, ParamValue>;
   /** Agent entry to use. Default: `default`. */
   agent?: string;
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
   /** Actions allowed in this step. Default: the entry's `maxSteps` (25). */
   maxSteps?: number;
   /** Model calls allowed in this step. Default: the entry's `maxModelCalls` (25). */
@@ -30,9 +33,11 @@ export interface ActOptions {
 export interface AssertOptions {
   params?: Record<string, ParamValue>;
   agent?: string;
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
   /** Judge with a masked screenshot too (`'only'`: the screenshot alone). Default false. */
   vision?: boolean | 'only';
-  /** Milliseconds. Default 30 s (the test timeout with a custom executor). */
+  /** Milliseconds. Default 30 s, or Playwright's `use.actionTimeout` when larger (the test timeout with a custom executor). */
   timeout?: number;
 }
 
@@ -40,7 +45,9 @@ export interface AssertOptions {
 export interface WaitForOptions {
   params?: Record<string, ParamValue>;
   agent?: string;
-  /** Milliseconds to wait. Default 30 s. */
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
+  /** Milliseconds to wait. Default 30 s, or Playwright's `use.actionTimeout` when larger. */
   timeout?: number;
   /** Milliseconds between checks of an unchanged screen. Default: the judgment's own. */
   interval?: number;
@@ -51,7 +58,9 @@ export interface WaitForOptions {
 export interface ExtractOptions {
   params?: Record<string, ParamValue>;
   agent?: string;
-  /** Milliseconds. Default 30 s. */
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
+  /** Milliseconds. Default 30 s, or Playwright's `use.actionTimeout` when larger. */
   timeout?: number;
 }
 
@@ -157,7 +166,8 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, host
         if (verdict.status !== 'passed') {
           const code = verdict.errorCode ?? 'ACTION_FAILED';
           const status = verdict.status === 'blocked' ? 'blocked' : 'failed';
-          throw raised.note(new AgentError(code, `agent.${kind} ${status} (${code}): ${verdict.summary}`, status));
+          const turns = turnLines(outcome.turns);
+          throw raised.note(new AgentError(code, [`agent.${kind} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n'), status));
         }
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
         return outcome;

@@ -66,7 +66,15 @@ export interface CacheConfig {
 }
 
 /** A secret: its value (e.g. `process.env.ADMIN_PASSWORD`), or the value with the origins it may be typed on. */
-export type SecretConfig = string | undefined | { value?: string | undefined; origins?: string[] | undefined };
+export type SecretConfig =
+  | string
+  | undefined
+  | {
+      value?: string | undefined;
+      origins?: string[] | undefined;
+      /** What the secret is for ("the admin's password"): the model sees it beside the name, never the value. */
+      purpose?: string | undefined;
+    };
 
 /** The Playwright Test options that pass through as they are (`projects` is not among them: targets make projects). */
 export type PassthroughConfig = Omit<PlaywrightTestConfig, 'projects'>;
@@ -108,7 +116,7 @@ const KEYS_AT: Record<string, readonly string[]> = {
   app: ['url', 'identity'],
   agent: AGENT_KEYS,
   cache: ['mode', 'dir', 'strict'],
-  secret: ['value', 'origins'],
+  secret: ['value', 'origins', 'purpose'],
 };
 
 const modelSchema = z.custom<OpaqueLanguageModel>(
@@ -160,7 +168,11 @@ const configSchema = z.looseObject({
   secrets: z
     .record(
       secretNameSchema,
-      z.union([z.string(), z.undefined(), z.strictObject({ value: z.string().optional(), origins: z.array(z.string()).optional() })]),
+      z.union([
+        z.string(),
+        z.undefined(),
+        z.strictObject({ value: z.string().optional(), origins: z.array(z.string()).optional(), purpose: z.string().max(200).optional() }),
+      ]),
     )
     .optional(),
   origins: z.array(z.string()).optional(),
@@ -243,7 +255,8 @@ function resolveSecrets(secrets: Record<string, SecretConfig> | undefined): Reco
     const own = typeof config === 'object' ? config.value : config;
     const value = own === undefined || own === '' ? secretFromEnvironment(name) : own;
     const origins = typeof config === 'object' ? config.origins?.map(normalizeOrigin) : undefined;
-    definitions[name] = origins === undefined ? { value } : { value, origins };
+    const purpose = typeof config === 'object' ? config.purpose : undefined;
+    definitions[name] = { value, ...(origins === undefined ? {} : { origins }), ...(purpose === undefined ? {} : { purpose }) };
   }
   return definitions;
 }

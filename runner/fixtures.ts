@@ -56,6 +56,11 @@ export interface E2EFixtures {
 /** The fixture option each project sets (see `defineConfig`); its name is `PROJECT_OPTION`. */
 export interface E2EOptions {
   e2eProject: ProjectSettings | undefined;
+  /**
+   * The test's own agent context (`test.use({ agentContext: '…' })`), added after the agent
+   * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
+   */
+  agentContext: string | undefined;
 }
 
 /** The agent entries of a project and the built-in agent serving them, made once per worker. */
@@ -105,7 +110,13 @@ function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayl
 /** Failures after which no cache entry may change: no model answered. */
 const NO_MODEL_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode | undefined>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
 
-async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo): Promise<AttemptHandle> {
+/** What the test sets for its attempt besides the project's settings. */
+interface TestOptions {
+  agentContext: string | undefined;
+  actionTimeout: number | undefined;
+}
+
+async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
   const { target } = settings;
   const logger = consoleLogger(settings.debug);
@@ -132,15 +143,17 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   });
   runner = createAttemptRunner({
     engine,
-    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs },
+    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
     origins: settings.origins,
     projectRoot: projectRootOf(testInfo),
     agents: agentsOf(settings).entries,
     builtIn: agentsOf(settings).builtIn,
     defaultAgent: settings.defaultAgent,
-    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath] },
+    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath], id: `${testInfo.testId}:${testInfo.retry}` },
     testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
+    actionTimeoutMs: options.actionTimeout !== undefined && options.actionTimeout > 0 ? options.actionTimeout : undefined,
+    testContext: options.agentContext,
     logger,
     debug: settings.debug,
     onAction: cache?.listener,
@@ -197,7 +210,8 @@ export type E2ETestType = TestType<
 const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.
   e2eProject: [undefined, { option: true }],
-  e2eAttempt: [async ({ page, e2eProject: settings }, use, testInfo) => {
+  agentContext: [undefined, { option: true }],
+  e2eAttempt: [async ({ page, e2eProject: settings, agentContext, actionTimeout }, use, testInfo) => {
     let handle: AttemptHandle;
     try {
       if (settings === undefined) {
@@ -207,7 +221,10 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
         );
       }
       withholdFailureSnapshot(false);
-      handle = await startAttempt(page, settings, testInfo);
+      if (agentContext !== undefined && typeof agentContext !== 'string') {
+        throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
+      }
+      handle = await startAttempt(page, settings, testInfo, { agentContext, actionTimeout });
     } catch (error) {
       // The attempt never started: its code still reaches the report (and the exit code).
       if (isE2EError(error)) {

@@ -33,6 +33,8 @@ export type {
   ModelUsage,
   TurnRecord,
   AttemptInfo,
+  TapOptions,
+  ScrollUntilOptions,
 } from '../executor/step-contract.js';
-export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../executor/engine.js';
+export type { Engine, EngineInstance, KeyModifier, NodeRef, Point, ScreenNode } from '../executor/engine.js';
 export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from './report.js';
