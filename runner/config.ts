@@ -15,7 +15,7 @@ import { isProjectTool } from '../agent/index.js';
 import { launchOptionsFor } from '../engines/web/index.js';
 import { readRunEnvironment, reportConfigFailure, secretFromEnvironment, type CacheMode } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
-import { PROJECT_OPTION, SecretTable, type AgentSettings, type CacheSettings, type ProjectSettings } from './settings.js';
+import { BROWSER_OPTION, PROJECT_OPTION, SecretTable, type AgentSettings, type BrowserSettings, type CacheSettings, type ProjectSettings } from './settings.js';
 
 /** One agent entry of `agents`. */
 export interface AgentConfig {
@@ -270,6 +270,16 @@ function reportersFor(reporter: PlaywrightTestConfig['reporter']): ReporterDescr
   return given.some(([name]) => name === OUR_REPORTER) ? given : [...given, ours];
 }
 
+/** Launch options from discovery; a discovery failure is kept for the worker's browser fixture instead of failing the config load. */
+function browserFor(engine: Engine, env: Readonly<Record<string, string | undefined>>): { launch: object; settings: BrowserSettings } {
+  try {
+    return { launch: launchOptionsFor(engine, { env }), settings: {} };
+  } catch (error) {
+    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') return { launch: {}, settings: { problem: { code: error.code, message: error.message } } };
+    throw error;
+  }
+}
+
 function build(options: E2EConfig): PlaywrightTestConfig {
   if (typeof options !== 'object' || options === null) throw configError('defineConfig takes an object.');
   checkTopLevelKeys(options as unknown as Record<string, unknown>);
@@ -307,10 +317,10 @@ function build(options: E2EConfig): PlaywrightTestConfig {
       debug: environment.debug,
       modelFree: environment.modelFree,
     };
-    const launch = launchOptionsFor(target.engine, { env: environment.browser });
+    const browser = browserFor(target.engine, environment.browser);
     return {
       name,
-      use: { ...userUse, launchOptions: { ...launch, ...userUse.launchOptions }, [PROJECT_OPTION]: settings },
+      use: { ...userUse, launchOptions: { ...browser.launch, ...userUse.launchOptions }, [PROJECT_OPTION]: settings, [BROWSER_OPTION]: browser.settings },
     };
   });
 

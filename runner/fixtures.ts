@@ -8,6 +8,7 @@
 import { dirname } from 'node:path';
 import {
   test as base,
+  type Browser,
   type Page,
   type PlaywrightTestArgs,
   type PlaywrightTestOptions,
@@ -26,7 +27,7 @@ import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from '.
 import { openAttemptCache } from './attempt-cache-host.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
-import type { ProjectSettings } from './settings.js';
+import type { BrowserSettings, ProjectSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
 import { setVerificationSink } from './verification.js';
 
@@ -204,11 +205,59 @@ let attemptPage: Page | undefined;
 /** The type of the e2e `test`: Playwright's, with `screen` being the page instead of the screen-size option. */
 export type E2ETestType = TestType<
   Omit<PlaywrightTestArgs & PlaywrightTestOptions, 'screen'> & E2EFixtures & E2EOptions,
-  PlaywrightWorkerArgs & PlaywrightWorkerOptions
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & E2EWorkerOptions
 >;
 
-const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
+/** The worker options e2e sets per project. */
+export interface E2EWorkerOptions {
+  /** Browser discovery's verdict for the project (see `BrowserSettings`). */
+  e2eBrowser: BrowserSettings | undefined;
+}
+
+/** The first line of an error, without Playwright's colours and call prefix. */
+function headline(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim() !== '') ?? '').replace(/^[\w.]+: /, '').trim();
+}
+
+/**
+ * The worker's browser, as Playwright's own fixture makes it, but failing with
+ * `ENVIRONMENT_UNAVAILABLE` and the fix when discovery found none or the executable does not
+ * start as a browser. The code leads the message so the reporter can read it back.
+ */
+async function startBrowser(
+  fixtures: { playwright: PlaywrightWorkerArgs['playwright']; browserName: PlaywrightWorkerOptions['browserName']; launchOptions: PlaywrightWorkerOptions['launchOptions']; connectOptions: PlaywrightWorkerOptions['connectOptions'] },
+  browser: BrowserSettings | undefined,
+): Promise<Browser> {
+  const { playwright, browserName, launchOptions, connectOptions } = fixtures;
+  if (browser?.problem !== undefined) throw new E2EError(browser.problem.code, `${browser.problem.code}: ${browser.problem.message}`);
+  const type = playwright[browserName];
+  if (connectOptions !== undefined) {
+    // As Playwright's fixture does: the remote server learns the launch options from a header.
+    const header = JSON.stringify(launchOptions).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return type.connect(connectOptions.wsEndpoint, { ...connectOptions, headers: { 'x-playwright-launch-options': header, ...connectOptions.headers } });
+  }
+  try {
+    // Without options Playwright uses the worker's defaults (launchOptions, tracing folders).
+    return await type.launch();
+  } catch (error) {
+    // The launch's own call log repeats the whole command line; its first line is enough.
+    const path = launchOptions.executablePath ?? `Playwright's ${browserName}`;
+    throw new E2EError(
+      'ENVIRONMENT_UNAVAILABLE',
+      `ENVIRONMENT_UNAVAILABLE: the browser at ${path} did not start (${headline(error)}). Point E2E_CHROMIUM_PATH at a Chromium executable (e.g. /usr/bin/chromium) or unset it to use a discovered one; install one with \`apt-get install -y chromium\`.`,
+    );
+  }
+}
+
+const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.
+  e2eBrowser: [undefined, { option: true, scope: 'worker' }],
+  browser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eBrowser }, use) => {
+    const browser = await startBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eBrowser);
+    await use(browser);
+    await browser.close({ reason: 'Test ended.' });
+  }, { scope: 'worker', timeout: 0 }],
   e2eProject: [undefined, { option: true }],
   agentContext: [undefined, { option: true }],
   e2eAttempt: [async ({ page, e2eProject: settings, agentContext, actionTimeout }, use, testInfo) => {
