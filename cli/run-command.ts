@@ -16,6 +16,7 @@ import { parseReport, type Report } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli } from './project-config.js';
+import { loadableConfig } from './plain-config.js';
 
 /** Which command runs the tests. */
 export type RunKind = 'run' | 'record' | 'replay';
@@ -172,7 +173,8 @@ export function startRun(options: RunCommandOptions): RunHandle {
     await rm(failurePath, { force: true });
     const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath };
     if (options.debug) env[ENVIRONMENT.debug] = '1';
-    const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, configPath)], {
+    const loadable = await loadableConfig(configPath);
+    const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, loadable.path)], {
       cwd: options.cwd,
       env,
       stdio: 'inherit',
@@ -185,6 +187,7 @@ export function startRun(options: RunCommandOptions): RunHandle {
       started.on('error', () => resolveExit({ code: 1, interrupted: interrupts > 0 }));
       started.on('exit', (code) => resolveExit({ code, interrupted: interrupts > 0 }));
     });
+    await loadable.dispose();
     return conclude(reportPath, failurePath, exit);
   })();
 

@@ -4,7 +4,7 @@
  * to `dist/`): scripted executors and the built-in agent on mock models, on pages served from
  * 127.0.0.1 — a page that breaks the walk, a cookie banner over a button, a long list.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/contract/', import.meta.url));
+const PLAIN = fileURLToPath(new URL('./fixtures/plain-config/', import.meta.url));
 
 let server: StaticServer;
 let first: E2ERun;
@@ -38,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
+  rmSync(join(PLAIN, '.e2e'), { recursive: true, force: true });
 });
 
 describe('the executor contract through e2e run', () => {
@@ -109,5 +111,24 @@ describe('a browser that is not there', () => {
     expect(list.stderr).toBe('');
     expect(list.exitCode).toBe(0);
     expect(list.stdout).toContain('tap the tap button');
+  }, 120_000);
+});
+
+describe("the documents' config shape", () => {
+  it('runs a plain object typed `satisfies E2EConfig` through e2e run and e2e cache ls, and leaves no wrapper behind', async () => {
+    const app = await serveStatic(join(PLAIN, 'app'));
+    try {
+      const run = await runE2E(['run'], { cwd: PLAIN, env: { E2E_FIXTURE_APP_URL: app.origin } });
+      expect(run.stderr).not.toContain('Error');
+      expect(run.exitCode).toBe(0);
+      const [step] = stepsOf(run.report, 'a plain config object runs through e2e run');
+      expect(step).toMatchObject({ kind: 'assert', status: 'passed', summary: 'The screen says Ready.' });
+      const list = await runE2E(['cache', 'ls'], { cwd: PLAIN, env: {} });
+      expect(list.exitCode).toBe(0);
+      expect(list.stdout).toContain('No cache entries in');
+      expect(readdirSync(PLAIN).filter((name) => name.startsWith('.e2e-config-'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
   }, 120_000);
 });
