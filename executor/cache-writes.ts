@@ -88,7 +88,15 @@ export async function saveEntry<E extends Entry>(
   return 'no-change';
 }
 
-/** The write of one tracked step. Never throws for a failing store: the failure is logged and reported as `no-change`. */
+/** A store that could not save or evict: logged, noted on the outcome and reported as `failed` (the run then exits `CACHE_WRITE_FAILED`). */
+export function writeFailed(outcome: CacheOutcome, label: string, error: unknown, targets: WriteTargets): CacheWrite {
+  const message = targets.redact(`could not update ${label}: ${error instanceof Error ? error.message : String(error)}`);
+  targets.logger.warn(`cache: ${message}`);
+  outcome.writeError = message;
+  return 'failed';
+}
+
+/** The write of one tracked step. Never throws for a failing store: the failure is logged and reported as `failed`. */
 export async function writeStep(step: TrackedStep, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Promise<CacheWrite> {
   if (step.outcome.mode === 'self-finalized' || targets.frozen) return 'no-change';
   const label = `step ${step.index} (entry ${step.key.key})`;
@@ -102,8 +110,7 @@ export async function writeStep(step: TrackedStep, verifiedBy: VerificationKind 
       return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
     }
   } catch (error) {
-    targets.logger.warn(targets.redact(`cache: could not update ${label}: ${error instanceof Error ? error.message : String(error)}`));
-    return 'no-change';
+    return writeFailed(step.outcome, label, error, targets);
   }
   if (candidate.kind === 'unconfirmed') return 'unconfirmed';
   if (candidate.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${candidate.reason}`));

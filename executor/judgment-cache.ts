@@ -33,7 +33,7 @@ import { fillUniquePlaceholders, maskUniqueValues } from '../recorder/unique-pla
 import { checkEvidence, type EvidenceResult } from '../replayer/check-evidence.js';
 import { stepKey, type KeyScope, type StepKey } from './cache-key.js';
 import type { CacheOutcome, CacheReason, CacheWrite, WriteReport } from './cache-outcome.js';
-import { saveEntry, type WriteTargets } from './cache-writes.js';
+import { saveEntry, writeFailed, type WriteTargets } from './cache-writes.js';
 import { systemClock, type Clock } from './deadline.js';
 import type { NearestEntryIndex } from './nearest-entry.js';
 import type { StepVerdict } from './step-contract.js';
@@ -349,8 +349,7 @@ export class JudgmentCache {
         return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
       }
     } catch (error) {
-      targets.logger.warn(targets.redact(`cache: could not update ${label}: ${error instanceof Error ? error.message : String(error)}`));
-      return 'no-change';
+      return writeFailed(step.outcome, label, error, targets);
     }
     if (candidate.kind === 'entry') return 'unconfirmed';
     if (candidate.reason !== undefined) targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${candidate.reason}`));
