@@ -1,7 +1,7 @@
 /**
  * Plain config objects. The documents write `export default { … } satisfies E2EConfig`, but
- * Playwright Test only understands what `defineConfig` returns. For a config file that never
- * calls `defineConfig`, the CLI points Playwright at a small wrapper module beside it that
+ * Playwright Test only understands what `defineConfig` returns. For such a plain e2e config
+ * (see {@link isPlainE2EConfig}), the CLI points Playwright at a small wrapper module beside it that
  * imports the config and applies `defineConfig`, and removes the wrapper afterwards. Beside it,
  * so the config's folder (test paths, cache, report) stays the same.
  */
@@ -15,9 +15,13 @@ export interface LoadableConfig {
   dispose(): Promise<void>;
 }
 
-/** True when the source text calls `defineConfig` (then Playwright loads the file as it is). */
-export function callsDefineConfig(source: string): boolean {
-  return /\bdefineConfig\s*\(/.test(source);
+/**
+ * True when the source reads as a plain e2e config: it imports from `e2e`, lists `targets`,
+ * and never calls `defineConfig`. Anything else (a `defineConfig` config, a plain Playwright
+ * config) is loaded as it is.
+ */
+export function isPlainE2EConfig(source: string): boolean {
+  return !/\bdefineConfig\s*\(/.test(source) && /\btargets\s*:/.test(source) && /from\s+['"]e2e(?:\/[\w-]+)?['"]/.test(source);
 }
 
 /** The wrapper's source: import the config, unwrap a CommonJS default, apply `defineConfig` to a plain e2e object. */
@@ -42,7 +46,7 @@ export async function loadableConfig(configPath: string): Promise<LoadableConfig
   } catch {
     return { path: configPath, dispose: async () => undefined };
   }
-  if (callsDefineConfig(source)) return { path: configPath, dispose: async () => undefined };
+  if (!isPlainE2EConfig(source)) return { path: configPath, dispose: async () => undefined };
   const wrapper = join(dirname(configPath), `.e2e-config-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   await writeFile(wrapper, wrapperSource(basename(configPath)), { flag: 'wx' });
   return { path: wrapper, dispose: () => rm(wrapper, { force: true }) };
