@@ -107,6 +107,12 @@ interface PictureState {
   seen: boolean;
 }
 
+/** `The secret's name`, with what each secret is for when its config says. */
+function secretNameDescription(ctx: StepContext): string {
+  const purposes = Object.entries(ctx.step.secretPurposes ?? {});
+  return purposes.length === 0 ? 'The secret\'s name' : `The secret's name; ${purposes.map(([name, purpose]) => `${name}: ${purpose}`).join('; ')}`;
+}
+
 /**
  * The built-in action tools for the verbs `ctx.target.verbs` declares, named as in DESIGN §5
  * (`tap`, `double_tap`, …, `tap_at`). `type_secret` exists when the step may type secrets;
@@ -151,7 +157,7 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
     if (secrets.length > 0) {
       tools['type_secret'] = tool({
         description: 'Type a configured secret (a password, a token) into a field, by the secret\'s name. You never see its value.',
-        inputSchema: z.strictObject({ target, secret: z.enum(secrets as [string, ...string[]]).describe('The secret\'s name') }),
+        inputSchema: z.strictObject({ target, secret: z.enum(secrets as [string, ...string[]]).describe(secretNameDescription(ctx)) }),
         execute: ({ target: id, secret }) => act(`type secret ${secret} into #${nodeRef(id).id}`, () => ctx.actions.typeSecret(nodeRef(id), secret)),
         toModelOutput,
       });

@@ -12,6 +12,7 @@ export type {
   Observation,
   OpaqueLanguageModel,
   ReplayedPrefix,
+  ScrollUntilOptions,
   StepActions,
   StepBudgets,
   StepContext,
@@ -19,6 +20,7 @@ export type {
   StepInfo,
   StepKind,
   StepVerdict,
+  TapOptions,
   TargetInfo,
   TurnRecord,
 } from '../contract/step-contract.js';

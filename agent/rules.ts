@@ -12,6 +12,7 @@ export const BASE_RULES = [
   '- You get the whole screen once. After each action you get only what changed: "added", "changed … (was: …)", "removed" lines. A screen that changed a lot comes whole again.',
   '- Ids stay the same for as long as an element lives. Use the ids from the most recent screen or change report; never invent one.',
   '- value=<secure> marks a password field, and <secret:name> stands for a value you are not shown.',
+  '- A screen marked "no tree" could not be read as text, and its old ids are gone: look at it with screenshot and act with tap_at, or end the step with complete_step when you cannot tell.',
   '',
   'Acting:',
   '- Do what the step asks and nothing more. Do not repeat work an earlier step or a replay already did.',

@@ -9,6 +9,7 @@ export { initHashing } from './hashing.js';
 export {
   assertKeyPartsSafe,
   computeKey,
+  CONTEXT_KEY_PART,
   explainKeyChange,
   isCacheKey,
   normalizeInstruction,

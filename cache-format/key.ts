@@ -94,11 +94,14 @@ function* keyPartTexts(parts: KeyParts): Generator<[string, string]> {
   }
 }
 
+/** How a miss explanation names the agent's context (a miss on it alone is `wrong-context`). */
+export const CONTEXT_KEY_PART = "the agent's context";
+
 /** A key part and how a miss explanation names it. */
 const KEY_PART_PHRASES: ReadonlyArray<readonly [phrase: string, differs: (a: KeyParts, b: KeyParts) => boolean]> = [
   ['the instruction', (a, b) => normalizeInstruction(a.instruction) !== normalizeInstruction(b.instruction)],
   ['the params', (a, b) => canonicalEncode(a.params) !== canonicalEncode(b.params)],
-  ["the agent's context", (a, b) => a.contextDigest !== b.contextDigest],
+  [CONTEXT_KEY_PART, (a, b) => a.contextDigest !== b.contextDigest],
   ['the occurrence index', (a, b) => a.occurrence !== b.occurrence],
   ['the steps before it', (a, b) => (a.preceding ?? []).join(',') !== (b.preceding ?? []).join(',')],
   ['the app identity', (a, b) => a.appIdentity !== b.appIdentity],

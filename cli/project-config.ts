@@ -18,6 +18,7 @@ import { E2EError } from '../errors/index.js';
 import { ENVIRONMENT } from '../runner/environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HITS_DIR } from '../runner/project-paths.js';
 import type { CacheLocation } from './command-io.js';
+import { loadableConfig } from './plain-config.js';
 
 /** Config file names looked for in the working folder, in order. */
 export const CONFIG_FILE_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'] as const;
@@ -89,8 +90,9 @@ export async function cacheLocationOf(options: CacheLocationOptions): Promise<Ca
 async function probeConfig(configPath: string, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<{ configDir: string; cacheDirectory: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'e2e-config-'));
   const output = join(folder, 'probe.json');
+  const loadable = await loadableConfig(configPath);
   try {
-    const args = [playwrightCli(configPath), 'test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', configPath, NO_TEST_FILE];
+    const args = [playwrightCli(configPath), 'test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', loadable.path, NO_TEST_FILE];
     const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
       const child = spawn(process.execPath, args, { cwd, env: { ...env, [ENVIRONMENT.configProbeFile]: output }, stdio: ['ignore', 'ignore', 'pipe'] });
       const chunks: Buffer[] = [];
@@ -109,6 +111,7 @@ async function probeConfig(configPath: string, cwd: string, env: Readonly<Record
     if (!parsed.success) throw new E2EError('INVALID_CONFIG', `${configPath} did not load as an e2e config; pass --cache-dir to skip reading it.`);
     return parsed.data;
   } finally {
+    await loadable.dispose();
     await rm(folder, { recursive: true, force: true });
   }
 }

@@ -16,6 +16,7 @@ import { parseReport, type Report } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli } from './project-config.js';
+import { loadableConfig } from './plain-config.js';
 
 /** Which command runs the tests. */
 export type RunKind = 'run' | 'record' | 'replay';
@@ -175,7 +176,8 @@ export function startRun(options: RunCommandOptions): RunHandle {
     // fd 3 is a pipe only the CLI holds open: when the CLI dies (even by SIGKILL), the run sees it close and stops.
     const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath, [ENVIRONMENT.parentPipe]: '3' };
     if (options.debug) env[ENVIRONMENT.debug] = '1';
-    const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, configPath)], {
+    const loadable = await loadableConfig(configPath);
+    const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, loadable.path)], {
       cwd: options.cwd,
       env,
       stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
@@ -188,6 +190,7 @@ export function startRun(options: RunCommandOptions): RunHandle {
       started.on('error', () => resolveExit({ code: 1, interrupted: interrupts > 0 }));
       started.on('exit', (code) => resolveExit({ code, interrupted: interrupts > 0 }));
     });
+    await loadable.dispose();
     return conclude(reportPath, failurePath, exit);
   })();
 

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { formatTestId } from '../cache-format/test-id.js';
 import { E2EError } from '../errors/index.js';
 import { playwrightCli } from './project-config.js';
+import { loadableConfig } from './plain-config.js';
 
 /** One test of one project. */
 export interface InventoryTest {
@@ -91,9 +92,10 @@ export interface ListInventoryOptions {
 export async function listTestInventory(options: ListInventoryOptions): Promise<TestInventory> {
   const folder = await mkdtemp(join(tmpdir(), 'e2e-inventory-'));
   const output = join(folder, 'list.json');
+  const loadable = await loadableConfig(options.configPath);
   try {
     const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
-      const child = spawn(process.execPath, [playwrightCli(options.configPath), 'test', '--list', '--reporter=json', '-c', options.configPath], {
+      const child = spawn(process.execPath, [playwrightCli(options.configPath), 'test', '--list', '--reporter=json', '-c', loadable.path], {
         cwd: options.cwd,
         env: { ...options.env, PLAYWRIGHT_JSON_OUTPUT_FILE: output },
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -112,6 +114,7 @@ export async function listTestInventory(options: ListInventoryOptions): Promise<
     }
     return inventoryFromPlaywrightList(report);
   } finally {
+    await loadable.dispose();
     await rm(folder, { recursive: true, force: true });
   }
 }

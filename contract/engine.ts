@@ -26,6 +26,7 @@ export const VERBS = [
   'drag',
   'navigate',
   'back',
+  'resize',
   'tapAt',
   'hoverAt',
   'dragAt',
@@ -74,6 +75,21 @@ export interface EngineObservation {
   nodeCount: number;
   /** Where the engine's change history stood when this was observed; set by engines with {@link EngineInstance.waitForChange}. */
   mark?: ChangeMark;
+  /**
+   * True when the screen could not be read as a tree (the page broke the engine's capture);
+   * `root` is then an empty node with no children and `nodeCount` 0. A missing tree does not
+   * prove a control is absent.
+   */
+  treeUnavailable?: boolean;
+  /** With `treeUnavailable`: why, in one line (shown to the model; the runner redacts it). */
+  unavailableReason?: string;
+  /** Whether an on-screen keyboard is showing; absent when the engine cannot tell (the web engine). */
+  keyboardVisible?: boolean;
+}
+
+/** The empty root of an observation whose tree is unavailable. */
+export function emptyScreenRoot(): ScreenNode {
+  return { id: 'root', role: 'document', name: '', states: [], depth: 0, children: [] };
 }
 
 /**
@@ -118,9 +134,14 @@ export interface Point {
 /** Scroll directions. */
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
 
+/** Modifier keys held during a tap (engines with {@link Engine.tapModifiers}). */
+export const KEY_MODIFIERS = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const;
+export type KeyModifier = (typeof KEY_MODIFIERS)[number];
+
 /** An action on one node (or on the page when the verb needs no node). */
 export type EngineAction =
-  | { verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' | 'hover' | 'scrollTo' }
+  | { verb: 'tap' | 'doubleTap' | 'secondaryTap'; modifiers?: readonly KeyModifier[] }
+  | { verb: 'longPress' | 'hover' | 'scrollTo' }
   | { verb: 'type'; value: string; replace: boolean }
   | { verb: 'press'; key: string }
   | { verb: 'select'; value: string }
@@ -135,7 +156,8 @@ export type SessionAction =
   | { verb: 'back' }
   | { verb: 'press'; key: string }
   | { verb: 'scroll'; direction: ScrollDirection }
-  | { verb: 'typeText'; value: string };
+  | { verb: 'typeText'; value: string }
+  | { verb: 'resize'; width: number; height: number };
 
 /** A point action, for engines with pixels. */
 export type PointAction = { verb: 'tapAt' | 'hoverAt' } | { verb: 'dragAt'; to: Point };
@@ -250,6 +272,8 @@ export interface Engine {
   readonly platform: string;
   /** The verbs this engine supports. */
   readonly verbs: readonly Verb[];
+  /** True when `tap`, `doubleTap` and `secondaryTap` take `{ modifiers }`. Default false. */
+  readonly tapModifiers?: boolean;
   /** Start one attempt. */
   start(options: EngineStartOptions): Promise<EngineInstance>;
   /** Free process-wide resources (browsers). */

@@ -4,7 +4,7 @@
  * types compile without the `ai` package: the model is typed structurally.
  */
 import type { ErrorCode } from '../errors/index.js';
-import type { NodeRef, Point, ScreenNode, ScrollDirection, Verb } from './engine.js';
+import type { KeyModifier, NodeRef, Point, ScreenNode, ScrollDirection, Verb } from './engine.js';
 
 /** Step kinds. Only `act` steps are recorded as action traces. */
 export type StepKind = 'act' | 'assert' | 'waitFor' | 'extract';
@@ -66,6 +66,8 @@ export interface StepInfo {
   vision?: boolean | 'only';
   /** Names of secrets this step may type. */
   secrets: string[];
+  /** What each of those secrets is for, when its config says (`secrets.<name>.purpose`); shown to the model beside the name. */
+  secretPurposes?: Record<string, string>;
   /** For `extract`: the zod schema the answer must satisfy. */
   schema?: unknown;
   /** For `waitFor`: milliseconds between checks of an unchanged screen. */
@@ -83,8 +85,17 @@ export interface Observation {
   /** Path for the header line. */
   path: string;
   nodeCount: number;
-  /** The node tree, when requested. Redacted like the text. */
+  /** The node tree, when requested. Redacted like the text. Never set when {@link treeUnavailable}. */
   tree?: ScreenNode;
+  /**
+   * True when the screen could not be read as a tree (the page broke the capture). The text
+   * says so, ids of earlier observations are invalid (actions on them fail `ACTION_FAILED`),
+   * and a masked screenshot comes along when policy allows. A missing tree does not prove a
+   * control is absent.
+   */
+  treeUnavailable?: boolean;
+  /** Whether an on-screen keyboard is showing; absent when the engine cannot tell (the web engine). */
+  keyboardVisible?: boolean;
   /** A masked PNG, when requested and allowed (never after a secret fill). */
   pixels?: Uint8Array;
   /** True when pixels were requested but withheld by policy. */
@@ -107,10 +118,11 @@ export interface ActionOutcome {
 
 /** Policed actions. Targets are `{ id }` from the latest observation. */
 export interface StepActions {
-  tap(target: NodeRef, options?: { modifiers?: string[] }): Promise<ActionOutcome>;
-  doubleTap(target: NodeRef): Promise<ActionOutcome>;
+  /** With `modifiers` only where `ctx.target.tapModifiers` is true; elsewhere `UNSUPPORTED_CAPABILITY`. */
+  tap(target: NodeRef, options?: TapOptions): Promise<ActionOutcome>;
+  doubleTap(target: NodeRef, options?: TapOptions): Promise<ActionOutcome>;
   longPress(target: NodeRef): Promise<ActionOutcome>;
-  secondaryTap(target: NodeRef): Promise<ActionOutcome>;
+  secondaryTap(target: NodeRef, options?: TapOptions): Promise<ActionOutcome>;
   hover(target: NodeRef): Promise<ActionOutcome>;
   type(target: NodeRef, value: string, options?: { replace?: boolean }): Promise<ActionOutcome>;
   typeSecret(target: NodeRef, name: string): Promise<ActionOutcome>;
@@ -119,10 +131,19 @@ export interface StepActions {
   check(target: NodeRef, checked?: boolean): Promise<ActionOutcome>;
   scroll(direction: ScrollDirection, target?: NodeRef): Promise<ActionOutcome>;
   scrollTo(target: NodeRef): Promise<ActionOutcome>;
+  /**
+   * Scroll (the page, or `options.target`) one screen at a time in `direction` until `until`
+   * holds for the screen after a scroll (checked on the current screen first), at most
+   * `options.maxScrolls` (default 10) times. Each scroll is a policed, counted `scroll` action.
+   * Fails `ACTION_FAILED` when the condition never holds or scrolling stops changing the screen.
+   */
+  scrollUntil(direction: ScrollDirection, until: (observation: Observation) => boolean, options?: ScrollUntilOptions): Promise<ActionOutcome>;
   upload(target: NodeRef, paths: string[]): Promise<ActionOutcome>;
   drag(target: NodeRef, destination: NodeRef): Promise<ActionOutcome>;
   navigate(url: string): Promise<ActionOutcome>;
   back(): Promise<ActionOutcome>;
+  /** Resize the viewport (CSS pixels); engines without the `resize` verb fail `UNSUPPORTED_CAPABILITY`. */
+  resize(size: { width: number; height: number }): Promise<ActionOutcome>;
   /** Keyboard actions on the focused field. */
   typeText(value: string): Promise<ActionOutcome>;
   pressKey(key: string): Promise<ActionOutcome>;
@@ -134,12 +155,31 @@ export interface StepActions {
   hitTest(point: Point): Promise<NodeRef | undefined>;
 }
 
+/** Options of a tap. */
+export interface TapOptions {
+  /** Keys held during the tap (`Shift`, `Control`, `ControlOrMeta`, `Alt`, `Meta`). */
+  modifiers?: KeyModifier[];
+}
+
+/** Options of {@link StepActions.scrollUntil}. */
+export interface ScrollUntilOptions {
+  /** Scroll this node's scrollable area instead of the page. */
+  target?: NodeRef;
+  /** Most scrolls before giving up. Default 10. */
+  maxScrolls?: number;
+}
+
 /** What the target offers. */
 export interface TargetInfo {
   name: string;
   platform: string;
   verbs: readonly Verb[];
+  /** True when `tap`, `doubleTap` and `secondaryTap` take `{ modifiers }`. */
+  tapModifiers: boolean;
 }
+
+/** A target as the runner is given it: `tapModifiers` defaults to false. */
+export type TargetDescription = Omit<TargetInfo, 'tapModifiers'> & { tapModifiers?: boolean | undefined };
 
 /** Why a replay stopped and what ran, for a hand-off. */
 export interface ReplayedPrefix {
@@ -201,6 +241,8 @@ export interface TurnRecord {
 /** The attempt the step belongs to. */
 export interface AttemptInfo {
   testId: string;
+  /** This attempt's id: unique per test attempt (a retry is another attempt). */
+  attemptId: string;
   retry: number;
   titlePath: string[];
   /** Free-form memory for the executor; never reported. */

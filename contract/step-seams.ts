@@ -11,7 +11,7 @@
 import type { ErrorCode } from '../errors/index.js';
 import type { NodeRef, ScreenNode, Verb } from './engine.js';
 import type { ParamSource } from './param-values.js';
-import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetInfo } from './step-contract.js';
+import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetDescription } from './step-contract.js';
 
 /** An observation as the runner keeps it: redacted, always with its tree. */
 export interface RunnerObservation extends Observation {
@@ -79,7 +79,7 @@ export interface InterceptedStep {
   /** The executor that runs after the interceptor; absent when none can run (no model), so only a replay can finish the step. */
   executor?: { name: string; version?: string; cache: 'inherit' | 'off' };
   attempt: { testId: string; retry: number; titlePath: string[] };
-  target: TargetInfo;
+  target: TargetDescription;
 }
 
 /** The policed services an interceptor may use; the same as an executor's, counted the same way. */

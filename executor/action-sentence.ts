@@ -35,6 +35,10 @@ export interface SentenceInput {
   to?: Point | undefined;
   paths?: readonly string[] | undefined;
   tool?: string | undefined;
+  /** Modifier keys held during a tap. */
+  modifiers?: readonly string[] | undefined;
+  /** A viewport size. */
+  size?: { width: number; height: number } | undefined;
 }
 
 function quote(text: string): string {
@@ -47,6 +51,11 @@ function at(point: Point | undefined): string {
 
 /** One action as a sentence. */
 export function describeAction(input: SentenceInput): string {
+  const sentence = plainSentence(input);
+  return input.modifiers === undefined || input.modifiers.length === 0 ? sentence : `${sentence} with ${input.modifiers.join('+')}`;
+}
+
+function plainSentence(input: SentenceInput): string {
   const target = describeNode(input.node);
   switch (input.verb) {
     case 'tap':
@@ -92,6 +101,8 @@ export function describeAction(input: SentenceInput): string {
       return `drag from ${at(input.point)} to ${at(input.to)}`;
     case 'tool':
       return `run tool ${input.tool ?? ''}`;
+    case 'resize':
+      return input.size === undefined ? 'resize the viewport' : `resize the viewport to ${input.size.width}×${input.size.height}`;
     default:
       return input.verb;
   }

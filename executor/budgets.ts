@@ -34,6 +34,18 @@ export const DEFAULT_JUDGMENT_TIMEOUT_MS = 30_000;
 export const JUDGMENT_MODEL_CALLS = 2;
 /** Bound of one targeted action. */
 export const ACTION_TIMEOUT_MS = 15_000;
+/**
+ * How much sooner the engine's own timeout ends than the runner's bound of an action, so the
+ * engine's diagnosis (which element intercepts the pointer) arrives before the bound fires.
+ */
+export const ENGINE_TIMEOUT_MARGIN_MS = 1_000;
+
+/** The timeout handed to the engine for an action with `remainingMs` left on its bound. */
+export function engineTimeoutFor(remainingMs: number): number {
+  const bound = Math.min(ACTION_TIMEOUT_MS, remainingMs);
+  return Math.max(1, bound > 2 * ENGINE_TIMEOUT_MARGIN_MS ? bound - ENGINE_TIMEOUT_MARGIN_MS : Math.floor(bound / 2));
+}
+
 /** Longest wait for the screen to settle after an action. */
 export const SETTLE_TIMEOUT_MS = 2_000;
 
@@ -46,12 +58,12 @@ export interface LimitOverrides {
 
 /**
  * The limits of a step: `act` (and `assert` run by a custom executor) take the entry's
- * budgets and the test timeout; built-in judgments take their fixed defaults unless the call
- * sets a timeout.
+ * budgets and the test timeout; built-in judgments take their fixed defaults (30 s, or the
+ * test's action timeout when larger) unless the call sets a timeout.
  */
 export function limitsFor(
   kind: StepKind,
-  options: { viaExecutor: boolean; entry: LimitOverrides; call: LimitOverrides; testTimeoutMs: number },
+  options: { viaExecutor: boolean; entry: LimitOverrides; call: LimitOverrides; testTimeoutMs: number; actionTimeoutMs?: number | undefined },
 ): StepLimits {
   const { entry, call } = options;
   if (kind === 'act' || (kind === 'assert' && options.viaExecutor)) {
@@ -64,7 +76,7 @@ export function limitsFor(
   return {
     maxSteps: 0,
     maxModelCalls: kind === 'waitFor' ? (call.maxModelCalls ?? entry.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS) : JUDGMENT_MODEL_CALLS,
-    timeoutMs: call.timeoutMs ?? DEFAULT_JUDGMENT_TIMEOUT_MS,
+    timeoutMs: call.timeoutMs ?? Math.max(DEFAULT_JUDGMENT_TIMEOUT_MS, options.actionTimeoutMs ?? 0),
   };
 }
 

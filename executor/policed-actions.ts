@@ -8,13 +8,13 @@
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction, type SentenceInput } from './action-sentence.js';
 import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
-import { ACTION_TIMEOUT_MS } from './budgets.js';
-import { isEngineError, type EngineAction, type EngineInstance, type NodeRef, type ScreenNode, type SessionAction, type Verb } from '../contract/engine.js';
+import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
+import { isEngineError, KEY_MODIFIERS, type EngineAction, type EngineInstance, type KeyModifier, type NodeRef, type ScreenNode, type ScrollDirection, type SessionAction, type Verb } from '../contract/engine.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import type { ScreenObserver } from './screen-observer.js';
 import type { SettleMode } from './settle.js';
 import type { SecretVault } from './secrets.js';
-import type { ActionOutcome, Observation, StepActions } from '../contract/step-contract.js';
+import type { ActionOutcome, Observation, ScrollUntilOptions, StepActions, TapOptions } from '../contract/step-contract.js';
 import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from '../contract/step-seams.js';
 import type { StepSession } from './step-session.js';
 import { checkUploadPaths } from './upload-policy.js';
@@ -23,6 +23,8 @@ import { checkUploadPaths } from './upload-policy.js';
 export interface ActionHost {
   engine: EngineInstance;
   verbs: ReadonlySet<Verb>;
+  /** True when the engine's taps take modifier keys. */
+  tapModifiers: boolean;
   platform: string;
   vault: SecretVault;
   policy: OriginPolicy;
@@ -49,6 +51,20 @@ interface ActionSpec {
   /** Checks that need the authorized node (policies); throw to refuse. */
   authorize?: ((node: ScreenNode | undefined) => Promise<void> | void) | undefined;
   run(options: { timeoutMs: number; signal: AbortSignal }): Promise<void>;
+}
+
+/** Default most scrolls of `scrollUntil`. */
+export const DEFAULT_MAX_SCROLLS = 10;
+
+/** The modifier keys of a tap's options, checked. */
+function requireModifiers(options: unknown, label: string): KeyModifier[] {
+  if (options === undefined) return [];
+  const modifiers = (options as { modifiers?: unknown } | null)?.modifiers;
+  if (modifiers === undefined) return [];
+  if (!Array.isArray(modifiers) || !modifiers.every((key): key is KeyModifier => (KEY_MODIFIERS as readonly unknown[]).includes(key))) {
+    throw new E2EError('INVALID_ARGUMENT', `${label}: modifiers are a list of ${KEY_MODIFIERS.join(', ')}.`);
+  }
+  return [...new Set(modifiers)];
 }
 
 /** Options of {@link createPolicedActions}. */
@@ -114,6 +130,13 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
       session.assertUsable(label);
       const before = session.latest ?? (await capture());
       session.latest = before;
+      if (before.treeUnavailable === true && (spec.target !== undefined || spec.destination !== undefined)) {
+        const id = (spec.target ?? spec.destination)!.id;
+        throw new E2EError(
+          'ACTION_FAILED',
+          `${label}: #${id} cannot be used: the latest screen (revision ${before.revision}) has no tree, so node ids from earlier screens are invalid. Act on a point of a screenshot (tapAt), or observe again.`,
+        );
+      }
       const node = spec.target === undefined ? undefined : findNode(before.tree, spec.target.id);
       const destination = spec.destination === undefined ? undefined : findNode(before.tree, spec.destination.id);
       const missing = (spec.target !== undefined && node === undefined) || (spec.destination !== undefined && destination === undefined);
@@ -145,7 +168,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         () => new E2EError('ACTION_FAILED', `${sentence} did not finish within ${ACTION_TIMEOUT_MS / 1000} s.`),
       );
       try {
-        await session.timed('actionMs', () => bound.race(spec.run({ timeoutMs: Math.min(ACTION_TIMEOUT_MS, bound.remainingMs()), signal: bound.signal })));
+        await session.timed('actionMs', () => bound.race(spec.run({ timeoutMs: engineTimeoutFor(bound.remainingMs()), signal: bound.signal })));
       } catch (error) {
         const { code, mayHaveCommitted } = failureCode(error);
         const screen = await currentScreen();
@@ -289,14 +312,52 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
     );
   }
 
+  function tapLike(verb: 'tap' | 'doubleTap' | 'secondaryTap', target: unknown, options: TapOptions | undefined): Promise<ActionOutcome> {
+    let modifiers: KeyModifier[];
+    try {
+      modifiers = requireModifiers(options, `ctx.actions.${verb}`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (modifiers.length === 0) return node(verb, verb, target, { verb });
+    if (!host.tapModifiers) return Promise.reject(unsupported(`${verb} with modifiers`, 'ctx.target.tapModifiers is false'));
+    return node(verb, verb, target, { verb, modifiers }, { args: { modifiers }, sentence: { modifiers } });
+  }
+
+  async function scrollUntil(direction: ScrollDirection, until: unknown, options: ScrollUntilOptions | undefined): Promise<ActionOutcome> {
+    const label = 'ctx.actions.scrollUntil';
+    if (!['up', 'down', 'left', 'right'].includes(direction)) throw new E2EError('INVALID_ARGUMENT', `${label} takes a direction: up, down, left or right.`);
+    if (typeof until !== 'function') throw new E2EError('INVALID_ARGUMENT', `${label}(direction, until) needs a function (observation) => boolean as \`until\`.`);
+    const maxScrolls = options?.maxScrolls ?? DEFAULT_MAX_SCROLLS;
+    if (!Number.isInteger(maxScrolls) || maxScrolls < 1 || maxScrolls > 100) throw new E2EError('INVALID_ARGUMENT', `${label}: maxScrolls must be a whole number from 1 to 100.`);
+    const target = options?.target === undefined ? undefined : normalizeRef(options.target, label);
+    if (!host.verbs.has('scroll')) throw unsupported('scrollUntil');
+    const holds = until as (observation: Observation) => boolean;
+    session.assertUsable(label);
+    const start = await session.serialize(async () => {
+      const screen = await capture();
+      session.latest = screen;
+      return screen;
+    });
+    let observation = host.present(start, { tree: true });
+    if (holds(observation)) return { changes: `${label}: the condition already holds; nothing was scrolled.`, observation };
+    for (let scrolled = 1; scrolled <= maxScrolls; scrolled++) {
+      const previous = JSON.stringify(observation.tree ?? observation.text);
+      observation = (await actions.scroll(direction, target)).observation;
+      const changes = session.latest === undefined ? observation.text : host.observer.changes(start, session.latest);
+      if (holds(observation)) return { changes, observation };
+      if (JSON.stringify(observation.tree ?? observation.text) === previous) {
+        throw new E2EError('ACTION_FAILED', `${label}: scrolling ${direction} no longer changes the screen after ${scrolled} scroll(s), and the condition does not hold.\n${observation.text}`);
+      }
+    }
+    throw new E2EError('ACTION_FAILED', `${label}: the condition does not hold after ${maxScrolls} scrolls ${direction}; raise maxScrolls or scroll another way.\n${observation.text}`);
+  }
+
   const actions: StepActions = {
-    tap: (target, options) => {
-      if (options?.modifiers !== undefined && options.modifiers.length > 0) return Promise.reject(unsupported('tap with modifiers'));
-      return node('tap', 'tap', target, { verb: 'tap' });
-    },
-    doubleTap: (target) => node('doubleTap', 'doubleTap', target, { verb: 'doubleTap' }),
+    tap: (target, options) => tapLike('tap', target, options),
+    doubleTap: (target, options) => tapLike('doubleTap', target, options),
     longPress: (target) => node('longPress', 'longPress', target, { verb: 'longPress' }),
-    secondaryTap: (target) => node('secondaryTap', 'secondaryTap', target, { verb: 'secondaryTap' }),
+    secondaryTap: (target, options) => tapLike('secondaryTap', target, options),
     hover: (target) => node('hover', 'hover', target, { verb: 'hover' }),
     type,
     typeSecret,
@@ -327,6 +388,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         : node('scroll', 'scroll', target, { verb: 'scroll', direction }, extra);
     },
     scrollTo: (target) => node('scrollTo', 'scrollTo', target, { verb: 'scrollTo' }),
+    scrollUntil: (direction, until, options) => scrollUntil(direction, until, options),
     upload: (target, paths) => {
       const ref = normalizeRef(target, 'ctx.actions.upload');
       let checked: string[] = [];
@@ -374,6 +436,15 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
       });
     },
     back: () => page('back', 'back', { verb: 'back' }),
+    resize: (size) => {
+      const width = (size as { width?: unknown } | undefined)?.width;
+      const height = (size as { height?: unknown } | undefined)?.height;
+      const valid = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 10_000;
+      if (!valid(width) || !valid(height)) {
+        return Promise.reject(new E2EError('INVALID_ARGUMENT', 'ctx.actions.resize takes { width, height } in whole CSS pixels from 1 to 10000.'));
+      }
+      return page('resize', 'resize', { verb: 'resize', width, height }, { args: { width, height }, sentence: { size: { width, height } } });
+    },
     typeText: (value) => {
       const text = requireString(value, 'ctx.actions.typeText(value)');
       if (host.vault.containsSecret(text)) {

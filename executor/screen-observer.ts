@@ -5,7 +5,7 @@
  */
 import { E2EError, isE2EError } from '../errors/index.js';
 import { SETTLE_TIMEOUT_MS } from './budgets.js';
-import type { ChangeMark, EngineInstance, EngineObservation, ScreenNode } from '../contract/engine.js';
+import { emptyScreenRoot, type ChangeMark, type EngineInstance, type EngineObservation, type ScreenNode } from '../contract/engine.js';
 import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 import { redactDeep, type SecretVault } from './secrets.js';
 import { settleAfterAction, type SettleMode } from './settle.js';
@@ -36,8 +36,19 @@ export function presentObservation(observation: RunnerObservation, options: { tr
     path: observation.path,
     nodeCount: observation.nodeCount,
   };
-  if (options.tree === true) presented.tree = observation.tree;
+  if (observation.treeUnavailable === true) presented.treeUnavailable = true;
+  else if (options.tree === true) presented.tree = observation.tree;
+  if (observation.keyboardVisible !== undefined) presented.keyboardVisible = observation.keyboardVisible;
   return presented;
+}
+
+/** The text of a screen whose tree could not be read: what happened and what still works. */
+export function unavailableScreenText(revision: number, path: string, reason: string): string {
+  return (
+    `Screen (revision ${revision}, path ${path}, no tree): the page could not be read as text (${reason}). ` +
+    'Node ids from earlier screens are no longer valid, and a control missing here may still be on the page. ' +
+    'Look at a screenshot and act on points, observe again, or conclude the step.'
+  );
 }
 
 /** How long the screen must hold still before a step's end screen is taken. */
@@ -61,17 +72,20 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
 
   function build(observation: EngineObservation): RunnerObservation {
     revision += 1;
-    // The engine clips long texts without knowing the secrets; no piece of one may survive the clip.
-    const tree: ScreenNode = redactDeep(observation.root, (text) => vault.redactClipped(text));
     const url = redact(observation.url);
+    const unavailable = observation.treeUnavailable === true;
+    // The engine clips long texts without knowing the secrets; no piece of one may survive the clip.
+    const tree: ScreenNode = unavailable ? emptyScreenRoot() : redactDeep(observation.root, (text) => vault.redactClipped(text));
     const result: RunnerObservation = {
-      text: renderScreen({ root: tree, url }, { revision }),
+      text: unavailable ? unavailableScreenText(revision, screenPathOf(url), redact(observation.unavailableReason ?? 'the capture failed')) : renderScreen({ root: tree, url }, { revision }),
       revision,
       url,
       path: screenPathOf(url),
-      nodeCount: observation.nodeCount,
+      nodeCount: unavailable ? 0 : observation.nodeCount,
       tree,
     };
+    if (unavailable) result.treeUnavailable = true;
+    if (observation.keyboardVisible !== undefined) result.keyboardVisible = observation.keyboardVisible;
     shapes.set(result, shapeOf(observation));
     if (observation.mark !== undefined) marks.set(result, observation.mark);
     return result;
@@ -119,7 +133,8 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       }
     },
     changes(before, after) {
-      if (before === undefined) return after.text;
+      // Without a tree on either side there is nothing to compare line by line.
+      if (before === undefined || before.treeUnavailable === true || after.treeUnavailable === true) return after.text;
       const diff = diffScreens(before.text, after.text);
       if (diff.mostlyChanged) return after.text;
       const header = `Screen (revision ${after.revision}, path ${after.path}, ${after.nodeCount} nodes)`;

@@ -15,6 +15,8 @@ export interface SecretDefinition {
   value: string | undefined;
   /** Origins it may be typed on; default: every allowed origin. */
   origins?: string[] | undefined;
+  /** What the secret is for ("the admin's password"), shown to the model beside its name. */
+  purpose?: string | undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -227,6 +229,12 @@ export class SecretVault {
       );
     }
     return definition.value;
+  }
+
+  /** What `name` is for, when its config says (redacted), else undefined. */
+  purposeOf(name: string): string | undefined {
+    const purpose = this.#definitions.get(name)?.purpose?.trim();
+    return purpose === undefined || purpose === '' ? undefined : this.redact(purpose);
   }
 
   /** Origins `name` may be typed on, or `undefined` for every allowed origin. */

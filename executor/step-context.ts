@@ -31,7 +31,7 @@ export interface StepContextHost {
   engine: EngineInstance;
   observer: ScreenObserver;
   target: TargetInfo;
-  attempt: { testId: string; retry: number; titlePath: string[] };
+  attempt: { testId: string; retry: number; titlePath: string[]; attemptId: string };
   memory: Map<string, unknown>;
   attemptSignal: AbortSignal;
   secretFilled(): boolean;
@@ -73,13 +73,44 @@ export function observerFor(host: StepContextHost, session: StepSession): (optio
       const observation = await session.timed('observeMs', () => host.observer.capture(session.deadline.signal));
       session.latest = observation;
       const presented = presentObservation(observation, { tree: options?.tree });
-      if (options?.pixels === true) {
+      // Without a tree, pixels are all there is to go on: they come along unless policy withholds them.
+      const unavailable = observation.treeUnavailable === true;
+      if (options?.pixels === true || unavailable) {
         if (host.secretFilled()) presented.pixelsWithheld = true;
-        else presented.pixels = await session.timed('observeMs', () => session.deadline.race(host.engine.screenshot()));
+        else {
+          try {
+            presented.pixels = await session.timed('observeMs', () => session.deadline.race(host.engine.screenshot()));
+          } catch (error) {
+            if (!unavailable || options?.pixels === true || session.deadline.reason() !== undefined) throw error;
+          }
+        }
       }
       return presented;
     });
   };
+}
+
+/** Turn records a step keeps (the last ones), calls per turn, and characters per text. */
+export const TURN_LIMITS = { turns: 10, calls: 10, text: 240 } as const;
+
+function clipText(value: unknown): string {
+  const line = String(value).replace(/\s+/g, ' ').trim();
+  return line.length > TURN_LIMITS.text ? `${line.slice(0, TURN_LIMITS.text)}…` : line;
+}
+
+/** Keep well-formed turn records only, clipped to {@link TURN_LIMITS}, whatever an executor hands in. */
+function clipTurns(turns: readonly unknown[]): TurnRecord[] {
+  const kept: TurnRecord[] = [];
+  for (const turn of turns.slice(-TURN_LIMITS.turns)) {
+    if (typeof turn !== 'object' || turn === null) continue;
+    const { index, calls, outcome } = turn as Partial<TurnRecord>;
+    kept.push({
+      index: typeof index === 'number' && Number.isFinite(index) ? index : kept.length,
+      calls: Array.isArray(calls) ? calls.slice(0, TURN_LIMITS.calls).map(clipText) : [],
+      outcome: clipText(outcome ?? ''),
+    });
+  }
+  return kept;
 }
 
 /** Longest wait for the screen to change after a mutating tool (an action waits up to 2 s). */
@@ -169,7 +200,7 @@ export function buildStepContext(
       void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text), label });
     },
     attachTurns: (turns) => {
-      if (Array.isArray(turns)) sinks.turns(redactDeep(turns.slice(-10), (text) => host.redact(text)));
+      if (Array.isArray(turns)) sinks.turns(clipTurns(turns).map((turn) => redactDeep(turn, (text) => host.redact(text))));
     },
     attachScreenshot: async (pixels, label) => {
       if (host.secretFilled()) return 'withheld';

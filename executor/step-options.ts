@@ -17,14 +17,16 @@ export interface RunStepOptions {
   interval?: number;
   /** For `extract`: a zod schema. */
   schema?: unknown;
+  /** What this step adds to the agent's context (after the agent's and the test's). */
+  agentContext?: string;
 }
 
 const positive = z.number().int().positive();
 const OPTION_KEYS: Record<StepKind, string[]> = {
-  act: ['params', 'agent', 'maxSteps', 'maxModelCalls', 'timeout'],
-  assert: ['params', 'agent', 'vision', 'timeout'],
-  waitFor: ['params', 'agent', 'timeout', 'interval', 'vision'],
-  extract: ['params', 'agent', 'timeout', 'schema'],
+  act: ['params', 'agent', 'agentContext', 'maxSteps', 'maxModelCalls', 'timeout'],
+  assert: ['params', 'agent', 'agentContext', 'vision', 'timeout'],
+  waitFor: ['params', 'agent', 'agentContext', 'timeout', 'interval', 'vision'],
+  extract: ['params', 'agent', 'agentContext', 'timeout', 'schema'],
 };
 const optionSchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).optional(),
@@ -35,6 +37,7 @@ const optionSchema = z.strictObject({
   vision: z.union([z.boolean(), z.literal('only')]).optional(),
   interval: positive.optional(),
   schema: z.unknown().optional(),
+  agentContext: z.string().optional(),
 });
 
 /** Check the options of a `kind` call; throws `INVALID_ARGUMENT` naming the fix. */

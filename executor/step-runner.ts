@@ -24,7 +24,7 @@ import type {
   StepInfo,
   StepKind,
   StepVerdict,
-  TargetInfo,
+  TargetDescription,
   TurnRecord,
 } from '../contract/step-contract.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
@@ -65,7 +65,7 @@ export interface ArtifactSink {
 /** Options of {@link createAttemptRunner}. */
 export interface AttemptRunnerOptions {
   engine: EngineInstance;
-  target: TargetInfo;
+  target: TargetDescription;
   secrets: SecretVault;
   /** Allowed origins. */
   origins: OriginPolicy | readonly string[];
@@ -74,9 +74,12 @@ export interface AttemptRunnerOptions {
   agents: Readonly<Record<string, AgentEntry>>;
   /** Agent used when a call names none. Default `default`, else the first entry. */
   defaultAgent?: string | undefined;
-  attempt: { testId: string; retry: number; titlePath: string[] };
+  /** The attempt: `id` defaults to `<testId>:<retry>`. */
+  attempt: { testId: string; retry: number; titlePath: string[]; id?: string | undefined };
   /** The test timeout: the default `act` step timeout. Default 120 s. */
   testTimeoutMs?: number | undefined;
+  /** The test's action timeout (Playwright's `use.actionTimeout`): a judgment's default time when above 30 s. */
+  actionTimeoutMs?: number | undefined;
   /** The test's own context, appended to the agent's. */
   testContext?: string | undefined;
   logger?: Logger | undefined;
@@ -103,6 +106,8 @@ export interface StepOutcome {
   actions: string[];
   durationMs: number;
   cache?: unknown;
+  /** The model turns the executor recorded (`ctx.attachTurns`), clipped and redacted. */
+  turns?: TurnRecord[];
 }
 
 /** The attempt-scoped step runner. */
@@ -138,8 +143,13 @@ export class AttemptRunner {
     this.#contextHost = {
       engine: options.engine,
       observer: this.#observer,
-      target: options.target,
-      attempt: options.attempt,
+      target: { ...options.target, tapModifiers: options.target.tapModifiers === true },
+      attempt: {
+        testId: options.attempt.testId,
+        retry: options.attempt.retry,
+        titlePath: options.attempt.titlePath,
+        attemptId: options.attempt.id ?? `${options.attempt.testId}:${options.attempt.retry}`,
+      },
       memory: this.#memory,
       attemptSignal: this.#attemptDeadline.signal,
       secretFilled: () => this.#secretFilled,
@@ -257,6 +267,7 @@ export class AttemptRunner {
       entry: entry.limits,
       call: { maxSteps: options.maxSteps, maxModelCalls: options.maxModelCalls, timeoutMs: options.timeout },
       testTimeoutMs: this.#options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+      actionTimeoutMs: this.#options.actionTimeoutMs,
     });
     const info = this.#stepInfo(kind, index, prepared, options, executor);
     const deadline = this.#attemptDeadline.child(
@@ -321,6 +332,7 @@ export class AttemptRunner {
       durationMs: record.durationMs,
     };
     if (record.cache !== undefined) outcome.cache = record.cache;
+    if (record.turns !== undefined) outcome.turns = record.turns;
     return outcome;
   }
 
@@ -338,6 +350,11 @@ export class AttemptRunner {
 
   #stepInfo(kind: StepKind, index: number, prepared: PreparedInstruction, options: RunStepOptions, executor: StepExecutor | undefined): StepInfo {
     const info: StepInfo = { kind, instruction: prepared.instruction, params: prepared.params, index, secrets: prepared.secretNames };
+    const purposes = prepared.secretNames.flatMap((name) => {
+      const purpose = this.#vault.purposeOf(name);
+      return purpose === undefined ? [] : [[name, purpose] as const];
+    });
+    if (purposes.length > 0) info.secretPurposes = Object.fromEntries(purposes);
     if (options.vision !== undefined && (executor?.vision === true || kind !== 'assert')) info.vision = options.vision;
     if (options.schema !== undefined) info.schema = options.schema;
     if (options.interval !== undefined) info.intervalMs = options.interval;
@@ -376,7 +393,7 @@ export class AttemptRunner {
       const interceptor = this.#options.stepInterceptor;
       if (interceptor !== undefined) {
         const decision = await session.deadline.race(
-          interceptor(this.#intercepted(kind, entry, agentName, executor, prepared, session.info), {
+          interceptor(this.#intercepted(kind, entry, agentName, executor, prepared, session.info, options.agentContext), {
             actions,
             briefActions: createPolicedActions(this.#host, session, { settle: 'brief' }),
             observe,
@@ -398,7 +415,7 @@ export class AttemptRunner {
         const fix = kind === 'act' || kind === 'assert' ? ' or give it an `executor`' : '';
         return { status: 'blocked', errorCode: 'MODEL_UNAVAILABLE', summary: `agent.${kind} needs ${needs}: set \`model\` on agents.${agentName}${fix}.` };
       }
-      const agent = { context: this.#agentContext(entry), model: entry.model, judge: entry.judge, providerOptions: entry.providerOptions };
+      const agent = { context: this.#agentContext(entry, options.agentContext), model: entry.model, judge: entry.judge, providerOptions: entry.providerOptions };
       const context = buildStepContext(this.#contextHost, { agent, executor, session, actions, prefix, sinks });
       const raw = await session.deadline.race(Promise.resolve().then(() => executor.runStep(context)));
       const evidence = stepEvidenceOf(raw, kind);
@@ -484,13 +501,14 @@ export class AttemptRunner {
     executor: StepExecutor | undefined,
     prepared: PreparedInstruction,
     info: StepInfo,
+    stepContext: string | undefined,
   ): InterceptedStep {
     const intercepted: InterceptedStep = {
       info,
       template: prepared.template,
       paramSources: prepared.sources,
-      agent: { name: agentName, context: this.#agentContext(entry) },
-      attempt: { ...this.#options.attempt },
+      agent: { name: agentName, context: this.#agentContext(entry, stepContext) },
+      attempt: { testId: this.#options.attempt.testId, retry: this.#options.attempt.retry, titlePath: [...this.#options.attempt.titlePath] },
       target: this.#options.target,
     };
     if (executor !== undefined) {
@@ -500,8 +518,9 @@ export class AttemptRunner {
     return intercepted;
   }
 
-  #agentContext(entry: AgentEntry): string {
-    const parts = [entry.context, this.#options.testContext ?? ''].filter((part) => part.trim() !== '');
+  /** The agent's context, then the test's, then the step's: what `ctx.agentContext` and the cache key's digest hold. */
+  #agentContext(entry: AgentEntry, stepContext: string | undefined): string {
+    const parts = [entry.context, this.#options.testContext ?? '', stepContext ?? ''].filter((part) => part.trim() !== '');
     return this.redact(parts.join('\n\n'));
   }
 
@@ -509,6 +528,7 @@ export class AttemptRunner {
     return {
       engine: this.#options.engine,
       verbs: new Set(this.#options.target.verbs),
+      tapModifiers: this.#options.target.tapModifiers === true,
       platform: this.#options.target.platform,
       vault: this.#vault,
       policy: this.#policy,

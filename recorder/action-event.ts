@@ -52,11 +52,16 @@ function callOf(event: ActionEventLike): ActionCall {
   switch (event.verb) {
     case 'tap':
     case 'doubleTap':
+    case 'secondaryTap': {
+      const modifiers = Array.isArray(args.modifiers) ? args.modifiers.filter((key): key is string => typeof key === 'string') : [];
+      return modifiers.length === 0 ? { verb: event.verb, target: target() } : { verb: event.verb, target: target(), modifiers };
+    }
     case 'longPress':
-    case 'secondaryTap':
     case 'hover':
     case 'scrollTo':
       return { verb: event.verb, target: target() };
+    case 'resize':
+      return { verb: 'resize' };
     case 'type':
       return { verb: 'type', target: target(), value: text(args, 'value'), replace: args.replace === true };
     case 'typeSecret':

@@ -21,7 +21,9 @@ export interface ScreenSnapshot {
 
 /** A call on the policed `ctx.actions` (or a project tool run through `ctx.budgets.runTool`). */
 export type ActionCall =
-  | { verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' | 'hover' | 'scrollTo'; target: NodeRef }
+  | { verb: 'tap' | 'doubleTap' | 'secondaryTap'; target: NodeRef; modifiers?: string[] }
+  | { verb: 'longPress' | 'hover' | 'scrollTo'; target: NodeRef }
+  | { verb: 'resize' }
   | { verb: 'type'; target: NodeRef; value: string; replace?: boolean }
   | { verb: 'typeSecret'; target: NodeRef; name: string }
   | { verb: 'press'; target?: NodeRef; key: string }
@@ -46,6 +48,8 @@ export const ACTION_GAP_RULES = {
   pointAction: 'point action without a control',
   volatileUrl: 'navigation to an id read off the screen',
   secretUrl: 'navigation to a URL holding a secret',
+  modifiedTap: 'tap holding modifier keys',
+  resize: 'viewport resize',
 } as const;
 
 /** What converting one call produced. */
@@ -158,11 +162,16 @@ function convertOrThrow(call: ActionCall, context: ConversionContext): ActionCon
   switch (call.verb) {
     case 'tap':
     case 'doubleTap':
-    case 'longPress':
     case 'secondaryTap':
+      // Entries have no modifier keys: the executor does such a tap again on replay.
+      if (call.modifiers !== undefined && call.modifiers.length > 0) return action({ verb: 'gap', rule: ACTION_GAP_RULES.modifiedTap });
+      return action({ verb: call.verb, target: describe(context, call.target, 'target') });
+    case 'longPress':
     case 'hover':
     case 'scrollTo':
       return action({ verb: call.verb, target: describe(context, call.target, 'target') });
+    case 'resize':
+      return action({ verb: 'gap', rule: ACTION_GAP_RULES.resize });
     case 'type': {
       const target = describe(context, call.target, 'target');
       const value = provenance(context, call.value, call.target, 'type');

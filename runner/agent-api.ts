@@ -14,6 +14,7 @@ import type { StepKind } from '../contract/step-contract.js';
 import { stepTitle } from '../executor/step-title.js';
 import type { ParamValue } from '../executor/instruction.js';
 import { callerLocation, type SourceLocation } from './caller-location.js';
+import { turnLines } from './report.js';
 import { cacheStepTitle, modelStepTitle, type StepDetails } from './step-details.js';
 
 /** Options of `agent.act`. */
@@ -22,6 +23,8 @@ export interface ActOptions {
   params?: Record<string, ParamValue>;
   /** Agent entry to use. Default: `default`. */
   agent?: string;
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
   /** Actions allowed in this step. Default: the entry's `maxSteps` (25). */
   maxSteps?: number;
   /** Model calls allowed in this step. Default: the entry's `maxModelCalls` (25). */
@@ -34,9 +37,11 @@ export interface ActOptions {
 export interface AssertOptions {
   params?: Record<string, ParamValue>;
   agent?: string;
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
   /** Judge with a masked screenshot too (`'only'`: the screenshot alone). Default false. */
   vision?: boolean | 'only';
-  /** Milliseconds. Default 30 s (the test timeout with a custom executor). */
+  /** Milliseconds. Default 30 s, or Playwright's `use.actionTimeout` when larger (the test timeout with a custom executor). */
   timeout?: number;
 }
 
@@ -44,7 +49,9 @@ export interface AssertOptions {
 export interface WaitForOptions {
   params?: Record<string, ParamValue>;
   agent?: string;
-  /** Milliseconds to wait. Default 30 s. */
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
+  /** Milliseconds to wait. Default 30 s, or Playwright's `use.actionTimeout` when larger. */
   timeout?: number;
   /** Milliseconds between checks of an unchanged screen. Default: the judgment's own. */
   interval?: number;
@@ -55,7 +62,9 @@ export interface WaitForOptions {
 export interface ExtractOptions {
   params?: Record<string, ParamValue>;
   agent?: string;
-  /** Milliseconds. Default 30 s. */
+  /** Context this step adds for the agent, after the agent entry's and the test's (`test.use({ agentContext })`); part of the cache key. */
+  agentContext?: string;
+  /** Milliseconds. Default 30 s, or Playwright's `use.actionTimeout` when larger. */
   timeout?: number;
 }
 
@@ -179,7 +188,8 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
         if (verdict.status !== 'passed') {
           const code = verdict.errorCode ?? 'ACTION_FAILED';
           const status = verdict.status === 'blocked' ? 'blocked' : 'failed';
-          throw raised.note(new AgentError(code, `agent.${kind} ${status} (${code}): ${verdict.summary}`, status));
+          const turns = turnLines(outcome.turns);
+          throw raised.note(new AgentError(code, [`agent.${kind} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n'), status));
         }
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
         return outcome;

@@ -15,7 +15,7 @@ import { isProjectTool } from '../agent/index.js';
 import { launchOptionsFor, playwrightCanRecordVideo } from '../engines/web/index.js';
 import { readRunEnvironment, redactProcessOutput, reportConfigFailure, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
-import { PROJECT_OPTION, SecretTable, type AgentSettings, type CacheSettings, type ProjectSettings } from './settings.js';
+import { BROWSER_OPTION, PROJECT_OPTION, SecretTable, type AgentSettings, type BrowserSettings, type CacheSettings, type ProjectSettings } from './settings.js';
 
 /** One agent entry of `agents`. */
 export interface AgentConfig {
@@ -66,7 +66,15 @@ export interface CacheConfig {
 }
 
 /** A secret: its value (e.g. `process.env.ADMIN_PASSWORD`), or the value with the origins it may be typed on. */
-export type SecretConfig = string | undefined | { value?: string | undefined; origins?: string[] | undefined };
+export type SecretConfig =
+  | string
+  | undefined
+  | {
+      value?: string | undefined;
+      origins?: string[] | undefined;
+      /** What the secret is for ("the admin's password"): the model sees it beside the name, never the value. */
+      purpose?: string | undefined;
+    };
 
 /** The Playwright Test options that pass through as they are (`projects` is not among them: targets make projects). */
 export type PassthroughConfig = Omit<PlaywrightTestConfig, 'projects'>;
@@ -108,7 +116,7 @@ const KEYS_AT: Record<string, readonly string[]> = {
   app: ['url', 'identity'],
   agent: AGENT_KEYS,
   cache: ['mode', 'dir', 'strict'],
-  secret: ['value', 'origins'],
+  secret: ['value', 'origins', 'purpose'],
 };
 
 const modelSchema = z.custom<OpaqueLanguageModel>(
@@ -160,7 +168,11 @@ const configSchema = z.looseObject({
   secrets: z
     .record(
       secretNameSchema,
-      z.union([z.string(), z.undefined(), z.strictObject({ value: z.string().optional(), origins: z.array(z.string()).optional() })]),
+      z.union([
+        z.string(),
+        z.undefined(),
+        z.strictObject({ value: z.string().optional(), origins: z.array(z.string()).optional(), purpose: z.string().max(200).optional() }),
+      ]),
     )
     .optional(),
   origins: z.array(z.string()).optional(),
@@ -243,7 +255,8 @@ function resolveSecrets(secrets: Record<string, SecretConfig> | undefined): Reco
     const own = typeof config === 'object' ? config.value : config;
     const value = own === undefined || own === '' ? secretFromEnvironment(name) : own;
     const origins = typeof config === 'object' ? config.origins?.map(normalizeOrigin) : undefined;
-    definitions[name] = origins === undefined ? { value } : { value, origins };
+    const purpose = typeof config === 'object' ? config.purpose : undefined;
+    definitions[name] = { value, ...(origins === undefined ? {} : { origins }), ...(purpose === undefined ? {} : { purpose }) };
   }
   return definitions;
 }
@@ -265,6 +278,16 @@ function videoRequested(video: unknown): boolean {
   if (video === undefined || video === 'off') return false;
   if (typeof video === 'object' && video !== null) return (video as { mode?: unknown }).mode !== 'off';
   return true;
+}
+
+/** Launch options from discovery; a discovery failure is kept for the worker's browser fixture instead of failing the config load. */
+function browserFor(engine: Engine, env: Readonly<Record<string, string | undefined>>): { launch: object; settings: BrowserSettings } {
+  try {
+    return { launch: launchOptionsFor(engine, { env }), settings: {} };
+  } catch (error) {
+    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') return { launch: {}, settings: { problem: { code: error.code, message: error.message } } };
+    throw error;
+  }
 }
 
 function build(options: E2EConfig): PlaywrightTestConfig {
@@ -317,10 +340,10 @@ function build(options: E2EConfig): PlaywrightTestConfig {
       modelFree: environment.modelFree,
     };
     if (notices.length > 0) settings.notices = notices;
-    const launch = launchOptionsFor(target.engine, { env: environment.browser });
+    const browser = browserFor(target.engine, environment.browser);
     return {
       name,
-      use: { ...userUse, launchOptions: { ...launch, ...userUse.launchOptions }, [PROJECT_OPTION]: settings },
+      use: { ...userUse, launchOptions: { ...browser.launch, ...userUse.launchOptions }, [PROJECT_OPTION]: settings, [BROWSER_OPTION]: browser.settings },
     };
   });
 

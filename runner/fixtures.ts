@@ -8,6 +8,7 @@
 import { dirname, relative } from 'node:path';
 import {
   test as base,
+  type Browser,
   type Page,
   type PlaywrightTestArgs,
   type PlaywrightTestOptions,
@@ -27,7 +28,7 @@ import { openAttemptCache } from './attempt-cache-host.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
-import type { ProjectSettings } from './settings.js';
+import type { BrowserSettings, ProjectSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { observeSteps } from './step-observer.js';
@@ -61,6 +62,11 @@ export interface E2EFixtures {
 /** The fixture option each project sets (see `defineConfig`); its name is `PROJECT_OPTION`. */
 export interface E2EOptions {
   e2eProject: ProjectSettings | undefined;
+  /**
+   * The test's own agent context (`test.use({ agentContext: '…' })`), added after the agent
+   * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
+   */
+  agentContext: string | undefined;
 }
 
 /** The agent entries of a project and the built-in agent serving them, made once per worker. */
@@ -110,7 +116,13 @@ function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayl
 /** Failures after which no cache entry may change: no model answered. */
 const NO_MODEL_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode | undefined>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
 
-async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo): Promise<AttemptHandle> {
+/** What the test sets for its attempt besides the project's settings. */
+interface TestOptions {
+  agentContext: string | undefined;
+  actionTimeout: number | undefined;
+}
+
+async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
   const { target } = settings;
   const logger = consoleLogger(settings.debug);
@@ -139,15 +151,17 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   const cacheListener = cache?.listener;
   runner = createAttemptRunner({
     engine,
-    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs },
+    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
     origins: settings.origins,
     projectRoot: projectRootOf(testInfo),
     agents: agentsOf(settings).entries,
     builtIn: agentsOf(settings).builtIn,
     defaultAgent: settings.defaultAgent,
-    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath] },
+    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath], id: `${testInfo.testId}:${testInfo.retry}` },
     testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
+    actionTimeoutMs: options.actionTimeout !== undefined && options.actionTimeout > 0 ? options.actionTimeout : undefined,
+    testContext: options.agentContext,
     logger,
     debug: settings.debug,
     onAction: (event) => {
@@ -220,13 +234,62 @@ let attemptPage: Page | undefined;
 /** The type of the e2e `test`: Playwright's, with `screen` being the page instead of the screen-size option. */
 export type E2ETestType = TestType<
   Omit<PlaywrightTestArgs & PlaywrightTestOptions, 'screen'> & E2EFixtures & E2EOptions,
-  PlaywrightWorkerArgs & PlaywrightWorkerOptions
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & E2EWorkerOptions
 >;
 
-const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
+/** The worker options e2e sets per project. */
+export interface E2EWorkerOptions {
+  /** Browser discovery's verdict for the project (see `BrowserSettings`). */
+  e2eBrowser: BrowserSettings | undefined;
+}
+
+/** The first line of an error, without Playwright's colours and call prefix. */
+function headline(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim() !== '') ?? '').replace(/^[\w.]+: /, '').trim();
+}
+
+/**
+ * The worker's browser, as Playwright's own fixture makes it, but failing with
+ * `ENVIRONMENT_UNAVAILABLE` and the fix when discovery found none or the executable does not
+ * start as a browser. The code leads the message so the reporter can read it back.
+ */
+async function startBrowser(
+  fixtures: { playwright: PlaywrightWorkerArgs['playwright']; browserName: PlaywrightWorkerOptions['browserName']; launchOptions: PlaywrightWorkerOptions['launchOptions']; connectOptions: PlaywrightWorkerOptions['connectOptions'] },
+  browser: BrowserSettings | undefined,
+): Promise<Browser> {
+  const { playwright, browserName, launchOptions, connectOptions } = fixtures;
+  if (browser?.problem !== undefined) throw new E2EError(browser.problem.code, `${browser.problem.code}: ${browser.problem.message}`);
+  const type = playwright[browserName];
+  if (connectOptions !== undefined) {
+    // As Playwright's fixture does: the remote server learns the launch options from a header.
+    const header = JSON.stringify(launchOptions).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return type.connect(connectOptions.wsEndpoint, { ...connectOptions, headers: { 'x-playwright-launch-options': header, ...connectOptions.headers } });
+  }
+  try {
+    // Without options Playwright uses the worker's defaults (launchOptions, tracing folders).
+    return await type.launch();
+  } catch (error) {
+    // The launch's own call log repeats the whole command line; its first line is enough.
+    const path = launchOptions.executablePath ?? `Playwright's ${browserName}`;
+    throw new E2EError(
+      'ENVIRONMENT_UNAVAILABLE',
+      `ENVIRONMENT_UNAVAILABLE: the browser at ${path} did not start (${headline(error)}). Point E2E_CHROMIUM_PATH at a Chromium executable (e.g. /usr/bin/chromium) or unset it to use a discovered one; install one with \`apt-get install -y chromium\`.`,
+    );
+  }
+}
+
+const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.
+  e2eBrowser: [undefined, { option: true, scope: 'worker' }],
+  browser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eBrowser }, use) => {
+    const browser = await startBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eBrowser);
+    await use(browser);
+    await browser.close({ reason: 'Test ended.' });
+  }, { scope: 'worker', timeout: 0 }],
   e2eProject: [undefined, { option: true }],
-  e2eAttempt: [async ({ page, e2eProject: settings }, use, testInfo) => {
+  agentContext: [undefined, { option: true }],
+  e2eAttempt: [async ({ page, e2eProject: settings, agentContext, actionTimeout }, use, testInfo) => {
     let handle: AttemptHandle;
     try {
       if (settings === undefined) {
@@ -236,7 +299,10 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
         );
       }
       withholdFailureSnapshot(false);
-      handle = await startAttempt(page, settings, testInfo);
+      if (agentContext !== undefined && typeof agentContext !== 'string') {
+        throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
+      }
+      handle = await startAttempt(page, settings, testInfo, { agentContext, actionTimeout });
     } catch (error) {
       // The attempt never started: its code still reaches the report (and the exit code).
       if (isE2EError(error)) {

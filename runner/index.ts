@@ -32,6 +32,8 @@ export type {
   ModelUsage,
   TurnRecord,
   AttemptInfo,
+  TapOptions,
+  ScrollUntilOptions,
 } from '../contract/step-contract.js';
-export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../contract/engine.js';
+export type { Engine, EngineInstance, KeyModifier, NodeRef, Point, ScreenNode } from '../contract/engine.js';
 export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from './report.js';

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
+import type { TurnRecord } from '../contract/step-contract.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
 import { stepTitle } from '../executor/step-title.js';
 
@@ -30,6 +31,21 @@ export interface ReportStep {
   timing: StepTiming;
   /** The call in the test (`tests/todos.e2e.ts:12`, relative to the config's folder), when known. */
   location: string | null;
+  /** Under a failed or blocked step: the last model turns its executor recorded (`ctx.attachTurns`), oldest first. */
+  turns?: TurnRecord[];
+}
+
+/** How many of a failed step's last turns the report and the console show. */
+export const SHOWN_TURNS = 5;
+
+/** The last turns of a failed step as indented lines for a failure message (empty without turns). */
+export function turnLines(turns: readonly TurnRecord[] | undefined): string[] {
+  if (turns === undefined || turns.length === 0) return [];
+  const shown = turns.slice(-SHOWN_TURNS);
+  return [
+    `Last model turns (${shown.length} of ${turns.length}):`,
+    ...shown.map((turn) => `  turn ${turn.index}: ${turn.calls.length === 0 ? '(no tool call)' : turn.calls.join('; ')} → ${turn.outcome}`),
+  ];
 }
 
 /** One attempt (a Playwright test result). */
@@ -133,7 +149,7 @@ export function parseAttemptPayload(body: string | undefined): AttemptPayload | 
 
 /** A step record as the report shows it. */
 export function toReportStep(record: AttemptStep): ReportStep {
-  return {
+  const step: ReportStep = {
     kind: record.kind,
     instruction: record.instruction,
     status: record.status,
@@ -147,6 +163,8 @@ export function toReportStep(record: AttemptStep): ReportStep {
     timing: record.timing ?? { modelMs: 0, observeMs: 0, actionMs: 0 },
     location: record.location ?? null,
   };
+  if (record.status !== 'passed' && record.turns !== undefined && record.turns.length > 0) step.turns = record.turns.slice(-SHOWN_TURNS);
+  return step;
 }
 
 /** Where one step counts in the summary's cache line; undefined when the cache took no part. */

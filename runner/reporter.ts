@@ -11,6 +11,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { nodeFileSystem } from '../cache-format/index.js';
+import { isErrorCode, type ErrorCode } from '../errors/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
 import { debugTableLines } from './debug-table.js';
@@ -48,6 +49,18 @@ function firstLine(text: string | undefined): string | undefined {
   // Strip terminal colors Playwright adds to messages.
   const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
   return plain.split('\n').find((line) => line.trim() !== '')?.trim();
+}
+
+/**
+ * The code an error names at its head (`E2EError: ENVIRONMENT_UNAVAILABLE: …`): failures before
+ * the attempt starts, such as the worker's browser, leave no step records to carry one.
+ */
+function leadingCodeOf(errors: readonly TestError[]): ErrorCode | undefined {
+  for (const error of errors) {
+    const code = /^(?:\w*Error: )?([A-Z][A-Z_]+): /.exec(firstLine(error.message) ?? '')?.[1];
+    if (isErrorCode(code)) return code;
+  }
+  return undefined;
 }
 
 function runErrorOf(error: TestError): RunError {
@@ -170,7 +183,7 @@ export default class E2EReporter implements Reporter {
       steps: (payload?.steps ?? []).map(toReportStep),
       verifications: payload?.verifications ?? [],
     };
-    const errorCode = payload?.errorCode ?? (result.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
+    const errorCode = payload?.errorCode ?? leadingCodeOf(result.errors) ?? (result.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
     if (errorCode !== undefined && result.status !== 'passed') attempt.errorCode = errorCode;
     const error = firstLine(result.errors[0]?.message ?? result.error?.message);
     if (error !== undefined && result.status !== 'passed') attempt.error = error;

@@ -12,6 +12,19 @@ import type { CacheMode } from './environment.js';
 /** Name of the fixture option holding {@link ProjectSettings}. */
 export const PROJECT_OPTION = 'e2eProject';
 
+/** Name of the worker fixture option holding {@link BrowserSettings}. */
+export const BROWSER_OPTION = 'e2eBrowser';
+
+/**
+ * What the worker's browser fixture needs to know about browser discovery. Discovery runs
+ * when the config loads, but its failure is kept here and raised only when a test needs a
+ * browser, so commands that load the config without one (`e2e cache ls`) still work.
+ */
+export interface BrowserSettings {
+  /** Why no browser could be found (`ENVIRONMENT_UNAVAILABLE` with the fix). */
+  problem?: { code: 'ENVIRONMENT_UNAVAILABLE'; message: string };
+}
+
 /** One target: an engine and the app it drives. */
 export interface TargetSettings {
   name: string;

@@ -20,22 +20,27 @@ export class NearestEntryIndex {
 
   /** One line explaining why `wanted` has no entry. Never throws: a store that cannot be listed gives a plain `no entry`. */
   async explain(wanted: KeyParts): Promise<string> {
+    return (await this.explainMiss(wanted)).detail;
+  }
+
+  /** The explanation and the key parts in which the nearest entry differs (empty when there is none). */
+  async explainMiss(wanted: KeyParts): Promise<{ detail: string; differences: string[] }> {
     let candidates: KeyParts[];
     try {
       candidates = (await this.#index()).get(wanted.testId) ?? [];
     } catch {
-      return 'no entry';
+      return { detail: 'no entry', differences: [] };
     }
     const sameKind = candidates.filter((parts) => parts.kind === wanted.kind);
-    if (sameKind.length === 0) return 'no entry; this test has no recorded entries';
+    if (sameKind.length === 0) return { detail: 'no entry; this test has no recorded entries', differences: [] };
     let best: { parts: KeyParts; differences: string[] } | undefined;
     for (const parts of sameKind) {
       const differences = explainKeyChange(parts, wanted);
       if (best === undefined || rank(differences, parts, wanted) < rank(best.differences, best.parts, wanted)) best = { parts, differences };
     }
     const differences = best!.differences;
-    if (differences.length === 0) return 'no entry; the nearest entry of this test has equal key parts but another key (written by another e2e version?)';
-    return `no entry; nearest entry of this test differs in ${joinPhrases(differences)}`;
+    if (differences.length === 0) return { detail: 'no entry; the nearest entry of this test has equal key parts but another key (written by another e2e version?)', differences };
+    return { detail: `no entry; nearest entry of this test differs in ${joinPhrases(differences)}`, differences };
   }
 
   #index(): Promise<Map<string, KeyParts[]>> {

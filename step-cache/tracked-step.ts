@@ -4,7 +4,7 @@
  * replay it, or let the executor run (`missed`), or, when nothing may run, block the step
  * `REPLAY_STALE`. Only the replay itself and the wording differ by kind.
  */
-import type { CacheStore, Entry } from '../cache-format/index.js';
+import { CONTEXT_KEY_PART, type CacheStore, type Entry } from '../cache-format/index.js';
 import type { CacheOutcome, CacheReason } from '../contract/cache-outcome.js';
 import type { FinishedStepView, InterceptedStep, InterceptResult } from '../contract/step-seams.js';
 import type { StepKind, StepVerdict } from '../contract/step-contract.js';
@@ -87,8 +87,12 @@ export async function decideStep<E extends Entry>(
 
   if (step.attempt.retry > 0) return missed(tracked, step, context, 'retry', `retry ${step.attempt.retry} ${wording.retry}`, afterStep);
   switch (read.kind) {
-    case 'absent':
-      return missed(tracked, step, context, 'no-entry', await context.nearest.explain(key.parts), afterStep);
+    case 'absent': {
+      const miss = await context.nearest.explainMiss(key.parts);
+      // The same step recorded under another agent context: the context, not the app, changed.
+      const contextOnly = miss.differences.length === 1 && miss.differences[0] === CONTEXT_KEY_PART;
+      return missed(tracked, step, context, contextOnly ? 'wrong-context' : 'no-entry', miss.detail, afterStep);
+    }
     case 'invalid':
       return staleStep(tracked, step, context, wording, 'invalid-entry', read.message, afterStep);
     case 'hit':
@@ -104,7 +108,7 @@ function missed(
   tracked: TrackedStep,
   step: InterceptedStep,
   context: DecisionContext,
-  reason: 'no-entry' | 'retry',
+  reason: 'no-entry' | 'retry' | 'wrong-context',
   detail: string,
   afterStep: (finished: FinishedStepView) => void,
 ): InterceptResult {

@@ -60,6 +60,10 @@ export function toEngineError(error: unknown, action: ActionDescription): Error 
     if (log.some((line) => STARTED.test(line))) {
       return new EngineError('ACTION_MAY_HAVE_COMMITTED', `${action.what}: timed out after the input was sent (${headline}); the action may have taken effect.`, { cause: error });
     }
+    if (reason !== undefined && /intercepts pointer events/i.test(reason)) {
+      // Name what is in the way, so the caller can dismiss it (a cookie banner, a dialog).
+      return new EngineError('NOT_ACTIONABLE', `${action.what}: something is in the way: ${scrub(reason, action.sensitive)}. Dismiss or close it first.`, { cause: error });
+    }
     const because = reason === undefined ? '' : ` Last check: ${scrub(reason, action.sensitive)}.`;
     return new EngineError('NOT_ACTIONABLE', `${action.what}: not actionable in time (${headline}).${because}`, { cause: error });
   }

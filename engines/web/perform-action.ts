@@ -4,7 +4,7 @@
  * point actions use the keyboard and mouse directly. Errors are translated by the caller.
  */
 import type { ElementHandle, Page } from 'playwright';
-import { EngineError, type EngineAction, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../contract/engine.js';
+import { EngineError, type EngineAction, type KeyModifier, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../contract/engine.js';
 import { checkedState, pointerReady } from './pointer-ready.js';
 
 /** How long a long press holds the pointer down. */
@@ -83,6 +83,11 @@ async function optionIndex(element: ElementHandle<Element>, wanted: string): Pro
   }, wanted);
 }
 
+/** Playwright's `modifiers` option for a tap that holds keys. */
+function modifiersOf(action: { modifiers?: readonly KeyModifier[] }): { modifiers?: KeyModifier[] } {
+  return action.modifiers === undefined || action.modifiers.length === 0 ? {} : { modifiers: [...action.modifiers] };
+}
+
 /** An element to act on; `position` (relative to its box) points at a `text` node's words. */
 export interface ActionTarget {
   element: ElementHandle<Element>;
@@ -100,11 +105,11 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
   const ready = (needsEnabled: boolean): Promise<boolean> => pointerReady(element, { ...at, ...(target.id === undefined ? {} : { id: target.id }), needsEnabled });
   switch (action.verb) {
     case 'tap':
-      return element.click({ ...at, timeout: remaining(deadline), force: await ready(true) });
+      return element.click({ ...at, ...modifiersOf(action), timeout: remaining(deadline), force: await ready(true) });
     case 'doubleTap':
-      return element.dblclick({ ...at, timeout: remaining(deadline), force: await ready(true) });
+      return element.dblclick({ ...at, ...modifiersOf(action), timeout: remaining(deadline), force: await ready(true) });
     case 'secondaryTap':
-      return element.click({ ...at, button: 'right', timeout: remaining(deadline), force: await ready(true) });
+      return element.click({ ...at, ...modifiersOf(action), button: 'right', timeout: remaining(deadline), force: await ready(true) });
     case 'hover':
       return element.hover({ ...at, timeout: remaining(deadline), force: await ready(false) });
     case 'longPress':
@@ -195,6 +200,8 @@ export async function performOnPage(page: Page, action: SessionAction, timeoutMs
       return page.keyboard.press(action.key);
     case 'typeText':
       return page.keyboard.type(action.value);
+    case 'resize':
+      return page.setViewportSize({ width: action.width, height: action.height });
     case 'scroll': {
       const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
       const delta = scrollDelta(action.direction, viewport.width, viewport.height);

@@ -7,6 +7,8 @@ import type { BrowserContext, Page } from 'playwright';
 import { E2EError } from '../../errors/index.js';
 import {
   EngineError,
+  emptyScreenRoot,
+  isEngineError,
   type ChangeMark,
   type ChangeWaitOptions,
   type ChangeWaitResult,
@@ -139,8 +141,21 @@ export class WebAttempt implements EngineInstance {
     try {
       return await raceSignal(work, options.signal);
     } catch (error) {
-      throw toEngineError(error, { what: 'observe' });
+      const failure = toEngineError(error, { what: 'observe' });
+      if (!this.pageBrokeTheWalk(failure)) throw failure;
+      // The page itself broke the walk (a replaced built-in, a throwing getter): a screen without a tree.
+      this.textIds = new Set();
+      const headline = (error instanceof Error ? error.message : String(error)).replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '';
+      const reason = headline.replace(/^[\w.]+: /, '').slice(0, 200) || 'the page script failed';
+      return { root: emptyScreenRoot(), url: this.page.url(), title: '', nodeCount: 0, treeUnavailable: true, unavailableReason: reason };
     }
+  }
+
+  /** True when an observation failed inside the page while page and browser are still there. */
+  private pageBrokeTheWalk(failure: Error): boolean {
+    if (!isEngineError(failure) || failure.engineCode !== 'ENGINE_FAILURE') return false;
+    if (this.closed || this.surface.page.isClosed()) return false;
+    return this.surface.context.browser()?.isConnected() !== false;
   }
 
   async waitForChange(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult> {

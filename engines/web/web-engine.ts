@@ -36,7 +36,7 @@ export interface WebEngineOptions {
 
 /** What {@link surfaceOf} hands an executor: the attempt's Playwright objects. */
 export interface WebSurface {
-  /** The attempt's page. @throws E2EError `INVALID_STATE` outside an attempt. */
+  /** The attempt's page. @throws E2EError `INVALID_STATE` outside an attempt, and when no page is open. */
   page(): Page;
   /** The attempt's browser context. @throws E2EError `INVALID_STATE` outside an attempt. */
   context(): BrowserContext;
@@ -139,7 +139,8 @@ async function startAttempt(state: WebEngineState, start: EngineStartOptions): P
 }
 
 /**
- * The web engine: Playwright driving Chromium. Declares every verb of the contract.
+ * The web engine: Playwright driving Chromium. Declares every verb of the contract, and taps
+ * that hold modifier keys.
  * @throws E2EError `INVALID_CONFIG` for an unknown browser or an empty test id attribute.
  */
 export function web(options: WebEngineOptions = {}): Engine {
@@ -153,6 +154,7 @@ export function web(options: WebEngineOptions = {}): Engine {
     contractVersion: ENGINE_CONTRACT_VERSION,
     platform: 'web',
     verbs: VERBS,
+    tapModifiers: true,
     start: (start) => startAttempt(state, start),
     dispose: async () => {
       const starting = state.browser;
@@ -167,7 +169,8 @@ export function web(options: WebEngineOptions = {}): Engine {
 
 /**
  * The attempt's Playwright page and context for an executor (DESIGN §3). Work done through
- * them skips authorization and the cache. The methods throw `INVALID_STATE` outside an attempt.
+ * them skips authorization and the cache. The methods throw `INVALID_STATE` outside an attempt,
+ * and `page()` also when the attempt's page was closed.
  * @throws E2EError `INVALID_ARGUMENT` for an engine not made by {@link web}.
  */
 export function surfaceOf(engine: Engine): WebSurface {
@@ -177,7 +180,14 @@ export function surfaceOf(engine: Engine): WebSurface {
     if (attempt === undefined || attempt.isClosed) throw new E2EError('INVALID_STATE', 'surfaceOf(engine) is only usable during an attempt (inside a test step).');
     return attempt;
   };
-  return { page: () => current().page, context: () => current().context };
+  return {
+    page: () => {
+      const page = current().page;
+      if (page.isClosed()) throw new E2EError('INVALID_STATE', 'surfaceOf(engine).page(): no page is open in this attempt (it was closed); open one with app.open() first.');
+      return page;
+    },
+    context: () => current().context,
+  };
 }
 
 /**

@@ -242,14 +242,14 @@ describe('record and replay through the attempt cache', () => {
 });
 
 describe('each replay reason, from a real page change', () => {
-  it('misses with no-entry and names the changed key part of the nearest entry', async () => {
+  it('misses with no-entry (wrong-context when only the agent context changed) and names the changed key part of the nearest entry', async () => {
     const { store } = newCache();
     await record(store);
     const changed = await runOnce('todos.html', { store, instruction: 'add a todo {title} and tick it' });
     expect(changed.executor.calls).toBe(1);
     expect(changed.cache).toMatchObject({ mode: 'missed', reason: 'no-entry', detail: 'no entry; nearest entry of this test differs in the instruction' });
     const context = await runOnce('todos.html', { store, context: 'A todo app for groceries.' });
-    expect(context.cache).toMatchObject({ mode: 'missed', reason: 'no-entry', detail: "no entry; nearest entry of this test differs in the agent's context" });
+    expect(context.cache).toMatchObject({ mode: 'missed', reason: 'wrong-context', detail: "no entry; nearest entry of this test differs in the agent's context" });
   });
 
   it('never replays a retry', async () => {
