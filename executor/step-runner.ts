@@ -7,11 +7,10 @@
  */
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
-import { occurrenceIdentity } from './cache-key.js';
-import { Deadline, systemClock, type Clock } from './deadline.js';
-import type { EngineInstance } from './engine.js';
+import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
-import { redactingLogger, silentLogger, type Logger } from './logger.js';
+import { redactingLogger, silentLogger, type Logger } from '../contract/logger.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import { createPolicedActions, type ActionHost } from './policed-actions.js';
 import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
@@ -27,12 +26,13 @@ import type {
   StepVerdict,
   TargetInfo,
   TurnRecord,
-} from './step-contract.js';
+} from '../contract/step-contract.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
-import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from './step-seams.js';
+import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from '../contract/step-seams.js';
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
+import { stepTitle } from './step-title.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
 
 export type { RunStepOptions } from './step-options.js';
@@ -57,9 +57,9 @@ export interface BuiltInAgent {
   judgeFor(entry: AgentEntry, kind: 'assert' | 'waitFor' | 'extract'): StepExecutor | undefined;
 }
 
-/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. */
+/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. `label` says what it shows (redacted). */
 export interface ArtifactSink {
-  attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void>;
+  attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
 }
 
 /** Options of {@link createAttemptRunner}. */
@@ -117,7 +117,6 @@ export class AttemptRunner {
   readonly #memory = new Map<string, unknown>();
   readonly #records: StepRecord[] = [];
   readonly #verifications: VerificationEvent[] = [];
-  readonly #occurrences = new Map<string, number>();
   #current: StepSession | undefined;
   #secretFilled = false;
   /** `app.open()` calls in flight. */
@@ -292,7 +291,7 @@ export class AttemptRunner {
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
     if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
-    await this.#evidence(index, artifacts);
+    await this.#evidence(index, `after ${stepTitle(kind, this.redact(info.instruction))}`, artifacts);
     const record: StepRecord = {
       index,
       kind,
@@ -486,15 +485,10 @@ export class AttemptRunner {
     prepared: PreparedInstruction,
     info: StepInfo,
   ): InterceptedStep {
-    // Counted as the cache key counts: `unique()` values as placeholders, secrets by name.
-    const identity = occurrenceIdentity({ kind, template: prepared.template, paramSources: prepared.sources }, (text) => this.redact(text));
-    const occurrence = this.#occurrences.get(identity) ?? 0;
-    this.#occurrences.set(identity, occurrence + 1);
     const intercepted: InterceptedStep = {
       info,
       template: prepared.template,
       paramSources: prepared.sources,
-      occurrence,
       agent: { name: agentName, context: this.#agentContext(entry) },
       attempt: { ...this.#options.attempt },
       target: this.#options.target,
@@ -539,7 +533,7 @@ export class AttemptRunner {
     return `e2e-${kind}-${this.#artifactCount}`;
   }
 
-  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void> {
+  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void> {
     try {
       await this.#options.artifacts?.attach(artifact);
     } catch (error) {
@@ -547,15 +541,16 @@ export class AttemptRunner {
     }
   }
 
-  /** A screenshot after each step for the report, unless a secret was filled. */
-  async #evidence(index: number, artifacts: ArtifactRef[]): Promise<void> {
+  /** A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret was filled. */
+  async #evidence(index: number, label: string, artifacts: ArtifactRef[]): Promise<void> {
     if (this.#options.evidence === false || this.#secretFilled || this.#options.artifacts === undefined) return;
     const deadline = this.#attemptDeadline.child(5_000);
     try {
       const pixels = await deadline.race(this.#options.engine.screenshot());
       const id = this.#nextArtifactId('screenshot');
-      artifacts.push({ id, kind: 'screenshot', label: `after step ${index}` });
-      await this.#attach({ name: id, contentType: 'image/png', body: pixels });
+      const shown = this.redact(label);
+      artifacts.push({ id, kind: 'screenshot', label: shown });
+      await this.#attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
     } catch (error) {
       this.#logger.debug(`no screenshot after step ${index}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

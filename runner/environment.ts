@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { dirname } from 'node:path';
-import type { Logger } from '../executor/logger.js';
+import type { Logger } from '../contract/logger.js';
 import { environmentVariableFor } from '../executor/secrets.js';
 
 /** Environment variables the CLI sets for a run. */

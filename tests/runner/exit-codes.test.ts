@@ -15,7 +15,7 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, startE2E } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/exit-codes/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/exit-codes', import.meta.url));
 
 let servers: FixtureServers;
 let closedUrl: string;

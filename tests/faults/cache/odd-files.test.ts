@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blobPath, FileCacheStore, refPath } from '../../../cache-format/index.js';
 import { RunLedger } from '../../../cache-format/run-ledger.js';
 import { nodeFileSystem } from '../../../cache-format/index.js';
-import { actEntry, age, control, temporaryFolder, writeEntries, writeFile } from '../../cli-cache/support/cache-fixtures.js';
+import { actEntry, age, control, temporaryFolder, writeEntries, writeFile } from '../../support/cache-fixtures.js';
 import { runCli } from '../../cli-cache/support/run-cli.js';
 import { snapshotTree } from '../../support/directory-snapshot.js';
 
