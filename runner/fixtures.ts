@@ -21,20 +21,23 @@ import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
-import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../executor/step-runner.js';
+import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../executor/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
-import { openAttemptCache } from './attempt-cache-host.js';
+import { attemptCacheOptions } from './attempt-cache-host.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import type { ProjectSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
 import { setVerificationSink } from './verification.js';
+import { wireAttempt, type WiredAttempt } from './wire-attempt.js';
 
 /** The attempt behind the fixtures. */
 export interface AttemptHandle {
   runner: AttemptRunner;
   /** The attempt's replay cache; undefined when the cache mode is `off`. */
   cache: AttemptCache | undefined;
+  /** Lets the cache write what the attempt verified. */
+  finish: WiredAttempt['finish'];
   engine: EngineInstance;
   app: App;
   agent: Agent;
@@ -121,16 +124,16 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message));
     throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${error instanceof Error ? error.message : String(error)}`));
   }
-  const cache = openAttemptCache({
-    settings,
-    configDir: projectRootOf(testInfo),
-    file: testInfo.file,
-    // Playwright's title path starts with the file.
-    titlePath: testInfo.titlePath.slice(1),
-    redact: (text) => vault.redact(text),
-    logger,
-  });
-  runner = createAttemptRunner({
+  const wired = wireAttempt({
+    cache: attemptCacheOptions({
+      settings,
+      configDir: projectRootOf(testInfo),
+      file: testInfo.file,
+      // Playwright's title path starts with the file.
+      titlePath: testInfo.titlePath.slice(1),
+      redact: (text) => vault.redact(text),
+      logger,
+    }),
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs },
     secrets: vault,
@@ -143,16 +146,23 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
     logger,
     debug: settings.debug,
-    onAction: cache?.listener,
-    stepInterceptor: cache?.interceptor,
     artifacts: {
       attach: async ({ name, contentType, body }) => {
         await testInfo.attach(name, { body: typeof body === 'string' ? body : Buffer.from(body), contentType });
       },
     },
   });
+  runner = wired.runner;
   const raised = new RaisedErrors();
-  return { runner, cache, engine, raised, app: createApp(engine, target.app.url, runner, raised), agent: createAgentApi(runner, raised, page) };
+  return {
+    runner,
+    cache: wired.cache,
+    finish: wired.finish,
+    engine,
+    raised,
+    app: createApp(engine, target.app.url, runner, raised),
+    agent: createAgentApi(runner, raised, page),
+  };
 }
 
 async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
@@ -164,16 +174,11 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
       : new E2EError('CANCELLED', 'The test ended while the step was running.'),
   );
   const errorCode = attemptErrorCode(testInfo, handle.raised);
-  if (handle.cache !== undefined) {
-    const reports = await handle.cache.finishAttempt({
-      passed: testInfo.status === 'passed',
-      interrupted: testInfo.status === 'interrupted',
-      noModelAnswered: NO_MODEL_CODES.has(errorCode) || runner.records.some((record) => NO_MODEL_CODES.has(record.errorCode)),
-      steps: runner.records,
-      verifications: runner.verifications,
-    });
-    for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
-  }
+  await handle.finish({
+    passed: testInfo.status === 'passed',
+    interrupted: testInfo.status === 'interrupted',
+    noModelAnswered: NO_MODEL_CODES.has(errorCode) || runner.records.some((record) => NO_MODEL_CODES.has(record.errorCode)),
+  });
   const payload: AttemptPayload = {
     version: REPORT_VERSION,
     steps: [...runner.records],

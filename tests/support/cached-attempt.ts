@@ -5,11 +5,12 @@
  * records), without Playwright Test around it.
  */
 import type { CacheStore } from '../../cache-format/index.js';
-import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../step-cache/attempt-cache.js';
+import type { AttemptCache, AttemptCacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
 import type { VerificationKind } from '../../executor/step-record.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
-import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../executor/step-runner.js';
+import { wireAttempt } from '../../runner/wire-attempt.js';
 import type { LiveScreen } from './live-screen.js';
 
 /** Options of {@link cachedAttempt}. */
@@ -47,21 +48,21 @@ export const CACHED_TEST_ID = 'todos.e2e.ts::todos › adds and completes';
 export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
   const secrets = options.secrets ?? {};
   const vault = new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }])));
-  const cache = createAttemptCache({
-    store: options.store,
-    mode: options.mode ?? 'read-write',
-    strict: options.strict ?? false,
-    projectId: 'web',
-    appIdentity: options.live.server.origin,
-    engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
-    toolVersion: '0.1.0',
-    secrets,
-    redact: (text) => vault.redact(text),
-    proposalStore: options.proposalStore,
-    hitsEnabled: options.hitsEnabled ?? false,
-    replay: { waitForTargetMs: options.waitForTargetMs ?? 400, pollIntervalMs: 50 },
-  });
-  const runner = createAttemptRunner({
+  const { runner, cache, finish } = wireAttempt({
+    cache: {
+      store: options.store,
+      mode: options.mode ?? 'read-write',
+      strict: options.strict ?? false,
+      projectId: 'web',
+      appIdentity: options.live.server.origin,
+      engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
+      toolVersion: '0.1.0',
+      secrets,
+      redact: (text) => vault.redact(text),
+      proposalStore: options.proposalStore,
+      hitsEnabled: options.hitsEnabled ?? false,
+      replay: { waitForTargetMs: options.waitForTargetMs ?? 400, pollIntervalMs: 50 },
+    },
     engine: options.live.instance,
     target: { name: 'web', platform: options.live.engine.platform, verbs: options.live.engine.verbs },
     secrets: vault,
@@ -70,8 +71,6 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     agents: { default: { ...(options.executor === undefined ? {} : { executor: options.executor }), context: options.context ?? 'A todo app.', limits: {} } },
     attempt: { testId: CACHED_TEST_ID, retry: options.retry ?? 0, titlePath: ['todos', 'adds and completes'] },
     evidence: false,
-    onAction: cache.listener,
-    stepInterceptor: cache.interceptor,
   });
   return {
     runner,
@@ -79,8 +78,7 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     act: (instruction, params) => runner.runStep('act', instruction, params === undefined ? undefined : { params }),
     verify: (kind = 'expect') => runner.recordVerification(kind, 'toBeVisible'),
     finish: async (passed = true) => {
-      const reports = await cache.finishAttempt({ passed, steps: runner.records, verifications: runner.verifications });
-      for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
+      const reports = await finish({ passed });
       runner.close();
       return reports;
     },
