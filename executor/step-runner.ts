@@ -33,6 +33,7 @@ import { buildStepContext, observerFor, type StepContextHost } from './step-cont
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
 
 export type { RunStepOptions } from './step-options.js';
 
@@ -101,7 +102,7 @@ export interface StepOutcome {
   /** Committed actions as sentences (`tap button "Apply"`). */
   actions: string[];
   durationMs: number;
-  cache?: unknown;
+  cache?: CacheOutcome;
 }
 
 /** The attempt-scoped step runner. */
@@ -199,7 +200,7 @@ export class AttemptRunner {
   }
 
   /** Set the cache outcome of a finished step (the recorder reports `write` at the end of the attempt). */
-  annotateStep(index: number, cache: unknown): void {
+  annotateStep(index: number, cache: CacheOutcome): void {
     const record = this.#records.find((item) => item.index === index);
     if (record !== undefined) record.cache = redactDeep(cache, (text) => this.redact(text));
   }
@@ -247,7 +248,7 @@ export class AttemptRunner {
     this.#current = session;
     const artifacts: ArtifactRef[] = [];
     let turns: TurnRecord[] | undefined;
-    let cache: unknown;
+    let cache: CacheOutcome | undefined;
     let afterStep: ((finished: FinishedStepView) => void) | undefined;
     let judged: JudgedEvidence | undefined;
     let endScreen: RunnerObservation | undefined;
@@ -335,7 +336,7 @@ export class AttemptRunner {
     sinks: {
       attach(artifact: ArtifactRef): void;
       turns(turns: TurnRecord[]): void;
-      cache(value: unknown): void;
+      cache(value: CacheOutcome | undefined): void;
       after(callback: (finished: FinishedStepView) => void): void;
       evidence(value: JudgedEvidence): void;
     },

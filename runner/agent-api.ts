@@ -11,6 +11,7 @@ import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../contract/step-contract.js';
 import type { ParamValue } from '../executor/instruction.js';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -62,7 +63,7 @@ export interface ActResult {
   /** Committed actions as sentences (`tap button "Apply"`). */
   actions: string[];
   /** The cache outcome, when the cache took part. */
-  cache?: unknown;
+  cache?: CacheOutcome;
 }
 
 /** What `agent.assert` and `agent.waitFor` return. */

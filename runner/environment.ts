@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../contract/logger.js';
 import { environmentVariableFor } from '../executor/secrets.js';
+import type { CacheMode } from '../contract/cache-outcome.js';
 
 /** Environment variables the CLI sets for a run. */
 export const ENVIRONMENT = {
@@ -28,8 +29,7 @@ export const ENVIRONMENT = {
   configProbeFile: 'E2E_CONFIG_PROBE_FILE',
 } as const;
 
-/** Cache modes. */
-export type CacheMode = 'read-write' | 'read-only' | 'off';
+export type { CacheMode };
 
 /** What a run takes from the environment. */
 export interface RunEnvironment {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
+import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, type CacheOutcome } from '../contract/cache-outcome.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
 
 /** The report schema version this build writes. */
@@ -23,7 +24,7 @@ export interface ReportStep {
   modelCalls: number;
   tokens: { input: number; output: number; cached: number };
   actions: string[];
-  cache: unknown;
+  cache: CacheOutcome | null;
   durationMs: number;
   /** Where the time went: model calls (as the executor reported them), observing, acting. */
   timing: StepTiming;
@@ -84,6 +85,13 @@ export interface AttemptPayload {
 }
 
 const tokensSchema = z.object({ input: z.number(), output: z.number(), cached: z.number() });
+const cacheOutcomeSchema = z.object({
+  mode: z.enum(CACHE_OUTCOME_MODES),
+  reason: z.enum(CACHE_REASONS).optional(),
+  detail: z.string().optional(),
+  entry: z.string().optional(),
+  write: z.enum(CACHE_WRITES).optional(),
+});
 const stepRecordSchema = z.object({
   index: z.number(),
   kind: z.enum(['act', 'assert', 'waitFor', 'extract']),
@@ -96,7 +104,7 @@ const stepRecordSchema = z.object({
   modelCalls: z.number(),
   tokens: tokensSchema,
   actions: z.array(z.string()),
-  cache: z.unknown().optional(),
+  cache: cacheOutcomeSchema.optional(),
   durationMs: z.number(),
   timing: z.object({ modelMs: z.number(), observeMs: z.number(), actionMs: z.number() }).optional(),
   turns: z.array(z.object({ index: z.number(), calls: z.array(z.string()), outcome: z.string() })).optional(),
@@ -137,11 +145,6 @@ export function toReportStep(record: StepRecord): ReportStep {
   };
 }
 
-function cacheModeOf(cache: unknown): string | undefined {
-  if (typeof cache !== 'object' || cache === null) return undefined;
-  const mode = (cache as { mode?: unknown }).mode;
-  return typeof mode === 'string' ? mode : undefined;
-}
 
 /** Totals over every attempt's steps. */
 export function summarize(tests: readonly ReportTest[]): ReportSummary {
@@ -162,7 +165,7 @@ export function summarize(tests: readonly ReportTest[]): ReportSummary {
         summary.tokens.input += step.tokens.input;
         summary.tokens.output += step.tokens.output;
         summary.tokens.cached += step.tokens.cached;
-        const mode = cacheModeOf(step.cache);
+        const mode = step.cache?.mode;
         if (mode === 'self-finalized') summary.cache.replayed += 1;
         else if (mode === 'agent-concluded') summary.cache.handedOff += 1;
         else if (mode === 'missed') summary.cache.missed += 1;

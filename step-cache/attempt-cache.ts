@@ -6,7 +6,7 @@
  * evicts entries that needed repair. step-cache/README.md follows one step through it.
  */
 import type { CacheStore } from '../cache-format/index.js';
-import type { WriteReport } from '../contract/cache-outcome.js';
+import type { CacheMode, WriteReport } from '../contract/cache-outcome.js';
 import { systemClock, type Clock } from '../contract/deadline.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
 import type { StepVerdict } from '../contract/step-contract.js';
@@ -19,16 +19,13 @@ import { JudgmentCache } from './judgment-cache.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { TrackedStep } from './tracked-step.js';
 
-export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
-
-/** Cache modes (DESIGN §6). */
-export type AttemptCacheMode = 'read-write' | 'read-only' | 'off';
+export type { CacheMode, CacheOutcome, CacheOutcomeMode, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 
 /** Options of {@link createAttemptCache}. */
 export interface AttemptCacheOptions {
   /** The cache (opened read-only in `read-only` mode). */
   store: CacheStore;
-  mode: AttemptCacheMode;
+  mode: CacheMode;
   /** A step whose entry exists but no longer replays fails `REPLAY_STALE` with no model call. */
   strict: boolean;
   /** The Playwright project (one per target). */

@@ -5,7 +5,7 @@
  * records), without Playwright Test around it.
  */
 import type { CacheStore } from '../../cache-format/index.js';
-import type { AttemptCache, AttemptCacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
+import type { AttemptCache, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
 import type { VerificationKind } from '../../executor/step-record.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
@@ -19,7 +19,7 @@ export interface CachedAttemptOptions {
   store: CacheStore;
   /** Without one, no agent can run (a model-free run). */
   executor?: StepExecutor;
-  mode?: AttemptCacheMode;
+  mode?: CacheMode;
   strict?: boolean;
   retry?: number;
   secrets?: Record<string, string>;

@@ -5,7 +5,7 @@
  * run, as `e2e replay`); acts go to a `typist` agent with a scripted executor.
  */
 import type { CacheStore } from '../../../cache-format/index.js';
-import type { AttemptCache, AttemptCacheMode, WriteReport } from '../../../step-cache/attempt-cache.js';
+import type { AttemptCache, CacheMode, WriteReport } from '../../../step-cache/attempt-cache.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../../executor/secrets.js';
 import type { StepExecutor } from '../../../contract/step-contract.js';
 import type { AgentEntry, AttemptRunner, StepOutcome } from '../../../executor/step-runner.js';
@@ -20,7 +20,7 @@ export interface JudgedAttemptOptions {
   judge?: object;
   /** The executor of the `typist` agent that runs `act` steps. */
   typist?: StepExecutor;
-  mode?: AttemptCacheMode;
+  mode?: CacheMode;
   strict?: boolean;
   retry?: number;
   proposalStore?: CacheStore;
