@@ -9,7 +9,7 @@
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserContent } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
-import { E2EError } from '../errors/index.js';
+import { E2EError, messageOf } from '../errors/index.js';
 import { shapeOf } from '../executor/screen-text.js';
 import type { Observation, StepContext, StepEvidence, StepVerdict } from '../contract/step-contract.js';
 import { judgeModelOf, toModelUsage } from './model.js';
@@ -124,7 +124,7 @@ type Attempt<Value> = { kind: 'ok'; value: Value; text: string } | { kind: 'inva
 
 function describeInvalid(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
-  const text = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  const text = cause instanceof Error ? cause.message : messageOf(error);
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 600 ? `${line.slice(0, 600)}…` : line;
 }

@@ -5,7 +5,7 @@
  * to a `StepExecutor`. The cache plugs in through `onAction` and `stepInterceptor`
  * (see step-seams.ts); the built-in agent and judgments plug in through `builtIn`.
  */
-import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
+import { E2EError, didYouMean, isE2EError, messageOf } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
 import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
 import type { EngineInstance } from '../contract/engine.js';
@@ -400,7 +400,7 @@ export class AttemptRunner {
       session.latest = screen;
       return screen;
     } catch (error) {
-      this.#logger.debug(`the end screen of step ${session.info.index} could not be taken: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`the end screen of step ${session.info.index} could not be taken: ${messageOf(error)}`);
       return undefined;
     }
   }
@@ -411,7 +411,7 @@ export class AttemptRunner {
       if (endScreen !== undefined) finished.endScreen = endScreen;
       callback(finished);
     } catch (error) {
-      this.#logger.warn(`the step interceptor's afterStep failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.warn(`the step interceptor's afterStep failed: ${messageOf(error)}`);
     }
   }
 
@@ -436,7 +436,7 @@ export class AttemptRunner {
       // A thrown runtime-only code obeys the same rule as a returned one.
       return checkVerdict(verdict, session.info.kind, this.#facts(session));
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return {
       status: 'failed',
       errorCode: 'STEP_NO_CONCLUSION',
@@ -488,7 +488,7 @@ export class AttemptRunner {
         try {
           this.#options.onAction?.(event);
         } catch (error) {
-          this.#logger.warn(`an action listener failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.#logger.warn(`an action listener failed: ${messageOf(error)}`);
         }
       },
       present: presentObservation,
@@ -504,7 +504,7 @@ export class AttemptRunner {
     try {
       await this.#options.artifacts?.attach(artifact);
     } catch (error) {
-      this.#logger.warn(`could not attach ${artifact.name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.warn(`could not attach ${artifact.name}: ${messageOf(error)}`);
     }
   }
 
@@ -518,7 +518,7 @@ export class AttemptRunner {
       artifacts.push({ id, kind: 'screenshot', label: `after step ${index}` });
       await this.#attach({ name: id, contentType: 'image/png', body: pixels });
     } catch (error) {
-      this.#logger.debug(`no screenshot after step ${index}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`no screenshot after step ${index}: ${messageOf(error)}`);
     } finally {
       deadline.dispose();
     }

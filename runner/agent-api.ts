@@ -6,7 +6,7 @@
  */
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
-import { AgentError, E2EError, isE2EError } from '../errors/index.js';
+import { AgentError, E2EError, isE2EError, messageOf } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../contract/step-contract.js';
@@ -201,7 +201,7 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
         await engine.session.open(url);
       } catch (error) {
         if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
-        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${error instanceof Error ? error.message : String(error)}`)));
+        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`)));
       }
     },
   };

@@ -17,7 +17,7 @@ import {
   type TestType,
 } from '@playwright/test';
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
-import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
+import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
@@ -122,7 +122,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     });
   } catch (error) {
     if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message));
-    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${error instanceof Error ? error.message : String(error)}`));
+    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`));
   }
   const wired = wireAttempt({
     cache: attemptCacheOptions({

@@ -18,6 +18,7 @@ import type { WriteTargets } from './cache-writes.js';
 import { JudgmentCache } from './judgment-cache.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { TrackedStep } from './tracked-step.js';
+import { messageOf } from '../errors/index.js';
 
 export type { CacheMode, CacheOutcome, CacheOutcomeMode, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 
@@ -223,7 +224,7 @@ class AttemptCacheImpl implements AttemptCache {
     try {
       await this.#options.store.recordHit(key, new Date(this.#clock.now()));
     } catch (error) {
-      this.#logger.debug(`cache: could not note the hit of ${key}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`cache: could not note the hit of ${key}: ${messageOf(error)}`);
     }
   }
 }

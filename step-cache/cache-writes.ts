@@ -12,6 +12,7 @@ import type { CacheWrite } from '../contract/cache-outcome.js';
 import type { Logger } from '../contract/logger.js';
 import type { VerificationKind } from '../contract/step-seams.js';
 import type { TrackedStep } from './tracked-step.js';
+import { messageOf } from '../errors/index.js';
 
 /** Where writes may go, decided once per attempt. */
 export interface WriteTargets {
@@ -99,7 +100,7 @@ export async function writeStep<E extends Entry>(
       return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
     }
   } catch (error) {
-    targets.logger.warn(targets.redact(`cache: could not update ${label}: ${error instanceof Error ? error.message : String(error)}`));
+    targets.logger.warn(targets.redact(`cache: could not update ${label}: ${messageOf(error)}`));
     return 'no-change';
   }
   if (found.kind === 'unconfirmed') return 'unconfirmed';
