@@ -18,7 +18,7 @@ import {
 } from '@playwright/test';
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
-import type { AttemptCache } from '../step-cache/attempt-cache.js';
+import { NO_MODEL_CODES, type AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../executor/step-runner.js';
@@ -105,8 +105,7 @@ function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayl
   return raised.codeFor(messages) ?? (testInfo.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
 }
 
-/** Failures after which no cache entry may change: no model answered. */
-const NO_MODEL_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode | undefined>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
+const noModelAnswered = (code: ErrorCode | undefined): boolean => code !== undefined && NO_MODEL_CODES.has(code);
 
 async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo): Promise<AttemptHandle> {
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
@@ -177,7 +176,7 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
   await handle.finish({
     passed: testInfo.status === 'passed',
     interrupted: testInfo.status === 'interrupted',
-    noModelAnswered: NO_MODEL_CODES.has(errorCode) || runner.records.some((record) => NO_MODEL_CODES.has(record.errorCode)),
+    noModelAnswered: noModelAnswered(errorCode) || runner.records.some((record) => noModelAnswered(record.errorCode)),
   });
   const payload: AttemptPayload = {
     version: REPORT_VERSION,

@@ -56,8 +56,11 @@ export interface AttemptCacheOptions {
 /** Verification kinds that confirm the `act` steps before them. */
 const CONFIRMING: ReadonlySet<string> = new Set<VerificationKind>(['expect', 'assert', 'waitFor']);
 
+/** Failures that mean no model answered: after one, the attempt changes no entry. */
+export const NO_MODEL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
+
 /** Failures after which no entry changes: no model answered, the run was model-free, or it was interrupted. */
-const FREEZING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED', 'REPLAY_STALE', 'CANCELLED']);
+export const FREEZING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([...NO_MODEL_CODES, 'REPLAY_STALE', 'CANCELLED']);
 
 /** A finished step as the runner records it (`AttemptRunner.records`). */
 export interface FinishedStep {
