@@ -14,6 +14,7 @@ import { shapeOf } from '../executor/screen-text.js';
 import type { Observation, StepContext, StepEvidence, StepVerdict } from '../contract/step-contract.js';
 import { judgeModelOf, toModelUsage } from './model.js';
 import { sleep, withProviderPolicy, type ProviderPolicy } from './provider-errors.js';
+import { clipLine } from '../contract/text.js';
 
 /** Options every judgment takes. */
 export interface JudgmentOptions {
@@ -125,8 +126,7 @@ type Attempt<Value> = { kind: 'ok'; value: Value; text: string } | { kind: 'inva
 function describeInvalid(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
   const text = cause instanceof Error ? cause.message : messageOf(error);
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 600 ? `${line.slice(0, 600)}…` : line;
+  return clipLine(text, 601);
 }
 
 interface StructuredCall<Value> {

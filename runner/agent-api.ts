@@ -12,6 +12,7 @@ import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../contract/step-contract.js';
 import type { ParamValue } from '../executor/instruction.js';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
+import { clipLine } from '../contract/text.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -136,8 +137,7 @@ async function asInternalCall<T>(host: unknown, work: () => Promise<T>): Promise
 }
 
 function short(text: string): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > 80 ? `${single.slice(0, 79)}…` : single;
+  return clipLine(text, 80);
 }
 
 /** Build the `agent` fixture over an attempt's runner; `host` is the engine's host object (the Playwright page on the web). */

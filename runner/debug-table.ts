@@ -6,6 +6,7 @@
  */
 import type { Report, ReportStep, ReportTest } from './report.js';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
+import { clipLine } from '../contract/text.js';
 
 const HEADER = ['step', 'status', 'total', 'model', 'observe', 'action', 'calls', 'tokens in/out', 'cached', 'cache'] as const;
 
@@ -18,8 +19,7 @@ function count(value: number): string {
 }
 
 function clip(text: string, length: number): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > length ? `${single.slice(0, length - 1)}…` : single;
+  return clipLine(text, length);
 }
 
 /** `self-finalized`, `missed (no-entry) → saved`, … */
