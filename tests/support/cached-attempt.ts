@@ -5,7 +5,7 @@
  * records), without Playwright Test around it.
  */
 import type { CacheStore } from '../../cache-format/index.js';
-import type { AttemptCache, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
+import type { AttemptCache, AttemptCacheOptions, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
 import type { VerificationKind } from '../../executor/step-record.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
@@ -44,25 +44,33 @@ export interface CachedAttempt {
 /** The test id every cached attempt uses. */
 export const CACHED_TEST_ID = 'todos.e2e.ts::todos › adds and completes';
 
+/** The cache of an attempt on the live screen, as the tests open it (short replay waits). */
+export function liveCacheOptions(
+  options: Pick<CachedAttemptOptions, 'live' | 'store' | 'mode' | 'strict' | 'proposalStore' | 'hitsEnabled'> & { secrets: Record<string, string>; waitForTargetMs: number },
+  vault: SecretVault,
+): AttemptCacheOptions {
+  return {
+    store: options.store,
+    mode: options.mode ?? 'read-write',
+    strict: options.strict ?? false,
+    projectId: 'web',
+    appIdentity: options.live.server.origin,
+    engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
+    toolVersion: '0.1.0',
+    secrets: options.secrets,
+    redact: (text) => vault.redact(text),
+    proposalStore: options.proposalStore,
+    hitsEnabled: options.hitsEnabled ?? false,
+    replay: { waitForTargetMs: options.waitForTargetMs, pollIntervalMs: 50 },
+  };
+}
+
 /** Start an attempt with the cache wired in. */
 export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
   const secrets = options.secrets ?? {};
   const vault = new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }])));
   const { runner, cache, finish } = wireAttempt({
-    cache: {
-      store: options.store,
-      mode: options.mode ?? 'read-write',
-      strict: options.strict ?? false,
-      projectId: 'web',
-      appIdentity: options.live.server.origin,
-      engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
-      toolVersion: '0.1.0',
-      secrets,
-      redact: (text) => vault.redact(text),
-      proposalStore: options.proposalStore,
-      hitsEnabled: options.hitsEnabled ?? false,
-      replay: { waitForTargetMs: options.waitForTargetMs ?? 400, pollIntervalMs: 50 },
-    },
+    cache: liveCacheOptions({ ...options, secrets, waitForTargetMs: options.waitForTargetMs ?? 400 }, vault),
     engine: options.live.instance,
     target: { name: 'web', platform: options.live.engine.platform, verbs: options.live.engine.verbs },
     secrets: vault,

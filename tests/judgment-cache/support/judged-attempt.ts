@@ -11,6 +11,7 @@ import type { StepExecutor } from '../../../contract/step-contract.js';
 import type { AgentEntry, AttemptRunner, StepOutcome } from '../../../executor/step-runner.js';
 import { wireAttempt } from '../../../runner/wire-attempt.js';
 import type { LiveScreen } from '../../support/live-screen.js';
+import { liveCacheOptions } from '../../support/cached-attempt.js';
 
 /** Options of {@link judgedAttempt}. */
 export interface JudgedAttemptOptions {
@@ -47,26 +48,12 @@ export const JUDGED_TEST_ID = 'todos.e2e.ts::todos › judges the list';
 /** Start an attempt with the cache and the built-in judgments wired in. */
 export function judgedAttempt(options: JudgedAttemptOptions): JudgedAttempt {
   const vault = new SecretVault({});
-
   const agents: Record<string, AgentEntry> = {
     default: { ...(options.judge === undefined ? {} : { model: options.judge }), context: 'A todo app.', limits: {} },
     typist: { ...(options.typist === undefined ? {} : { executor: options.typist }), context: 'A todo app.', limits: {} },
   };
   const { runner, cache, finish } = wireAttempt({
-    cache: {
-      store: options.store,
-      mode: options.mode ?? 'read-write',
-      strict: options.strict ?? false,
-      projectId: 'web',
-      appIdentity: options.live.server.origin,
-      engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
-      toolVersion: '0.1.0',
-      secrets: {},
-      redact: (text) => vault.redact(text),
-      proposalStore: options.proposalStore,
-      hitsEnabled: options.hitsEnabled ?? false,
-      replay: { waitForTargetMs: 300, pollIntervalMs: 50 },
-    },
+    cache: liveCacheOptions({ ...options, secrets: {}, waitForTargetMs: 300 }, vault),
     engine: options.live.instance,
     target: { name: 'web', platform: options.live.engine.platform, verbs: options.live.engine.verbs },
     secrets: vault,
