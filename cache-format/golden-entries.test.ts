@@ -7,7 +7,7 @@ import { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS, type Entry } from './en
 import { upgradeEntry } from './migrate.js';
 import { readEntryBytes } from './read-entry.js';
 
-const folder = new URL('../golden/entries', import.meta.url);
+const folder = new URL('../golden/entries/', import.meta.url);
 const samples = readdirSync(fileURLToPath(folder))
   .filter((name) => name.endsWith('.msgpack'))
   .map((name) => {

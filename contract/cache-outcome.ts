@@ -34,9 +34,11 @@ export type CacheReason = (typeof CACHE_REASONS)[number];
  * the proposal folder in read-only mode with `--propose`), `kept` (equal to the stored one; no
  * file touched), `unconfirmed` (no passing verification followed, or the attempt failed),
  * `evicted` (it no longer replays and nothing replaced it), `no-change` (a replayed or failed
- * step, nothing a replay could check, or a read-only cache).
+ * step, nothing a replay could check, or a read-only cache), `failed` (the store could not save
+ * or evict it: disk full, a read-only folder, a file where the cache folder should be; the run
+ * exits 3, `CACHE_WRITE_FAILED`).
  */
-export const CACHE_WRITES = ['saved', 'kept', 'unconfirmed', 'evicted', 'no-change'] as const;
+export const CACHE_WRITES = ['saved', 'kept', 'unconfirmed', 'evicted', 'no-change', 'failed'] as const;
 export type CacheWrite = (typeof CACHE_WRITES)[number];
 
 /** The cache outcome of one step. */
@@ -49,6 +51,8 @@ export interface CacheOutcome {
   entry?: string;
   /** Set at the end of the attempt. */
   write?: CacheWrite;
+  /** Why the write `failed` (redacted; no paths beyond the cache's own). */
+  writeError?: string;
 }
 
 /** A step's final outcome, as {@link AttemptCache.finishAttempt} reports it. */

@@ -218,9 +218,25 @@ describe('the step runner', () => {
     expect(engine.url).toBe('http://127.0.0.1:4000/');
   });
 
-  it('lets test code navigate anywhere between steps', () => {
+  it("refuses another origin between steps too, except while the test's own app.open runs", async () => {
     const { runner } = setup(async () => passed);
-    expect(runner.allowNavigation('http://127.0.0.1:5000/')).toBe(true);
+    expect(runner.allowNavigation('http://127.0.0.1:5000/')).toBe(false);
+    expect(runner.allowNavigation('http://127.0.0.1:4000/elsewhere')).toBe(true);
+    expect(await runner.opening(async () => runner.allowNavigation('http://127.0.0.1:5000/'))).toBe(true);
+    expect(runner.allowNavigation('http://127.0.0.1:5000/')).toBe(false);
+  });
+
+  it('does not act on a page that is on a refused origin, and says where it is', async () => {
+    let ran = false;
+    const { runner, engine } = setup(async () => {
+      ran = true;
+      return passed;
+    });
+    engine.url = 'http://127.0.0.1:5000/elsewhere?token=abc';
+    const outcome = await runner.runStep('act', 'tap something');
+    expect(ran).toBe(false);
+    expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
+    expect(outcome.verdict.summary).toContain('The page is at http://127.0.0.1:5000/elsewhere?…');
   });
 
   it('tells the action listener the screens, the value origin and the outcome', async () => {

@@ -119,6 +119,8 @@ export class AttemptRunner {
   readonly #verifications: VerificationEvent[] = [];
   #current: StepSession | undefined;
   #secretFilled = false;
+  /** `app.open()` calls in flight. */
+  #openings = 0;
   #stepCount = 0;
   #artifactCount = 0;
   readonly #host: ActionHost;
@@ -181,17 +183,33 @@ export class AttemptRunner {
   }
 
   /**
-   * The engine's navigation hook: outside a step the test's own code may go anywhere; during
-   * a step a navigation to a non-allowed origin is refused and ends the step `POLICY_DENIED`.
+   * The engine's navigation hook, for the whole attempt: a navigation to a non-allowed origin
+   * is refused whoever starts it. During a step it ends the step `POLICY_DENIED`; between
+   * steps (a timer, a meta refresh, a popup, the test's own code) it is stopped and warned
+   * about. `app.open()` is the one exception: the test says where it starts.
    */
   allowNavigation(url: string): boolean {
-    const session = this.#current;
-    if (session === undefined || session.ended) return true;
     const decision = this.#policy.check(url);
     if (decision.allowed) return true;
-    this.#logger.debug(`navigation refused: ${describeUrl(url)}`);
-    session.stop(new E2EError('POLICY_DENIED', this.redact(`Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`)));
+    const session = this.#current;
+    if (session !== undefined && !session.ended) {
+      this.#logger.debug(`navigation refused: ${describeUrl(url)}`);
+      session.stop(new E2EError('POLICY_DENIED', this.redact(`Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`)));
+      return false;
+    }
+    if (this.#openings > 0) return true;
+    this.#logger.warn(`a navigation to ${describeUrl(url)} between agent steps was stopped by the origin policy: ${decision.reason}.`);
     return false;
+  }
+
+  /** Run the test's own `app.open()`: it may go to any origin (the next step refuses to act on a refused one). */
+  async opening<T>(work: () => Promise<T>): Promise<T> {
+    this.#openings++;
+    try {
+      return await work();
+    } finally {
+      this.#openings--;
+    }
   }
 
   /** Note a passed verification (an `expect`, an assert, a waitFor) after the latest finished step. */
@@ -348,6 +366,8 @@ export class AttemptRunner {
         summary: `agent.assert with vision needs an executor that declares \`vision: true\`; ${entry.executor.name} does not.`,
       };
     }
+    const refusal = this.#refusedPlace();
+    if (refusal !== undefined) return { status: 'blocked', errorCode: 'POLICY_DENIED', summary: refusal };
     const actions = createPolicedActions(this.#host, session);
     const observe = observerFor(this.#contextHost, session);
     try {
@@ -388,7 +408,19 @@ export class AttemptRunner {
     }
   }
 
-  /** Tell the interceptor how the step ended; a failing listener is logged, never the step's problem. */
+  /** Why no step may act where the page is now (an origin the policy refuses), or undefined. */
+  #refusedPlace(): string | undefined {
+    let url: string;
+    try {
+      url = this.#options.engine.session.url();
+    } catch {
+      return undefined;
+    }
+    const decision = this.#policy.check(url);
+    if (decision.allowed) return undefined;
+    return this.redact(`The page is at ${describeUrl(url)}, where no step may act: ${decision.reason}.`);
+  }
+
   /**
    * The screen a recorded act step ends on: taken once the page held still, so effects that
    * land after the last action settled (a submit that fetches, then navigates) are part of it.

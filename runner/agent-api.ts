@@ -198,7 +198,7 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
       if (typeof path !== 'string') throw raised.note(new E2EError('INVALID_ARGUMENT', 'app.open(path) takes a path relative to app.url, e.g. app.open("/todos").'));
       const url = new URL(path.replace(/^\/+/, ''), root).href;
       try {
-        await engine.session.open(url);
+        await runner.opening(() => engine.session.open(url));
       } catch (error) {
         if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
         throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`)));

@@ -91,6 +91,7 @@ const cacheOutcomeSchema = z.object({
   detail: z.string().optional(),
   entry: z.string().optional(),
   write: z.enum(CACHE_WRITES).optional(),
+  writeError: z.string().optional(),
 });
 const stepRecordSchema = z.object({
   index: z.number(),
@@ -145,6 +146,29 @@ export function toReportStep(record: StepRecord): ReportStep {
   };
 }
 
+
+/**
+ * Run-level errors for verified steps the cache could not save: the run exits 3
+ * (`CACHE_WRITE_FAILED`) even when its tests passed, since the recording is lost.
+ */
+export function unsavedStepErrors(tests: readonly ReportTest[]): RunError[] {
+  const problems: string[] = [];
+  for (const test of tests) {
+    for (const attempt of test.attempts) {
+      for (const step of attempt.steps) {
+        const cache = step.cache;
+        if (cache?.write !== 'failed') continue;
+        problems.push(`${[test.file, ...test.titlePath].join(' › ')}: ${cache.writeError ?? 'could not be saved'}`);
+      }
+    }
+  }
+  if (problems.length === 0) return [];
+  const count = problems.length === 1 ? '1 verified step' : `${problems.length} verified steps`;
+  return [{
+    code: 'CACHE_WRITE_FAILED',
+    message: `${count} could not be saved to the cache (check the cache folder is writable and the disk has room, then record again): ${problems.join('; ')}`,
+  }];
+}
 
 /** Totals over every attempt's steps. */
 export function summarize(tests: readonly ReportTest[]): ReportSummary {

@@ -80,7 +80,7 @@ export function provenanceOf(step: TrackedStep, verifiedBy: VerificationKind, ta
 
 /**
  * The write of one tracked step, `act` or judgment: save its candidate, else evict the stale
- * entry it saw. Never throws for a failing store: the failure is logged and reported as `no-change`.
+ * entry it saw. Never throws for a failing store: the failure is logged and reported as `failed`.
  */
 export async function writeStep<E extends Entry>(
   step: TrackedStep<E>,
@@ -100,8 +100,11 @@ export async function writeStep<E extends Entry>(
       return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
     }
   } catch (error) {
-    targets.logger.warn(targets.redact(`cache: could not update ${label}: ${messageOf(error)}`));
-    return 'no-change';
+    // The run then exits CACHE_WRITE_FAILED (the report's run-level errors): a lost recording is not a pass.
+    const message = targets.redact(`could not update ${label}: ${messageOf(error)}`);
+    targets.logger.warn(`cache: ${message}`);
+    step.outcome.writeError = message;
+    return 'failed';
   }
   if (found.kind === 'unconfirmed') return 'unconfirmed';
   if (found.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${found.reason}`));

@@ -49,6 +49,10 @@ describe('e2e run with a scripted executor', () => {
     for (const path of ['/page.html', '/landing.html', '/assigned.html']) expect(servers.other.requests).not.toContain(path);
   });
 
+  it("warns about the test's own navigation to another origin between steps, which is stopped too", () => {
+    expect(run.stdout + run.stderr).toContain('/between.html between agent steps was stopped by the origin policy');
+  });
+
   it('never lets a refused 302 hop reach the other origin', () => {
     expect(servers.app.requests).toContain('/redirect-away');
     expect(servers.other.requests).toEqual([]);
