@@ -150,7 +150,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         const { code, mayHaveCommitted } = failureCode(error);
         const screen = await currentScreen();
         emit({ ...withTarget, ...(screen === undefined ? {} : { after: screen }), outcome: code, mayHaveCommitted });
-        const message = isE2EError(error) || messageOf(error);
+        const message = messageOf(error);
         if (isE2EError(error) && session.hardStop === error) throw error;
         throw new E2EError(code, redact(`${sentence} failed: ${message}${screen === undefined ? '' : `\nCurrent screen:\n${screen.text}`}`));
       } finally {
