@@ -27,7 +27,7 @@ function firstModel(...candidates: Array<OpaqueLanguageModel | undefined>): Opaq
   return candidates.find((candidate) => isLanguageModel(candidate));
 }
 
-/** A judgment as a plain verdict: a passed one carries its evidence to the cache (issue 5). */
+/** A judgment as a plain verdict: a passed one carries its evidence to the cache. */
 function asVerdict(judgment: Judgment): StepVerdict {
   const verdict: StepVerdict = { status: judgment.status, summary: judgment.summary };
   if (judgment.errorCode !== undefined) verdict.errorCode = judgment.errorCode;

@@ -8,7 +8,7 @@
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
-import { E2EError, isE2EError } from '../errors/index.js';
+import { E2EError, isE2EError, messageOf } from '../errors/index.js';
 import type { ActionOutcome, StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { decisionOptions, parseScreenLines, type DecisionMove } from './decision-options.js';
 import { isRuntimeHardStop } from './hard-stop.js';
@@ -211,7 +211,7 @@ class DecisionRun {
       } catch (error) {
         if (isRuntimeHardStop(error) || this.ctx.signal.aborted) throw error;
         failed = true;
-        outcome = `failed: ${error instanceof Error ? error.message : String(error)}`;
+        outcome = `failed: ${messageOf(error)}`;
       }
       this.history.push(`- ${choice.choice} → ${clipLine(this.ctx.redact(outcome), 300)}`);
       this.turns.add(turn, [choice.choice], outcome);

@@ -6,7 +6,7 @@
 import { tool, type ToolSet } from 'ai';
 import type { ToolResultOutput } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
-import { isE2EError } from '../errors/index.js';
+import { isE2EError, messageOf } from '../errors/index.js';
 import type { Verb } from '../contract/engine.js';
 import type { ActionOutcome, StepContext } from '../contract/step-contract.js';
 import { isRuntimeHardStop } from './hard-stop.js';
@@ -74,7 +74,7 @@ async function perform(ctx: StepContext, label: string, action: () => Promise<Ac
     outcome = await action();
   } catch (error) {
     if (isRuntimeHardStop(error) || ctx.signal.aborted) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const code = isE2EError(error) ? ` (${error.code})` : '';
     // The runner's action errors already end with the current screen; otherwise read it now.
     if (findScreenBlocks(message).length > 0) throw new ToolFailure(`${label} failed${code}: ${message}`, { cause: error });

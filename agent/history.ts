@@ -5,6 +5,7 @@
  */
 import type { AssistantModelMessage, ModelMessage } from 'ai';
 import { messageTexts } from './screen-elision.js';
+import { clipLine } from '../contract/text.js';
 
 /** A turn: one assistant message and the tool results and notices that follow it. */
 interface TurnGroup {
@@ -23,8 +24,7 @@ function splitTurns(messages: readonly ModelMessage[]): { opening: ModelMessage[
 }
 
 function oneLine(text: string, limit: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > limit ? `${line.slice(0, limit)}…` : line;
+  return clipLine(text, limit + 1);
 }
 
 /** A condensed line per tool call of the given turns: `tap {"target":"n5"} → first line of its result`. */

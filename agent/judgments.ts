@@ -9,7 +9,7 @@
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type LanguageModelUsage, type ModelMessage, type UserContent } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
-import { E2EError } from '../errors/index.js';
+import { E2EError, messageOf } from '../errors/index.js';
 import { shapeOf } from '../executor/screen-text.js';
 import type { Observation, StepContext, StepEvidence, StepVerdict } from '../contract/step-contract.js';
 import { describeShape, jsonShapeOf, readAnswer } from './answer-shape.js';
@@ -17,6 +17,7 @@ import { judgeModelOf, toModelUsage } from './model.js';
 import { sleep, withProviderPolicy, type ProviderPolicy } from './provider-errors.js';
 import { followsSchemas } from './provider-traits.js';
 import { modelLabel, reportWarnings, withoutSdkPrinting, type SdkWarning } from './sdk-warnings.js';
+import { clipLine } from '../contract/text.js';
 
 /** Options every judgment takes. */
 export interface JudgmentOptions {

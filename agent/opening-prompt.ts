@@ -6,13 +6,13 @@
  */
 import type { ModelMessage } from 'ai';
 import type { ReplayedPrefix, StepContext } from '../contract/step-contract.js';
+import { clipLine as clipOneLine } from '../contract/text.js';
 
 const LEDGER_LIMIT = 20;
 const SUMMARY_LIMIT = 200;
 
 function clip(text: string, limit: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > limit ? `${line.slice(0, limit)}…` : line;
+  return clipOneLine(text, limit + 1);
 }
 
 /** The replay hand-off notice: which recorded actions ran, why replay stopped, and how to go on. */

@@ -10,6 +10,7 @@ import { APICallError, LoadAPIKeyError, NoSuchModelError } from '@ai-sdk/provide
 import { NoObjectGeneratedError, NoOutputGeneratedError } from 'ai';
 import { E2EError, isE2EError } from '../errors/index.js';
 import { sleep as cancellableSleep } from '../contract/deadline.js';
+import { clip as clipText } from '../contract/text.js';
 
 /** How model calls treat slow and failing providers. Every field has a default. */
 export interface ProviderPolicy {
@@ -81,7 +82,7 @@ export function retryAfterMs(headers: Record<string, string> | undefined, now = 
 
 function clip(text: string, redact: ((text: string) => string) | undefined): string {
   const clean = (redact ?? ((value: string) => value))(text.replace(/\s+/g, ' ').trim());
-  return clean.length > MESSAGE_LIMIT ? `${clean.slice(0, MESSAGE_LIMIT)}…` : clean;
+  return clipText(clean, MESSAGE_LIMIT + 1);
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { ModelMessage } from 'ai';
 import type { TurnRecord } from '../contract/step-contract.js';
 import { messageTexts } from './screen-elision.js';
+import { clipLine as clipOneLine } from '../contract/text.js';
 
 /** Turn records kept on a step (the last ones). */
 export const KEPT_TURN_RECORDS = 12;
@@ -12,8 +13,7 @@ const RECORD_TEXT_LIMIT = 240;
 
 /** Clip a text to one short line for a turn record. */
 export function clipLine(text: string, limit = RECORD_TEXT_LIMIT): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > limit ? `${line.slice(0, limit)}…` : line;
+  return clipOneLine(text, limit + 1);
 }
 
 /** Collects turn records and keeps only the last {@link KEPT_TURN_RECORDS}. */

@@ -174,7 +174,7 @@ export const actEntrySchema = z.strictObject({
 export type ActEntry = z.infer<typeof actEntrySchema>;
 
 /**
- * A check that proved a judgment (issue 5), made from a screen node the judge cited.
+ * A check that proved a judgment, made from a screen node the judge cited.
  *
  * - `match: 'control'` (the default): nodes that are `control` (role, label, test id,
  *   container, exactly its states; see `recorder/state-controls.ts`).

@@ -3,7 +3,7 @@
  * one wrapper that turns a command's result or error into output and an exit code through
  * {@link EXIT_CODES}. Usage errors are `INVALID_ARGUMENT` errors: one line naming the fix, exit 2.
  */
-import { E2EError, exitClassOf, isE2EError } from '../errors/index.js';
+import { E2EError, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
 import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 
 /** A stream a command writes text to. */
@@ -52,7 +52,7 @@ export async function runCommandWork(io: CommandIo, work: () => Promise<CommandO
       exit(EXIT_CODES[outcomeOfExitClass(exitClassOf(error.code))]);
       return;
     }
-    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`error: ${messageOf(error)}\n`);
     exit(EXIT_CODES.infrastructure);
     return;
   }

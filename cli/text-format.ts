@@ -2,6 +2,7 @@
  * Small text helpers shared by the cache commands' renderers: sizes, ages, aligned tables,
  * and Markdown that user text (instructions, control names) cannot break out of.
  */
+import { clip } from '../contract/text.js';
 
 const BYTE_UNITS = ['KiB', 'MiB', 'GiB'] as const;
 
@@ -39,7 +40,7 @@ export function alignColumns(rows: ReadonlyArray<readonly string[]>, indent = ''
 
 /** `"text"` with JSON escapes, shortened to `max` characters with `…`. */
 export function quoteText(text: string, max = 80): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  return JSON.stringify(clip(text, max));
 }
 
 function longestBacktickRun(text: string): number {

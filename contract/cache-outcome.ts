@@ -4,45 +4,46 @@
  * used (`entry`, the key) and, after the attempt, what happened to that entry (`write`).
  */
 
-/** How a step ran. */
-export type CacheMode =
-  /** Replayed with no model call. */
-  | 'self-finalized'
-  /** Replay started, then the agent took over from the current screen with `ctx.replayedPrefix`. */
-  | 'agent-concluded'
-  /** The agent ran from the start (or, without an agent, the step could not run). */
-  | 'missed';
+/** How the cache of an attempt is opened (`cache.mode`): written, only read, or not used. */
+export type CacheMode = 'read-write' | 'read-only' | 'off';
+
+/**
+ * How a step ran: `self-finalized` (replayed with no model call), `agent-concluded` (replay
+ * started, then the agent took over from the current screen with `ctx.replayedPrefix`),
+ * `missed` (the agent ran from the start, or, without an agent, the step could not run).
+ */
+export const CACHE_OUTCOME_MODES = ['self-finalized', 'agent-concluded', 'missed'] as const;
+export type CacheOutcomeMode = (typeof CACHE_OUTCOME_MODES)[number];
 
 /** Why the cache did not finish the step. */
-export type CacheReason =
-  | 'no-entry'
-  | 'retry'
-  | 'invalid-entry'
-  | 'wrong-context'
-  | 'target-not-found'
-  | 'target-ambiguous'
-  | 'gap'
-  | 'action-failed'
-  | 'end-mismatch';
+export const CACHE_REASONS = [
+  'no-entry',
+  'retry',
+  'invalid-entry',
+  'wrong-context',
+  'target-not-found',
+  'target-ambiguous',
+  'gap',
+  'action-failed',
+  'end-mismatch',
+] as const;
+export type CacheReason = (typeof CACHE_REASONS)[number];
 
-/** What the end of the attempt did to the step's entry. */
-export type CacheWrite =
-  /** A new or healed recording was saved (to the proposal folder in read-only mode with `--propose`). */
-  | 'saved'
-  /** The recording equals the stored one; no file was touched. */
-  | 'kept'
-  /** The step was not followed by a passing verification (or its attempt failed); nothing was saved. */
-  | 'unconfirmed'
-  /** The entry no longer replays and nothing replaced it; it was removed. */
-  | 'evicted'
-  /** Nothing to write: a replayed step, a step that failed, nothing a replay could check, or a read-only cache. */
-  | 'no-change'
-  /** The store could not save (or evict) it: disk full, a read-only folder, a file where the cache folder should be. The run exits 3, `CACHE_WRITE_FAILED`. */
-  | 'failed';
+/**
+ * What the end of the attempt did to the step's entry: `saved` (a new or healed recording, to
+ * the proposal folder in read-only mode with `--propose`), `kept` (equal to the stored one; no
+ * file touched), `unconfirmed` (no passing verification followed, or the attempt failed),
+ * `evicted` (it no longer replays and nothing replaced it), `no-change` (a replayed or failed
+ * step, nothing a replay could check, or a read-only cache), `failed` (the store could not save
+ * or evict it: disk full, a read-only folder, a file where the cache folder should be; the run
+ * exits 3, `CACHE_WRITE_FAILED`).
+ */
+export const CACHE_WRITES = ['saved', 'kept', 'unconfirmed', 'evicted', 'no-change', 'failed'] as const;
+export type CacheWrite = (typeof CACHE_WRITES)[number];
 
 /** The cache outcome of one step. */
 export interface CacheOutcome {
-  mode: CacheMode;
+  mode: CacheOutcomeMode;
   reason?: CacheReason;
   /** Where and why (`at action 2 of 3, tap button "Apply": not found within 5 s`), or the miss explanation. */
   detail?: string;

@@ -9,6 +9,7 @@
  *   part of it and hand the executor a `replayedPrefix` (`continueWith`).
  */
 import type { ErrorCode } from '../errors/index.js';
+import type { CacheOutcome } from './cache-outcome.js';
 import type { NodeRef, ScreenNode, Verb } from './engine.js';
 import type { ParamSource } from './param-values.js';
 import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetDescription } from './step-contract.js';
@@ -125,13 +126,13 @@ export interface FinishedStepView {
 /** What an interceptor decided. */
 export type InterceptResult =
   /** The step is done (e.g. replayed with no model); the executor does not run. */
-  | { handled: { verdict: StepVerdict; cache?: unknown } }
+  | { handled: { verdict: StepVerdict; cache?: CacheOutcome } }
   /**
    * Run the executor, optionally after a partial replay; `cache` is reported on the step.
    * `afterStep` is called once the step ended, with its final verdict and, for a passed
-   * judgment, its evidence (issue 5: the judgment cache records it); it must not throw.
+   * judgment, its evidence (the judgment cache records it); it must not throw.
    */
-  | { continueWith?: ReplayedPrefix; cache?: unknown; afterStep?: (finished: FinishedStepView) => void };
+  | { continueWith?: ReplayedPrefix; cache?: CacheOutcome; afterStep?: (finished: FinishedStepView) => void };
 
 /** Called before each step (`act`, `assert`, `waitFor`, `extract`) reaches the executor. */
 export type StepInterceptor = (step: InterceptedStep, services: StepServices) => Promise<InterceptResult>;

@@ -168,3 +168,8 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   const nearest = nearestName(name, candidates);
   return nearest === undefined ? '' : ` (did you mean \`${nearest}\`?)`;
 }
+
+/** The message of a thrown value, for logs and summaries (a non-Error is turned into text). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -3,12 +3,12 @@
  * the form the report, `ActResult.actions` and replay hand-offs show them in.
  */
 import type { Point, ScreenNode } from '../contract/engine.js';
+import { clipLine } from '../contract/text.js';
 
 const MAX_NAME = 60;
 
 function clip(text: string): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > MAX_NAME ? `${single.slice(0, MAX_NAME - 1)}…` : single;
+  return clipLine(text, MAX_NAME);
 }
 
 /** `button "Apply"`, or the role with the test id or text when the node has no name. */

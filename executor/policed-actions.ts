@@ -5,7 +5,7 @@
  * what changed on screen. Failures carry the current screen so the caller can recover.
  * Time spent observing and acting is added to the step's timing.
  */
-import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
+import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { describeAction, type SentenceInput } from './action-sentence.js';
 import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
 import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
@@ -173,7 +173,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         const { code, mayHaveCommitted } = failureCode(error);
         const screen = await currentScreen();
         emit({ ...withTarget, ...(screen === undefined ? {} : { after: screen }), outcome: code, mayHaveCommitted });
-        const message = isE2EError(error) || error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         if (isE2EError(error) && session.hardStop === error) throw error;
         throw new E2EError(code, redact(`${sentence} failed: ${message}${screen === undefined ? '' : `\nCurrent screen:\n${screen.text}`}`));
       } finally {

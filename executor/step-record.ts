@@ -2,6 +2,7 @@
  * The record of one step and of one verification, as the attempt keeps them. Every string
  * in a record is already redacted. The report, the ledger and the recorder read these.
  */
+import type { CacheOutcome } from '../contract/cache-outcome.js';
 import type { ErrorCode } from '../errors/index.js';
 import type { TokenUsage } from './budgets.js';
 import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from '../contract/step-contract.js';
@@ -39,7 +40,7 @@ export interface StepRecord {
   /** Committed actions as sentences. */
   actions: string[];
   /** Cache outcome, as the step interceptor (or the recorder later) reports it. */
-  cache?: unknown;
+  cache?: CacheOutcome;
   durationMs: number;
   /** Where the time went: model calls (as the executor reported them), observing, acting; the rest is the executor's own. */
   timing: StepTiming;

@@ -5,7 +5,7 @@
  * to a `StepExecutor`. The cache plugs in through `onAction` and `stepInterceptor`
  * (see step-seams.ts); the built-in agent and judgments plug in through `builtIn`.
  */
-import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
+import { E2EError, didYouMean, isE2EError, messageOf } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
 import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
 import type { EngineInstance } from '../contract/engine.js';
@@ -34,6 +34,7 @@ import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
 import { stepTitle } from './step-title.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
 
 export type { RunStepOptions } from './step-options.js';
 
@@ -105,7 +106,7 @@ export interface StepOutcome {
   /** Committed actions as sentences (`tap button "Apply"`). */
   actions: string[];
   durationMs: number;
-  cache?: unknown;
+  cache?: CacheOutcome;
   /** The model turns the executor recorded (`ctx.attachTurns`), clipped and redacted. */
   turns?: TurnRecord[];
 }
@@ -229,7 +230,7 @@ export class AttemptRunner {
   }
 
   /** Set the cache outcome of a finished step (the recorder reports `write` at the end of the attempt). */
-  annotateStep(index: number, cache: unknown): void {
+  annotateStep(index: number, cache: CacheOutcome): void {
     const record = this.#records.find((item) => item.index === index);
     if (record !== undefined) record.cache = redactDeep(cache, (text) => this.redact(text));
   }
@@ -278,7 +279,7 @@ export class AttemptRunner {
     this.#current = session;
     const artifacts: ArtifactRef[] = [];
     let turns: TurnRecord[] | undefined;
-    let cache: unknown;
+    let cache: CacheOutcome | undefined;
     let afterStep: ((finished: FinishedStepView) => void) | undefined;
     let judged: JudgedEvidence | undefined;
     let endScreen: RunnerObservation | undefined;
@@ -372,7 +373,7 @@ export class AttemptRunner {
     sinks: {
       attach(artifact: ArtifactRef): void;
       turns(turns: TurnRecord[]): void;
-      cache(value: unknown): void;
+      cache(value: CacheOutcome | undefined): void;
       after(callback: (finished: FinishedStepView) => void): void;
       evidence(value: JudgedEvidence): void;
     },
@@ -450,7 +451,7 @@ export class AttemptRunner {
       session.latest = screen;
       return screen;
     } catch (error) {
-      this.#logger.debug(`the end screen of step ${session.info.index} could not be taken: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`the end screen of step ${session.info.index} could not be taken: ${messageOf(error)}`);
       return undefined;
     }
   }
@@ -461,7 +462,7 @@ export class AttemptRunner {
       if (endScreen !== undefined) finished.endScreen = endScreen;
       callback(finished);
     } catch (error) {
-      this.#logger.warn(`the step interceptor's afterStep failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.warn(`the step interceptor's afterStep failed: ${messageOf(error)}`);
     }
   }
 
@@ -486,7 +487,7 @@ export class AttemptRunner {
       // A thrown runtime-only code obeys the same rule as a returned one.
       return checkVerdict(verdict, session.info.kind, this.#facts(session));
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return {
       status: 'failed',
       errorCode: 'STEP_NO_CONCLUSION',
@@ -541,7 +542,7 @@ export class AttemptRunner {
         try {
           this.#options.onAction?.(event);
         } catch (error) {
-          this.#logger.warn(`an action listener failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.#logger.warn(`an action listener failed: ${messageOf(error)}`);
         }
       },
       present: presentObservation,
@@ -557,7 +558,7 @@ export class AttemptRunner {
     try {
       await this.#options.artifacts?.attach(artifact);
     } catch (error) {
-      this.#logger.warn(`could not attach ${artifact.name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.warn(`could not attach ${artifact.name}: ${messageOf(error)}`);
     }
   }
 
@@ -572,7 +573,7 @@ export class AttemptRunner {
       artifacts.push({ id, kind: 'screenshot', label: shown });
       await this.#attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
     } catch (error) {
-      this.#logger.debug(`no screenshot after step ${index}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`no screenshot after step ${index}: ${messageOf(error)}`);
     } finally {
       deadline.dispose();
     }

@@ -4,12 +4,13 @@
  * name; long values are shortened.
  */
 import type { RecordedAction, StateControl, TargetDescription, TypedValue } from '../cache-format/entry.js';
+import { clip } from '../contract/text.js';
 
 /** Longest quoted text in a sentence before it is shortened with `…`. */
 export const MAX_QUOTED_CHARS = 80;
 
 function quote(text: string): string {
-  const shown = text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS - 1)}…` : text;
+  const shown = clip(text, MAX_QUOTED_CHARS);
   return JSON.stringify(shown);
 }
 

@@ -7,9 +7,10 @@
 import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_QUOTED_CHARS, describeStateControl } from './describe-action.js';
 import { CHECKABLE_ROLES } from './evidence-match.js';
+import { clip } from '../contract/text.js';
 
 function quote(text: string): string {
-  return JSON.stringify(text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS - 1)}…` : text);
+  return JSON.stringify(clip(text, MAX_QUOTED_CHARS));
 }
 
 /** `[unchecked]` for a checkable control in no checked state (an empty state list reads as nothing otherwise). */

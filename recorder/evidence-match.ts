@@ -1,5 +1,5 @@
 /**
- * What "a node matches an evidence check" means (issue 5), shared by the recorder (which
+ * What "a node matches an evidence check" means, shared by the recorder (which
  * counts matches on the judged screen) and the replayer (which counts them on the live one),
  * so both sides agree. See `evidenceCheckSchema` in `cache-format/entry.ts` for the shape.
  *

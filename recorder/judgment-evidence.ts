@@ -1,5 +1,5 @@
 /**
- * Judgment evidence (issue 5): the screen nodes a passing judge cited, turned into checks by
+ * Judgment evidence: the screen nodes a passing judge cited, turned into checks by
  * semantic description that a replay can evaluate with no model.
  *
  * - Each cited node becomes a `control` check: role, label (name, else text), test id,

@@ -7,7 +7,8 @@ import { MAX_VALUE_CHARS, judgmentEntrySchema, type EvidenceCheck, type Judgment
 import type { JudgedEvidence } from '../contract/step-seams.js';
 import { maskUniqueValues } from '../contract/unique-placeholders.js';
 import { buildJudgmentEvidence, type JudgmentKind } from './judgment-evidence.js';
-import { clip, MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
+import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
+import { clip } from '../contract/text.js';
 
 /** What a passed judgment left behind. */
 export interface JudgmentRecordingInput {

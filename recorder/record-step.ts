@@ -20,8 +20,9 @@ import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, 
 import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
 import { diffStateControls } from './state-controls.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
-import { clip, MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
+import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
 import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
+import { clip } from '../contract/text.js';
 
 /** Most origins an entry lists (the entry schema's cap). */
 export const MAX_ORIGINS = 20;

@@ -11,11 +11,6 @@ export type EntryResult<E> = { kind: 'entry'; entry: E } | { kind: 'not-cacheabl
 /** Longest verdict summary an entry keeps. */
 export const MAX_SUMMARY_CHARS = 1024;
 
-/** `text` cut to `limit` characters, the last one an ellipsis when cut. */
-export function clip(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
-}
-
 /** Validate `candidate` with `schema`; `redact` (the vault's) must leave the entry unchanged. Never throws on bad input. */
 export function validateEntry<E>(schema: ZodType<E>, candidate: unknown, redact?: (text: string) => string): EntryResult<E> {
   const parsed = schema.safeParse(candidate);

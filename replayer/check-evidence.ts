@@ -1,5 +1,5 @@
 /**
- * Replaying a judgment (issue 5): does the evidence a passing judge rested on still hold on
+ * Replaying a judgment: does the evidence a passing judge rested on still hold on
  * the live screen? The page must sit on the recorded route (volatile path and query parts as
  * placeholders) and every check must hold, counted the way the recorder counted it
  * (`recorder/evidence-match.ts`). The first check that fails is named, as a sentence.

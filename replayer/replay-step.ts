@@ -10,7 +10,7 @@ import type { NodeRef, ScreenNode } from '../contract/engine.js';
 import { isEngineError } from '../contract/engine.js';
 import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { sleep } from '../contract/deadline.js';
-import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
+import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { originOf } from '../recorder/route-of.js';
 import { indexTree } from '../recorder/tree-index.js';
@@ -105,7 +105,7 @@ function mayHaveCommitted(error: unknown): boolean {
  * (`tap button "Apply" failed: `) and without the screen it appends after a newline.
  */
 function failureLine(error: unknown): string {
-  const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const firstLine = messageOf(error).split('\n')[0] ?? '';
   const marker = firstLine.indexOf(' failed: ');
   return marker === -1 ? firstLine : firstLine.slice(marker + ' failed: '.length);
 }

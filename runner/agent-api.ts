@@ -7,7 +7,7 @@
  */
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
-import { AgentError, E2EError, isE2EError } from '../errors/index.js';
+import { AgentError, E2EError, isE2EError, messageOf } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../contract/step-contract.js';
@@ -16,6 +16,8 @@ import type { ParamValue } from '../executor/instruction.js';
 import { callerLocation, type SourceLocation } from './caller-location.js';
 import { turnLines } from './report.js';
 import { cacheStepTitle, modelStepTitle, type StepDetails } from './step-details.js';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
+import { clipLine } from '../contract/text.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -75,7 +77,7 @@ export interface ActResult {
   /** Committed actions as sentences (`tap button "Apply"`). */
   actions: string[];
   /** The cache outcome, when the cache took part. */
-  cache?: unknown;
+  cache?: CacheOutcome;
 }
 
 /** What `agent.assert` and `agent.waitFor` return. */
@@ -232,7 +234,7 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
         await runner.opening(() => engine.session.open(url));
       } catch (error) {
         if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
-        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${error instanceof Error ? error.message : String(error)}`)));
+        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`)));
       }
     },
   };

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileCacheStore } from '../cache-format/index.js';
 import { formatTestId } from '../cache-format/test-id.js';
-import { createAttemptCache, type AttemptCache } from '../step-cache/attempt-cache.js';
+import type { AttemptCacheOptions } from '../step-cache/attempt-cache.js';
 import type { Logger } from '../contract/logger.js';
 import { DEFAULT_HITS_DIR } from './project-paths.js';
 import type { ProjectSettings } from './settings.js';
@@ -53,8 +53,8 @@ export interface AttemptCacheScope {
   logger: Logger;
 }
 
-/** The attempt's cache, or undefined when the cache mode is `off`. */
-export function openAttemptCache(scope: AttemptCacheScope): AttemptCache | undefined {
+/** The options of the attempt's cache, or undefined when the cache mode is `off`. */
+export function attemptCacheOptions(scope: AttemptCacheScope): AttemptCacheOptions | undefined {
   const { settings, configDir } = scope;
   const { mode } = settings.cache;
   if (mode === 'off') return undefined;
@@ -63,7 +63,7 @@ export function openAttemptCache(scope: AttemptCacheScope): AttemptCache | undef
     hitsDirectory: resolve(configDir, DEFAULT_HITS_DIR),
   });
   const proposals = settings.cache.proposals;
-  return createAttemptCache({
+  return {
     store,
     mode,
     strict: settings.cache.strict,
@@ -77,5 +77,5 @@ export function openAttemptCache(scope: AttemptCacheScope): AttemptCache | undef
     proposalStore: proposals === undefined ? undefined : new FileCacheStore(proposals),
     hitsEnabled: mode === 'read-write',
     logger: scope.logger,
-  });
+  };
 }

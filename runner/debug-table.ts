@@ -5,6 +5,8 @@
  * replay cache took part.
  */
 import type { Report, ReportStep, ReportTest } from './report.js';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
+import { clipLine } from '../contract/text.js';
 
 const HEADER = ['step', 'status', 'total', 'model', 'observe', 'action', 'calls', 'tokens in/out', 'cached', 'cache'] as const;
 
@@ -17,18 +19,15 @@ function count(value: number): string {
 }
 
 function clip(text: string, length: number): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > length ? `${single.slice(0, length - 1)}…` : single;
+  return clipLine(text, length);
 }
 
 /** `self-finalized`, `missed (no-entry) → saved`, … */
-function cacheText(cache: unknown): string {
-  if (typeof cache !== 'object' || cache === null) return '—';
-  const { mode, reason, write } = cache as { mode?: unknown; reason?: unknown; write?: unknown };
-  if (typeof mode !== 'string') return '—';
-  const why = typeof reason === 'string' ? ` (${reason})` : '';
-  const written = typeof write === 'string' && write !== 'no-change' ? ` → ${write}` : '';
-  return `${mode}${why}${written}`;
+function cacheText(cache: CacheOutcome | null): string {
+  if (cache === null) return '—';
+  const why = cache.reason === undefined ? '' : ` (${cache.reason})`;
+  const written = cache.write === undefined || cache.write === 'no-change' ? '' : ` → ${cache.write}`;
+  return `${cache.mode}${why}${written}`;
 }
 
 function row(test: ReportTest, step: ReportStep, retry: number, position: number): string[] {

@@ -8,6 +8,7 @@ import { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { Logger } from '../contract/logger.js';
 import { createSecretRedactor, environmentVariableFor, type SecretRedactor } from '../executor/secrets.js';
+import type { CacheMode } from '../contract/cache-outcome.js';
 
 /** Environment variables the CLI sets for a run. */
 export const ENVIRONMENT = {
@@ -71,8 +72,7 @@ export function stopWithParent(): void {
   socket.unref();
 }
 
-/** Cache modes. */
-export type CacheMode = 'read-write' | 'read-only' | 'off';
+export type { CacheMode };
 
 /** What a run takes from the environment. */
 export interface RunEnvironment {

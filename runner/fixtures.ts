@@ -18,13 +18,13 @@ import {
   type TestType,
 } from '@playwright/test';
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
-import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
-import type { AttemptCache } from '../step-cache/attempt-cache.js';
+import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
+import { NO_MODEL_CODES, type AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
-import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../executor/step-runner.js';
+import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../executor/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
-import { openAttemptCache } from './attempt-cache-host.js';
+import { attemptCacheOptions } from './attempt-cache-host.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -33,12 +33,15 @@ import { createScreenHandle } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { observeSteps } from './step-observer.js';
 import { setVerificationSink } from './verification.js';
+import { wireAttempt, type WiredAttempt } from './wire-attempt.js';
 
 /** The attempt behind the fixtures. */
 export interface AttemptHandle {
   runner: AttemptRunner;
   /** The attempt's replay cache; undefined when the cache mode is `off`. */
   cache: AttemptCache | undefined;
+  /** Lets the cache write what the attempt verified. */
+  finish: WiredAttempt['finish'];
   engine: EngineInstance;
   app: App;
   agent: Agent;
@@ -113,8 +116,7 @@ function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayl
   return raised.codeFor(messages) ?? (testInfo.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
 }
 
-/** Failures after which no cache entry may change: no model answered. */
-const NO_MODEL_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode | undefined>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
+const noModelAnswered = (code: ErrorCode | undefined): boolean => code !== undefined && NO_MODEL_CODES.has(code);
 
 /** What the test sets for its attempt besides the project's settings. */
 interface TestOptions {
@@ -136,20 +138,19 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     });
   } catch (error) {
     if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message));
-    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${error instanceof Error ? error.message : String(error)}`));
+    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`));
   }
-  const cache = openAttemptCache({
-    settings,
-    configDir: projectRootOf(testInfo),
-    file: testInfo.file,
-    // Playwright's title path starts with the file.
-    titlePath: testInfo.titlePath.slice(1),
-    redact: (text) => vault.redact(text),
-    logger,
-  });
   const details = new StepDetails();
-  const cacheListener = cache?.listener;
-  runner = createAttemptRunner({
+  const wired = wireAttempt({
+    cache: attemptCacheOptions({
+      settings,
+      configDir: projectRootOf(testInfo),
+      file: testInfo.file,
+      // Playwright's title path starts with the file.
+      titlePath: testInfo.titlePath.slice(1),
+      redact: (text) => vault.redact(text),
+      logger,
+    }),
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
@@ -164,11 +165,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     testContext: options.agentContext,
     logger,
     debug: settings.debug,
-    onAction: (event) => {
-      cacheListener?.(event);
-      details.onAction(event);
-    },
-    stepInterceptor: cache?.interceptor,
+    onAction: (event) => details.onAction(event),
     artifacts: {
       // Named by what they show (`after agent.act "add two todos"`), as the HTML report lists them.
       attach: async ({ name, contentType, body, label }) => {
@@ -176,10 +173,11 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
       },
     },
   });
+  runner = wired.runner;
   const raised = new RaisedErrors();
   const locations = new Map<number, SourceLocation>();
   const agent = createAgentApi(runner, raised, { host: page, details, locations });
-  return { runner, cache, engine, raised, locations, app: createApp(engine, target.app.url, runner, raised), agent };
+  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
 async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
@@ -191,16 +189,11 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
       : new E2EError('CANCELLED', 'The test ended while the step was running.'),
   );
   const errorCode = attemptErrorCode(testInfo, handle.raised);
-  if (handle.cache !== undefined) {
-    const reports = await handle.cache.finishAttempt({
-      passed: testInfo.status === 'passed',
-      interrupted: testInfo.status === 'interrupted',
-      noModelAnswered: NO_MODEL_CODES.has(errorCode) || runner.records.some((record) => NO_MODEL_CODES.has(record.errorCode)),
-      steps: runner.records,
-      verifications: runner.verifications,
-    });
-    for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
-  }
+  await handle.finish({
+    passed: testInfo.status === 'passed',
+    interrupted: testInfo.status === 'interrupted',
+    noModelAnswered: noModelAnswered(errorCode) || runner.records.some((record) => noModelAnswered(record.errorCode)),
+  });
   const root = projectRootOf(testInfo);
   const payload: AttemptPayload = {
     version: REPORT_VERSION,

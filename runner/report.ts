@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { TurnRecord } from '../contract/step-contract.js';
+import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, type CacheOutcome } from '../contract/cache-outcome.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
 import { stepTitle } from '../executor/step-title.js';
 
@@ -25,7 +26,7 @@ export interface ReportStep {
   modelCalls: number;
   tokens: { input: number; output: number; cached: number };
   actions: string[];
-  cache: unknown;
+  cache: CacheOutcome | null;
   durationMs: number;
   /** Where the time went: model calls (as the executor reported them), observing, acting. */
   timing: StepTiming;
@@ -109,6 +110,14 @@ export interface AttemptPayload {
 }
 
 const tokensSchema = z.object({ input: z.number(), output: z.number(), cached: z.number() });
+const cacheOutcomeSchema = z.object({
+  mode: z.enum(CACHE_OUTCOME_MODES),
+  reason: z.enum(CACHE_REASONS).optional(),
+  detail: z.string().optional(),
+  entry: z.string().optional(),
+  write: z.enum(CACHE_WRITES).optional(),
+  writeError: z.string().optional(),
+});
 const stepRecordSchema = z.object({
   index: z.number(),
   kind: z.enum(['act', 'assert', 'waitFor', 'extract']),
@@ -121,7 +130,7 @@ const stepRecordSchema = z.object({
   modelCalls: z.number(),
   tokens: tokensSchema,
   actions: z.array(z.string()),
-  cache: z.unknown().optional(),
+  cache: cacheOutcomeSchema.optional(),
   durationMs: z.number(),
   timing: z.object({ modelMs: z.number(), observeMs: z.number(), actionMs: z.number() }).optional(),
   turns: z.array(z.object({ index: z.number(), calls: z.array(z.string()), outcome: z.string() })).optional(),
@@ -188,9 +197,9 @@ export function unsavedStepErrors(tests: readonly ReportTest[]): RunError[] {
   for (const test of tests) {
     for (const attempt of test.attempts) {
       for (const step of attempt.steps) {
-        const cache = step.cache as { write?: unknown; writeError?: unknown } | null;
+        const cache = step.cache;
         if (cache?.write !== 'failed') continue;
-        problems.push(`${[test.file, ...test.titlePath].join(' › ')}: ${typeof cache.writeError === 'string' ? cache.writeError : 'could not be saved'}`);
+        problems.push(`${[test.file, ...test.titlePath].join(' › ')}: ${cache.writeError ?? 'could not be saved'}`);
       }
     }
   }

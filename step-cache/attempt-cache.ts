@@ -6,7 +6,7 @@
  * evicts entries that needed repair. step-cache/README.md follows one step through it.
  */
 import type { CacheStore } from '../cache-format/index.js';
-import type { WriteReport } from '../contract/cache-outcome.js';
+import type { CacheMode, WriteReport } from '../contract/cache-outcome.js';
 import { systemClock, type Clock } from '../contract/deadline.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
 import type { StepVerdict } from '../contract/step-contract.js';
@@ -18,17 +18,15 @@ import type { WriteTargets } from './cache-writes.js';
 import { JudgmentCache } from './judgment-cache.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { TrackedStep } from './tracked-step.js';
+import { messageOf } from '../errors/index.js';
 
-export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
-
-/** Cache modes (DESIGN §6). */
-export type AttemptCacheMode = 'read-write' | 'read-only' | 'off';
+export type { CacheMode, CacheOutcome, CacheOutcomeMode, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 
 /** Options of {@link createAttemptCache}. */
 export interface AttemptCacheOptions {
   /** The cache (opened read-only in `read-only` mode). */
   store: CacheStore;
-  mode: AttemptCacheMode;
+  mode: CacheMode;
   /** A step whose entry exists but no longer replays fails `REPLAY_STALE` with no model call. */
   strict: boolean;
   /** The Playwright project (one per target). */
@@ -58,8 +56,11 @@ export interface AttemptCacheOptions {
 /** Verification kinds that confirm the `act` steps before them. */
 const CONFIRMING: ReadonlySet<string> = new Set<VerificationKind>(['expect', 'assert', 'waitFor']);
 
+/** Failures that mean no model answered: after one, the attempt changes no entry. */
+export const NO_MODEL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
+
 /** Failures after which no entry changes: no model answered, the run was model-free, or it was interrupted. */
-const FREEZING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED', 'REPLAY_STALE', 'CANCELLED']);
+export const FREEZING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([...NO_MODEL_CODES, 'REPLAY_STALE', 'CANCELLED']);
 
 /** A finished step as the runner records it (`AttemptRunner.records`). */
 export interface FinishedStep {
@@ -226,7 +227,7 @@ class AttemptCacheImpl implements AttemptCache {
     try {
       await this.#options.store.recordHit(key, new Date(this.#clock.now()));
     } catch (error) {
-      this.#logger.debug(`cache: could not note the hit of ${key}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#logger.debug(`cache: could not note the hit of ${key}: ${messageOf(error)}`);
     }
   }
 }

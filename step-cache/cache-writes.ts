@@ -12,6 +12,7 @@ import type { CacheWrite } from '../contract/cache-outcome.js';
 import type { Logger } from '../contract/logger.js';
 import type { VerificationKind } from '../contract/step-seams.js';
 import type { TrackedStep } from './tracked-step.js';
+import { messageOf } from '../errors/index.js';
 
 /** Where writes may go, decided once per attempt. */
 export interface WriteTargets {
@@ -100,7 +101,7 @@ export async function writeStep<E extends Entry>(
     }
   } catch (error) {
     // The run then exits CACHE_WRITE_FAILED (the report's run-level errors): a lost recording is not a pass.
-    const message = targets.redact(`could not update ${label}: ${error instanceof Error ? error.message : String(error)}`);
+    const message = targets.redact(`could not update ${label}: ${messageOf(error)}`);
     targets.logger.warn(`cache: ${message}`);
     step.outcome.writeError = message;
     return 'failed';

@@ -3,7 +3,7 @@
  * call log ("element is not enabled", "<div> intercepts pointer events"); we keep the last
  * reason, drop the log (it echoes typed values), and say whether the action may have run.
  */
-import { isE2EError } from '../../errors/index.js';
+import { isE2EError, messageOf } from '../../errors/index.js';
 import { EngineError } from '../../contract/engine.js';
 
 const STALE = /not attached to the DOM|element is detached|was detached|JSHandle is disposed|Node is detached|Cannot find context with specified id|Execution context was destroyed/i;
@@ -47,7 +47,7 @@ function scrub(text: string, sensitive: string | undefined): string {
  */
 export function toEngineError(error: unknown, action: ActionDescription): Error {
   if (isE2EError(error)) return error;
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = messageOf(error);
   const lines = raw.replace(ANSI, '').split('\n');
   const headline = scrub((lines[0] ?? '').replace(/^[\w.]+: /, ''), action.sensitive);
   const log = lines.slice(1).map((line) => line.trim());

@@ -7,10 +7,11 @@
 import type { APIResponse, Route } from 'playwright';
 import { redirectTarget } from './redirect-hop.js';
 import type { HopJudge } from './redirect-watch.js';
+import { messageOf } from '../../errors/index.js';
 
 /** Chromium's error for a request that failed in Node, as near as a route can name it. */
 function abortCodeOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (/ECONNREFUSED/.test(message)) return 'connectionrefused';
   if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'namenotresolved';
   if (/ECONNRESET|EPIPE/.test(message)) return 'connectionreset';

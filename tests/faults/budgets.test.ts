@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 11: the built-in agent on a scripted mock model over real Chromium, with the
+ * Budgets: the built-in agent on a scripted mock model over real Chromium, with the
  * attempt cache in read-write mode. `maxSteps` and `maxModelCalls` exhausted end the step
  * with STEP_BUDGET_EXHAUSTED; a model slower than the step timeout (honouring the abort signal or
  * not) ends it STEP_TIMEOUT. Each time the cache folder stays empty (no ref, no blob, no temp

@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 9: a secret canary, typed with `typeSecret` during a recorded flow and echoed
+ * A secret canary, typed with `typeSecret` during a recorded flow and echoed
  * by the page into its text, a URL query, the title and the console, is found in no form
  * (raw, URL-encoded, JSON-escaped, base64, any case) in anything the tool wrote or handed out:
  * the cache folder, the report payload and report steps, transcripts and screenshots, logger

@@ -1,5 +1,5 @@
 /**
- * Model-free judgments (issue 5) end to end: the real step runner on real Chromium, the
+ * Model-free judgments end to end: the real step runner on real Chromium, the
  * built-in judgments with a scripted judge (an AI SDK mock model that cites node ids it
  * reads off the screen in its prompt), the attempt cache on the runner's seams, and a real
  * file store. Every regression is a real change of the fixture page.

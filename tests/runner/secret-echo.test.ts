@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 9 through the real binary: `e2e record` on a page that echoes a typed secret
+ * Through the real binary: `e2e record` on a page that echoes a typed secret
  * into its text, a URL query (`history.replaceState`), the title and the console. The app
  * server receives the real value, the step is verified and saved to the cache, and the value
  * appears nowhere the run wrote (the cache folder, report.json, the HTML report with its

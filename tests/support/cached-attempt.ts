@@ -5,11 +5,12 @@
  * records), without Playwright Test around it.
  */
 import type { CacheStore } from '../../cache-format/index.js';
-import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../step-cache/attempt-cache.js';
+import type { AttemptCache, AttemptCacheOptions, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
 import type { VerificationKind } from '../../executor/step-record.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
-import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../executor/step-runner.js';
+import { wireAttempt } from '../../runner/wire-attempt.js';
 import type { LiveScreen } from './live-screen.js';
 
 /** Options of {@link cachedAttempt}. */
@@ -18,7 +19,7 @@ export interface CachedAttemptOptions {
   store: CacheStore;
   /** Without one, no agent can run (a model-free run). */
   executor?: StepExecutor;
-  mode?: AttemptCacheMode;
+  mode?: CacheMode;
   strict?: boolean;
   retry?: number;
   secrets?: Record<string, string>;
@@ -43,11 +44,12 @@ export interface CachedAttempt {
 /** The test id every cached attempt uses. */
 export const CACHED_TEST_ID = 'todos.e2e.ts::todos › adds and completes';
 
-/** Start an attempt with the cache wired in. */
-export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
-  const secrets = options.secrets ?? {};
-  const vault = new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }])));
-  const cache = createAttemptCache({
+/** The cache of an attempt on the live screen, as the tests open it (short replay waits). */
+export function liveCacheOptions(
+  options: Pick<CachedAttemptOptions, 'live' | 'store' | 'mode' | 'strict' | 'proposalStore' | 'hitsEnabled'> & { secrets: Record<string, string>; waitForTargetMs: number },
+  vault: SecretVault,
+): AttemptCacheOptions {
+  return {
     store: options.store,
     mode: options.mode ?? 'read-write',
     strict: options.strict ?? false,
@@ -55,13 +57,20 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     appIdentity: options.live.server.origin,
     engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
     toolVersion: '0.1.0',
-    secrets,
+    secrets: options.secrets,
     redact: (text) => vault.redact(text),
     proposalStore: options.proposalStore,
     hitsEnabled: options.hitsEnabled ?? false,
-    replay: { waitForTargetMs: options.waitForTargetMs ?? 400, pollIntervalMs: 50 },
-  });
-  const runner = createAttemptRunner({
+    replay: { waitForTargetMs: options.waitForTargetMs, pollIntervalMs: 50 },
+  };
+}
+
+/** Start an attempt with the cache wired in. */
+export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
+  const secrets = options.secrets ?? {};
+  const vault = new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }])));
+  const { runner, cache, finish } = wireAttempt({
+    cache: liveCacheOptions({ ...options, secrets, waitForTargetMs: options.waitForTargetMs ?? 400 }, vault),
     engine: options.live.instance,
     target: { name: 'web', platform: options.live.engine.platform, verbs: options.live.engine.verbs },
     secrets: vault,
@@ -70,8 +79,6 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     agents: { default: { ...(options.executor === undefined ? {} : { executor: options.executor }), context: options.context ?? 'A todo app.', limits: {} } },
     attempt: { testId: CACHED_TEST_ID, retry: options.retry ?? 0, titlePath: ['todos', 'adds and completes'] },
     evidence: false,
-    onAction: cache.listener,
-    stepInterceptor: cache.interceptor,
   });
   return {
     runner,
@@ -79,8 +86,7 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     act: (instruction, params) => runner.runStep('act', instruction, params === undefined ? undefined : { params }),
     verify: (kind = 'expect') => runner.recordVerification(kind, 'toBeVisible'),
     finish: async (passed = true) => {
-      const reports = await cache.finishAttempt({ passed, steps: runner.records, verifications: runner.verifications });
-      for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
+      const reports = await finish({ passed });
       runner.close();
       return reports;
     },

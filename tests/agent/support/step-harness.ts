@@ -6,10 +6,10 @@
 import type { EngineInstance } from '../../../contract/engine.js';
 import { SecretVault } from '../../../executor/secrets.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../../../contract/step-contract.js';
-import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../../../executor/step-runner.js';
+import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../../../executor/step-runner.js';
 import type { LimitOverrides } from '../../../executor/budgets.js';
 import type { StepInterceptor } from '../../../contract/step-seams.js';
-import { createBuiltInAgent } from '../../../agent/built-in.js';
+import { wireAttempt } from '../../../runner/wire-attempt.js';
 import { MEMORY_APP_VERBS } from './memory-app.js';
 import type { Verb } from '../../../contract/engine.js';
 import type { Logger } from '../../../contract/logger.js';
@@ -48,7 +48,7 @@ export function attemptOver(engine: EngineInstance, options: HarnessOptions = {}
   if (options.executor !== undefined) entry.executor = options.executor;
   if (options.model !== undefined) entry.model = options.model;
   if (options.judge !== undefined) entry.judge = options.judge;
-  harness.runner = createAttemptRunner({
+  harness.runner = wireAttempt({
     engine,
     target: { name: 'web', platform: 'web', verbs: options.verbs ?? MEMORY_APP_VERBS },
     secrets: new SecretVault(Object.fromEntries(Object.entries(options.secrets ?? {}).map(([name, value]) => [name, { value }]))),
@@ -56,7 +56,7 @@ export function attemptOver(engine: EngineInstance, options: HarnessOptions = {}
     projectRoot: process.cwd(),
     agents: { default: entry },
     attempt: { testId: 'agent-tests', retry: 0, titlePath: ['agent'] },
-    builtIn: options.builtIn ?? createBuiltInAgent(),
+    builtIn: options.builtIn,
     debug: true,
     evidence: false,
     ...(options.testTimeoutMs === undefined ? {} : { testTimeoutMs: options.testTimeoutMs }),
@@ -69,6 +69,6 @@ export function attemptOver(engine: EngineInstance, options: HarnessOptions = {}
         return Promise.resolve();
       },
     },
-  });
+  }).runner;
   return harness;
 }

@@ -6,14 +6,15 @@
  * is kept, so a test can scan it.
  */
 import type { CacheStore } from '../../../cache-format/index.js';
-import { createAttemptCache, type AttemptCache, type WriteReport } from '../../../step-cache/attempt-cache.js';
+import type { AttemptCache, WriteReport } from '../../../step-cache/attempt-cache.js';
 import type { LimitOverrides } from '../../../executor/budgets.js';
 import type { Engine, EngineInstance } from '../../../contract/engine.js';
 import { E2EError } from '../../../errors/index.js';
 import { redactDeep, SecretVault, type SecretRef } from '../../../executor/secrets.js';
 import type { StepExecutor } from '../../../contract/step-contract.js';
-import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../../executor/step-runner.js';
 import { REPORT_VERSION, toReportStep, type AttemptPayload } from '../../../runner/report.js';
+import { wireAttempt } from '../../../runner/wire-attempt.js';
 
 /** Options of {@link agentAttempt}. */
 export interface AgentAttemptOptions {
@@ -53,22 +54,22 @@ export function agentAttempt(options: AgentAttemptOptions): AgentAttempt {
   const secrets = options.secrets ?? {};
   const vault = new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }])));
   const handouts: Handouts = { logs: [], texts: {}, binaries: {} };
-  const cache = createAttemptCache({
-    store: options.store,
-    mode: 'read-write',
-    strict: false,
-    projectId: 'web',
-    appIdentity: options.origin,
-    engine: { name: options.engine.name, contractVersion: options.engine.contractVersion },
-    toolVersion: '0.1.0',
-    secrets,
-    redact: (text) => vault.redact(text),
-    hitsEnabled: false,
-    // The raw collector, not a redacting one: whatever the cache logs is scanned as it was said.
-    logger: { debug: (message) => handouts.logs.push(`cache debug ${message}`), warn: (message) => handouts.logs.push(`cache warn ${message}`) },
-    replay: { waitForTargetMs: 2000, pollIntervalMs: 50 },
-  });
-  const runner = createAttemptRunner({
+  const { runner, cache, finish } = wireAttempt({
+    cache: {
+      store: options.store,
+      mode: 'read-write',
+      strict: false,
+      projectId: 'web',
+      appIdentity: options.origin,
+      engine: { name: options.engine.name, contractVersion: options.engine.contractVersion },
+      toolVersion: '0.1.0',
+      secrets,
+      redact: (text) => vault.redact(text),
+      hitsEnabled: false,
+      // The raw collector, not a redacting one: whatever the cache logs is scanned as it was said.
+      logger: { debug: (message) => handouts.logs.push(`cache debug ${message}`), warn: (message) => handouts.logs.push(`cache warn ${message}`) },
+      replay: { waitForTargetMs: 2000, pollIntervalMs: 50 },
+    },
     engine: options.instance,
     target: { name: 'web', platform: options.engine.platform, verbs: options.engine.verbs },
     secrets: vault,
@@ -83,8 +84,6 @@ export function agentAttempt(options: AgentAttemptOptions): AgentAttempt {
     },
     debug: true,
     evidence: true,
-    onAction: cache.listener,
-    stepInterceptor: cache.interceptor,
     artifacts: {
       attach: ({ name, body }) => {
         if (typeof body === 'string') handouts.texts[name] = body;
@@ -101,8 +100,7 @@ export function agentAttempt(options: AgentAttemptOptions): AgentAttempt {
     verify: () => runner.recordVerification('expect', 'toBeVisible'),
     finish: async (passed) => {
       runner.close(new E2EError('CANCELLED', 'The test ended while the step was running.'));
-      const reports = await cache.finishAttempt({ passed, steps: runner.records, verifications: runner.verifications });
-      for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
+      const reports = await finish({ passed });
       const payload: AttemptPayload = { version: REPORT_VERSION, steps: [...runner.records], verifications: [...runner.verifications] };
       const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
       handouts.texts['report steps'] = JSON.stringify(runner.records.map(toReportStep));

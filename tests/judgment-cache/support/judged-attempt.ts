@@ -5,12 +5,13 @@
  * run, as `e2e replay`); acts go to a `typist` agent with a scripted executor.
  */
 import type { CacheStore } from '../../../cache-format/index.js';
-import { createBuiltInAgent } from '../../../agent/built-in.js';
-import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../../step-cache/attempt-cache.js';
+import type { AttemptCache, CacheMode, WriteReport } from '../../../step-cache/attempt-cache.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../../executor/secrets.js';
 import type { StepExecutor } from '../../../contract/step-contract.js';
-import { createAttemptRunner, type AgentEntry, type AttemptRunner, type StepOutcome } from '../../../executor/step-runner.js';
+import type { AgentEntry, AttemptRunner, StepOutcome } from '../../../executor/step-runner.js';
+import { wireAttempt } from '../../../runner/wire-attempt.js';
 import type { LiveScreen } from '../../support/live-screen.js';
+import { liveCacheOptions } from '../../support/cached-attempt.js';
 
 /** Options of {@link judgedAttempt}. */
 export interface JudgedAttemptOptions {
@@ -20,7 +21,7 @@ export interface JudgedAttemptOptions {
   judge?: object;
   /** The executor of the `typist` agent that runs `act` steps. */
   typist?: StepExecutor;
-  mode?: AttemptCacheMode;
+  mode?: CacheMode;
   strict?: boolean;
   retry?: number;
   proposalStore?: CacheStore;
@@ -47,36 +48,20 @@ export const JUDGED_TEST_ID = 'todos.e2e.ts::todos › judges the list';
 /** Start an attempt with the cache and the built-in judgments wired in. */
 export function judgedAttempt(options: JudgedAttemptOptions): JudgedAttempt {
   const vault = new SecretVault({});
-  const cache = createAttemptCache({
-    store: options.store,
-    mode: options.mode ?? 'read-write',
-    strict: options.strict ?? false,
-    projectId: 'web',
-    appIdentity: options.live.server.origin,
-    engine: { name: options.live.engine.name, contractVersion: options.live.engine.contractVersion },
-    toolVersion: '0.1.0',
-    secrets: {},
-    redact: (text) => vault.redact(text),
-    proposalStore: options.proposalStore,
-    hitsEnabled: options.hitsEnabled ?? false,
-    replay: { waitForTargetMs: 300, pollIntervalMs: 50 },
-  });
   const agents: Record<string, AgentEntry> = {
     default: { ...(options.judge === undefined ? {} : { model: options.judge }), context: 'A todo app.', limits: {} },
     typist: { ...(options.typist === undefined ? {} : { executor: options.typist }), context: 'A todo app.', limits: {} },
   };
-  const runner = createAttemptRunner({
+  const { runner, cache, finish } = wireAttempt({
+    cache: liveCacheOptions({ ...options, secrets: {}, waitForTargetMs: 300 }, vault),
     engine: options.live.instance,
     target: { name: 'web', platform: options.live.engine.platform, verbs: options.live.engine.verbs },
     secrets: vault,
     origins: [options.live.server.origin],
     projectRoot: process.cwd(),
     agents,
-    builtIn: createBuiltInAgent(),
     attempt: { testId: JUDGED_TEST_ID, retry: options.retry ?? 0, titlePath: ['todos', 'judges the list'] },
     evidence: false,
-    onAction: cache.listener,
-    stepInterceptor: cache.interceptor,
   });
   /** A passed judgment verifies the steps before it, as the `agent` fixture reports it. */
   const judged = async (kind: 'assert' | 'waitFor', instruction: string, run: Promise<StepOutcome>): Promise<StepOutcome> => {
@@ -93,8 +78,7 @@ export function judgedAttempt(options: JudgedAttemptOptions): JudgedAttempt {
     extract: (question, schema) => runner.runStep('extract', question, { schema }),
     finish: async (passed) => {
       const allPassed = runner.records.every((record) => record.status === 'passed');
-      const reports = await cache.finishAttempt({ passed: passed ?? allPassed, steps: runner.records, verifications: runner.verifications });
-      for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
+      const reports = await finish({ passed: passed ?? allPassed });
       runner.close();
       return reports;
     },

@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine, EngineInstance, ScreenNode } from '../../../../contract/engine.js';
 import { SecretVault } from '../../../../executor/secrets.js';
 import type { StepContext, StepExecutor } from '../../../../contract/step-contract.js';
-import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../../../executor/step-runner.js';
+import { wireAttempt } from '../../../../runner/wire-attempt.js';
 
 /** What a scripted step does on the screen it observed first. */
 export type StepBody = (context: StepContext, screen: ScreenNode) => Promise<void>;
@@ -56,7 +57,7 @@ export async function openPolicedPage(engine: Engine, url: string, origins: stri
       return { status: 'passed', summary: `Ended at ${new URL(instance.session.url()).pathname}.` };
     },
   };
-  runner = createAttemptRunner({
+  runner = wireAttempt({
     engine: instance,
     target: { name: 'web', platform: engine.platform, verbs: engine.verbs },
     secrets: new SecretVault({}),
@@ -65,7 +66,7 @@ export async function openPolicedPage(engine: Engine, url: string, origins: stri
     agents: { default: { executor, context: 'An app with ways out.', limits: {} } },
     attempt: { testId: 'origins', retry: 0, titlePath: ['origins'] },
     evidence: false,
-  });
+  }).runner;
   const policed = runner;
   return {
     instance,
