@@ -230,7 +230,10 @@ class AttemptCacheImpl implements AttemptCache {
     if (read.kind === 'hit') tracked.seen = read.entry.kind === 'act' ? { blob: read.blob, entry: read.entry } : { blob: read.blob };
     else if (read.kind === 'invalid' && read.blob !== undefined) tracked.seen = { blob: read.blob };
 
-    if (step.attempt.retry > 0) return this.#missed(tracked, step, 'retry', `retry ${step.attempt.retry} runs the agent from the start`);
+    // Only a run that may write the cache re-records on a retry; read-only runs replay again.
+    if (step.attempt.retry > 0 && this.#options.mode === 'read-write') {
+      return this.#missed(tracked, step, 'retry', `retry ${step.attempt.retry} runs the agent from the start`);
+    }
     switch (read.kind) {
       case 'absent':
         return this.#missed(tracked, step, 'no-entry', await this.#nearest.explain(key.parts));

@@ -174,7 +174,9 @@ export class JudgmentCache {
     if (read.kind === 'hit') tracked.seen = read.entry.kind === kind ? { blob: read.blob, entry: read.entry as JudgmentEntry } : { blob: read.blob };
     else if (read.kind === 'invalid' && read.blob !== undefined) tracked.seen = { blob: read.blob };
 
-    if (step.attempt.retry > 0) return this.#missed(tracked, step, 'retry', `retry ${step.attempt.retry} asks the judge again`);
+    if (step.attempt.retry > 0 && this.#options.mode === 'read-write') {
+      return this.#missed(tracked, step, 'retry', `retry ${step.attempt.retry} asks the judge again`);
+    }
     switch (read.kind) {
       case 'absent':
         return this.#missed(tracked, step, 'no-entry', await this.#options.nearest.explain(key.parts));
