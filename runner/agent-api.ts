@@ -6,7 +6,7 @@
  */
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
-import { AgentError, E2EError, isE2EError } from '../errors/index.js';
+import { AgentError, E2EError, exitClassOf, isE2EError } from '../errors/index.js';
 import type { EngineInstance } from '../executor/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../executor/step-contract.js';
@@ -142,7 +142,8 @@ function short(text: string): string {
 /** Build the `agent` fixture over an attempt's runner; `host` is the engine's host object (the Playwright page on the web). */
 export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, host?: unknown): Agent {
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
-    const title = `agent.${kind} ${typeof instruction === 'string' ? JSON.stringify(short(runner.redact(instruction))) : ''}`.trim();
+    const quoted = typeof instruction === 'string' ? JSON.stringify(short(runner.redact(instruction))) : '';
+    const title = `agent.${kind} ${quoted}`.trim();
     return playwrightTest.step(
       title,
       async () => {
@@ -157,7 +158,9 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, host
         if (verdict.status !== 'passed') {
           const code = verdict.errorCode ?? 'ACTION_FAILED';
           const status = verdict.status === 'blocked' ? 'blocked' : 'failed';
-          throw raised.note(new AgentError(code, `agent.${kind} ${status} (${code}): ${verdict.summary}`, status));
+          // A test failure (exit class 1) reads like a failed Playwright expectation, so JUnit reports it as a <failure>, not an <error>.
+          const subject = exitClassOf(code) === 1 ? `expect(agent).${kind}(${quoted})` : `agent.${kind}`;
+          throw raised.note(new AgentError(code, `${subject} ${status} (${code}): ${verdict.summary}`, status));
         }
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
         return outcome;

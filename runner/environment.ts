@@ -119,9 +119,9 @@ export function withholdFailureSnapshot(withhold: boolean): void {
   else process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = originalNoCopyPrompt;
 }
 
-/** Write lines to standard output (the reporter's summary). */
-export function printLines(lines: readonly string[]): void {
-  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+/** Write lines to standard output, or standard error (the reporter's summary). */
+export function printLines(lines: readonly string[], stream: 'stdout' | 'stderr' = 'stdout'): void {
+  process[stream].write(lines.map((line) => `${line}\n`).join(''));
 }
 
 /** A logger writing to standard error; debug lines only under `--debug`. */
