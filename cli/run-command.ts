@@ -15,7 +15,7 @@ import { ENVIRONMENT } from '../runner/environment.js';
 import { parseReport, type Report, type ReportReadResult } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
-import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli } from './project-config.js';
+import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
 
 /** Which command runs the tests. */
 export type RunKind = 'run' | 'record' | 'replay';
@@ -187,6 +187,8 @@ export function startRun(options: RunCommandOptions): RunHandle {
       interrupt: () => undefined,
     };
   }
+  const twoCopies = secondPlaywrightProblem(configPath);
+  if (twoCopies !== undefined) return { result: Promise.resolve({ outcome: 'configuration', message: `INVALID_CONFIG: ${twoCopies}` }), interrupt: () => undefined };
   const modes = cacheEnvironment(options);
   if ('problem' in modes) return { result: Promise.resolve({ outcome: 'configuration', message: `error: ${modes.problem}` }), interrupt: () => undefined };
   const configDir = dirname(configPath);
