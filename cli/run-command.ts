@@ -15,6 +15,7 @@ import { ENVIRONMENT } from '../runner/environment.js';
 import { parseReport, type Report, type ReportReadResult } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
+import { MODEL_VARIABLES_TEXT } from './init-templates.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
 
 /** Which command runs the tests. */
@@ -132,6 +133,9 @@ async function reportStamp(path: string): Promise<string | undefined> {
   }
 }
 
+/** Said after a run where a step needed a model and none was configured. */
+export const NO_MODEL_HINT = `A step needed a model and none is configured. The config \`e2e init\` writes picks one by environment variable: set ${MODEL_VARIABLES_TEXT}, with the provider's package installed; or set \`model\` on the agent entry yourself.`;
+
 /** This run's report: undefined when none was written since `previousReport` (the last run's stays in place and decides nothing). */
 async function readRunReport(reportPath: string, previousReport: string | undefined): Promise<ReportReadResult | undefined> {
   const stamp = await reportStamp(reportPath);
@@ -155,7 +159,10 @@ async function conclude(
   }
   const report: Report | undefined = read?.kind === 'report' ? read.report : undefined;
   if (exit.interrupted) return { outcome: 'interrupted', report };
-  if (report !== undefined) return { outcome: outcomeOfExitClass(report.exitCode), report };
+  if (report !== undefined) {
+    const modelless = report.tests.some((test) => test.attempts.some((attempt) => attempt.errorCode === 'MODEL_UNAVAILABLE'));
+    return modelless ? { outcome: outcomeOfExitClass(report.exitCode), report, message: NO_MODEL_HINT } : { outcome: outcomeOfExitClass(report.exitCode), report };
+  }
   const failure = await readFailure(failurePath);
   if (failure !== undefined && isErrorCode(failure.code)) {
     return { outcome: outcomeOfExitClass(exitClassOf(failure.code)), message: `${failure.code}: ${failure.message}` };

@@ -104,4 +104,12 @@ describe('reporters and retries through the binary', () => {
     expect(snapshotTree(join(FIXTURE, '.e2e'))).toEqual(before);
     expect(readFileSync(join(FIXTURE, '.e2e', 'report.json'), 'utf8')).toBe(report);
   }, 120_000);
+
+  it('says which environment variables choose a model when `e2e record` meets a step and no model is configured', async () => {
+    const run = await e2e(['record', '-c', 'no-model.config.ts', '-g', 'misses a control']);
+    expect(run.exitCode).toBe(2);
+    expect(run.report?.tests[0]?.attempts[0]?.errorCode).toBe('MODEL_UNAVAILABLE');
+    expect(run.stderr).toContain('A step needed a model and none is configured.');
+    expect(run.stderr).toContain('set OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL (E2E_MODEL picks the model)');
+  }, 120_000);
 });
