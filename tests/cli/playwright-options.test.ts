@@ -36,7 +36,7 @@ beforeAll(() => {
   const help = run([PLAYWRIGHT_CLI, 'test', '--help']);
   expect(help.status).toBe(0);
   playwrightFlags = helpFlags(help.stdout);
-});
+}, 300_000);
 
 describe('Playwright Test options on record, replay and run', () => {
   it.each(['record', 'replay', 'run'])('`e2e %s` takes every option of the installed `playwright test`, spelled the same', (command) => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   servers = await startFixtureServers();
   cacheDir = mkdtempSync(join(tmpdir(), 'e2e-reporters-cache-'));
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
-});
+}, 300_000);
 
 afterAll(async () => {
   await servers.close();

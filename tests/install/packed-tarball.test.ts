@@ -122,7 +122,7 @@ beforeAll(async () => {
   // Both installs at once: npm mostly waits on the cache and the registry.
   const [commonjs, module] = await Promise.all([freshProject('commonjs'), freshProject('module')]);
   projects = { commonjs, module };
-}, 180_000);
+}, 400_000);
 
 afterAll(async () => {
   await app?.close();
