@@ -192,3 +192,21 @@ describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "t
     expect(ran).toEqual([1, 1, 0, 0]);
   }, 240_000);
 });
+
+describe('a folder install', () => {
+  it('is refused up front with the fix, since the link brings a second @playwright/test', async () => {
+    const project = join(work, 'linked');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "linked", "version": "1.0.0", "private": true }\n');
+    const install = await command(project, NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', ROOT, '@playwright/test']);
+    expect(install.code, install.stderr).toBe(0);
+    const init = await e2e(project, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    for (const args of [['replay'], ['cache', 'ls']]) {
+      const refused = await e2e(project, args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain('INVALID_CONFIG: two copies of @playwright/test');
+      expect(refused.stderr).toContain('npm i -D --install-links <folder>');
+    }
+  }, 120_000);
+});
