@@ -14,7 +14,7 @@ import { nodeFileSystem } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, readRunEnvironment, secretValuesFromEnvironment } from './environment.js';
+import { printLines, readRunEnvironment, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
   ATTEMPT_ATTACHMENT,
@@ -23,6 +23,7 @@ import {
   parseAttemptPayload,
   summarize,
   summaryLines,
+  unsavedStepErrors,
   toReportStep,
   type Report,
   type ReportAttempt,
@@ -79,6 +80,7 @@ export default class E2EReporter implements Reporter {
 
   constructor(options: E2EReporterOptions = {}) {
     this.#options = options;
+    stopWithParent();
   }
 
   /** Never claims the terminal; Playwright's list reporter prints progress. */
@@ -120,8 +122,9 @@ export default class E2EReporter implements Reporter {
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
+    const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
     const stream = summaryStream(this.#config?.reporter ?? [], OWN_PATH);
-    printLines(['', ...debug, ...summaryLines(report.summary), ...this.#htmlReportLines()], stream);
+    printLines(['', ...debug, ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()], stream);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
@@ -153,7 +156,7 @@ export default class E2EReporter implements Reporter {
   #build(result: FullResult): Report {
     const configDir = this.#configDir();
     const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
-    const errors = this.#errors.map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
+    const errors = [...this.#errors, ...unsavedStepErrors(tests)].map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
     const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;
     const report: Report = { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
     return redactDeep(report, (text) => this.#vault.redact(text));
