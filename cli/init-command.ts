@@ -6,14 +6,16 @@
  */
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
-  CONFIG_TEMPLATE,
+  configTemplate,
   EXAMPLE_TEST_TEMPLATE,
   GITATTRIBUTES_COMMENT,
   GITATTRIBUTES_LINES,
   GITIGNORE_COMMENT,
   GITIGNORE_LINES,
+  MODEL_PROVIDERS,
+  MODEL_VARIABLES_TEXT,
   TEXTCONV_COMMAND,
 } from './init-templates.js';
 import { CONFIG_FILE_NAMES } from './project-config.js';
@@ -68,16 +70,39 @@ async function ensureLines(directory: string, path: string, comment: string, lin
   return { path, status: 'updated', added: missing };
 }
 
+/** The provider packages of {@link MODEL_PROVIDERS} that resolve from `directory` (its node_modules or a parent's). */
+export function installedProviders(directory: string): Set<string> {
+  const found = new Set<string>();
+  for (const provider of MODEL_PROVIDERS) {
+    for (let folder = resolve(directory); ; folder = dirname(folder)) {
+      if (existsSync(join(folder, 'node_modules', ...provider.package.split('/'), 'package.json'))) {
+        found.add(provider.package);
+        break;
+      }
+      if (dirname(folder) === folder) break;
+    }
+  }
+  return found;
+}
+
 /** Scaffolds an e2e project in `directory`. */
 export async function initProject(directory: string): Promise<InitResult> {
   const files: InitFile[] = [];
   const existingConfig = CONFIG_FILE_NAMES.find((name) => existsSync(join(directory, name)));
-  files.push(existingConfig === undefined ? await createUnlessPresent(directory, 'e2e.config.ts', CONFIG_TEMPLATE) : { path: existingConfig, status: 'kept' });
+  const providers = installedProviders(directory);
+  files.push(existingConfig === undefined ? await createUnlessPresent(directory, 'e2e.config.ts', configTemplate(providers)) : { path: existingConfig, status: 'kept' });
   files.push(await createUnlessPresent(directory, join('tests', 'example.e2e.ts'), EXAMPLE_TEST_TEMPLATE));
   files.push(await ensureLines(directory, '.gitignore', GITIGNORE_COMMENT, GITIGNORE_LINES));
   files.push(await ensureLines(directory, '.gitattributes', GITATTRIBUTES_COMMENT, GITATTRIBUTES_LINES));
   const hints: string[] = [];
-  if (files[0]?.status === 'created') hints.push('Pick a model provider and describe the app in e2e.config.ts, and set the app URL (E2E_APP_URL or `targets`).');
+  if (files[0]?.status === 'created') {
+    hints.push('Describe the app in e2e.config.ts and set its URL (E2E_APP_URL or `targets`).');
+    hints.push(
+      providers.size === 0
+        ? `Install a model provider (npm i -D @ai-sdk/openai, @ai-sdk/anthropic or @ai-sdk/openai-compatible) and uncomment its lines in e2e.config.ts; then set ${MODEL_VARIABLES_TEXT} and run \`npx e2e record\`.`
+        : `Record with a model: set ${MODEL_VARIABLES_TEXT} and run \`npx e2e record\`.`,
+    );
+  }
   hints.push(`Make \`git diff\` show cache entries as text: ${TEXTCONV_COMMAND}`);
   const ignore = await readFile(join(directory, '.gitignore'), 'utf8');
   if (ignore.split(/\r?\n/).some((line) => ['.e2e', '.e2e/', '/.e2e', '/.e2e/'].includes(line.trim()))) {

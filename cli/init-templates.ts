@@ -7,59 +7,105 @@
 // Templates are arrays of lines in plain constants: `scripts/check-imports.mjs` reads source
 // text from each line-initial `import`/`export`, and must not take a template's import for ours.
 
-const CONFIG_LINES = [
-  "import { defineConfig, web } from 'e2e';",
-  '',
-  '/*',
-  ' * The model the agent uses when a step is not in the cache (a fully cached run needs none).',
-  ' * Pick one provider, install its package, set its key in the environment, and uncomment',
-  ' * its lines below and `model` in `agents`:',
-  ' *',
-  ' *   OpenAI              npm i -D @ai-sdk/openai              OPENAI_API_KEY',
-  ' *   Anthropic           npm i -D @ai-sdk/anthropic           ANTHROPIC_API_KEY',
-  ' *   OpenAI-compatible   npm i -D @ai-sdk/openai-compatible   E2E_MODEL_BASE_URL, E2E_MODEL_API_KEY',
-  ' *     (Ollama, vLLM, LM Studio, OpenRouter, …)',
-  ' *',
-  ' * E2E_MODEL picks the model name in each case.',
-  ' */',
-  '',
-  "// import { openai } from '@ai-sdk/openai';",
-  "// const model = openai(process.env.E2E_MODEL ?? 'gpt-5-mini');",
-  '',
-  "// import { anthropic } from '@ai-sdk/anthropic';",
-  "// const model = anthropic(process.env.E2E_MODEL ?? 'claude-sonnet-4-5');",
-  '',
-  "// import { createOpenAICompatible } from '@ai-sdk/openai-compatible';",
-  '// const model = createOpenAICompatible({',
-  "//   name: 'local',",
-  "//   baseURL: process.env.E2E_MODEL_BASE_URL ?? 'http://127.0.0.1:11434/v1',",
-  '//   apiKey: process.env.E2E_MODEL_API_KEY,',
-  "// })(process.env.E2E_MODEL ?? 'llama3.1');",
-  '',
-  'export default defineConfig({',
-  '  // Where the tests are (any Playwright Test option works here too).',
-  "  testDir: 'tests',",
-  '',
-  '  // Start the app before the tests, or remove this and start it yourself:',
-  "  // webServer: { command: 'npm run dev', url: 'http://127.0.0.1:3000', reuseExistingServer: true },",
-  '',
-  '  // Each target is an app on an engine; it becomes a Playwright project (`--project web`).',
-  "  targets: [{ name: 'web', engine: web(), app: { url: process.env.E2E_APP_URL ?? 'http://127.0.0.1:3000' } }],",
-  '',
-  '  agents: {',
-  '    default: {',
-  '      // model,',
-  "      context: 'Describe the app in a sentence or two: what it is for and what the agent should know.',",
-  '    },',
-  '  },',
-  '',
-  '  // Recorded steps replay from here with no model call; commit this folder.',
-  "  cache: { dir: '.e2e/cache' },",
-  '',
-  "  // Secrets are passed by name (`secret('adminPassword')`); the model never sees the value.",
-  '  // secrets: { adminPassword: process.env.ADMIN_PASSWORD },',
-  '});',
+/** A model provider the config can pick by environment variable (the names examples/shop uses too). */
+export interface ModelProvider {
+  /** The npm package. */
+  package: string;
+  /** The environment variables that select it and configure it, as the README lists them. */
+  variables: string;
+  importLine: string;
+  /** The branch of `modelFromEnvironment`, unindented. */
+  branch: readonly string[];
+}
+
+/** An import line of the config (built, so the import-direction check does not read it as ours). */
+function importOf(bindings: string, specifier: string): string {
+  return ['import', bindings, 'from', `'${specifier}';`].join(' ');
+}
+
+/** The providers `e2e init` writes into the config, in the order they are tried. */
+export const MODEL_PROVIDERS: readonly ModelProvider[] = [
+  {
+    package: '@ai-sdk/openai',
+    variables: 'OPENAI_API_KEY',
+    importLine: importOf('{ openai }', '@ai-sdk/openai'),
+    branch: ["if (process.env.OPENAI_API_KEY) return openai(chosen ?? 'gpt-5-mini');"],
+  },
+  {
+    package: '@ai-sdk/anthropic',
+    variables: 'ANTHROPIC_API_KEY',
+    importLine: importOf('{ anthropic }', '@ai-sdk/anthropic'),
+    branch: ["if (process.env.ANTHROPIC_API_KEY) return anthropic(chosen ?? 'claude-sonnet-4-5');"],
+  },
+  {
+    package: '@ai-sdk/openai-compatible',
+    variables: 'E2E_OPENAI_COMPATIBLE_URL (E2E_OPENAI_COMPATIBLE_KEY if it wants a key)',
+    importLine: importOf('{ createOpenAICompatible }', '@ai-sdk/openai-compatible'),
+    branch: [
+      'const compatibleUrl = process.env.E2E_OPENAI_COMPATIBLE_URL;',
+      'if (compatibleUrl) {',
+      '  const apiKey = process.env.E2E_OPENAI_COMPATIBLE_KEY;',
+      "  return createOpenAICompatible({ name: 'local', baseURL: compatibleUrl, ...(apiKey ? { apiKey } : {}) }).chatModel(chosen ?? 'local-model');",
+      '}',
+    ],
+  },
 ];
+
+/** The environment variables that choose the model, for messages: `OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL`. */
+export const MODEL_VARIABLES_TEXT = 'OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL (E2E_MODEL picks the model)';
+
+function commentedUnless(installed: boolean, lines: readonly string[], indent: string): string[] {
+  return lines.map((line) => `${indent}${installed ? '' : '// '}${line}`);
+}
+
+function configLines(installed: ReadonlySet<string>): string[] {
+  const imports = MODEL_PROVIDERS.flatMap((provider) => commentedUnless(installed.has(provider.package), [provider.importLine], ''));
+  const branches = MODEL_PROVIDERS.flatMap((provider) => commentedUnless(installed.has(provider.package), provider.branch, '  '));
+  const table = MODEL_PROVIDERS.map((provider) => ` *   ${provider.package.padEnd(27)}${provider.variables}`);
+  return [
+    "import { defineConfig, web } from 'e2e';",
+    ...imports,
+    '',
+    '/*',
+    ' * The model the agent uses when a step is not in the cache (`e2e replay` and a fully cached',
+    ' * run need none), picked by environment variable; E2E_MODEL picks the model name:',
+    ' *',
+    ...table,
+    ' *',
+    " * A provider whose package was not installed when `e2e init` ran is commented out: install",
+    ' * it (`npm i -D <package>`) and uncomment its lines.',
+    ' */',
+    'function modelFromEnvironment() {',
+    '  const chosen = process.env.E2E_MODEL;',
+    ...branches,
+    '  return undefined;',
+    '}',
+    '',
+    'export default defineConfig({',
+    '  // Where the tests are (any Playwright Test option works here too).',
+    "  testDir: 'tests',",
+    '',
+    '  // Start the app before the tests, or remove this and start it yourself:',
+    "  // webServer: { command: 'npm run dev', url: 'http://127.0.0.1:3000', reuseExistingServer: true },",
+    '',
+    '  // Each target is an app on an engine; it becomes a Playwright project (`--project web`).',
+    "  targets: [{ name: 'web', engine: web(), app: { url: process.env.E2E_APP_URL ?? 'http://127.0.0.1:3000' } }],",
+    '',
+    '  agents: {',
+    '    default: {',
+    '      model: modelFromEnvironment(),',
+    "      context: 'Describe the app in a sentence or two: what it is for and what the agent should know.',",
+    '    },',
+    '  },',
+    '',
+    '  // Recorded steps replay from here with no model call; commit this folder.',
+    "  cache: { dir: '.e2e/cache' },",
+    '',
+    "  // Secrets are passed by name (`secret('adminPassword')`); the model never sees the value.",
+    '  // secrets: { adminPassword: process.env.ADMIN_PASSWORD },',
+    '});',
+  ];
+}
 
 const EXAMPLE_TEST_LINES = [
   "import { expect, test } from 'e2e';",
@@ -74,8 +120,13 @@ const EXAMPLE_TEST_LINES = [
   '});',
 ];
 
-/** The config file `e2e init` creates. */
-export const CONFIG_TEMPLATE = CONFIG_LINES.join('\n') + '\n';
+/** The config file `e2e init` creates, with live lines for the provider packages in `installed`. */
+export function configTemplate(installed: ReadonlySet<string>): string {
+  return configLines(installed).join('\n') + '\n';
+}
+
+/** The config `e2e init` creates in a project with no provider package installed. */
+export const CONFIG_TEMPLATE = configTemplate(new Set());
 
 /** The example test `e2e init` creates. */
 export const EXAMPLE_TEST_TEMPLATE = EXAMPLE_TEST_LINES.join('\n') + '\n';

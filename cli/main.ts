@@ -4,9 +4,10 @@
  * result, and {@link EXIT_CODES} maps it to the exit code. The only place (besides the
  * runner entry) that touches the console and `process.exit`.
  */
-import { Command, Option } from 'commander';
+import { Command, type CommanderError } from 'commander';
 import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
+import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
 import { startRun, type RunCommandOptions, type RunKind } from './run-command.js';
 
 function finish(outcome: CommandOutcome, message?: string): never {
@@ -14,13 +15,11 @@ function finish(outcome: CommandOutcome, message?: string): never {
   process.exit(EXIT_CODES[outcome]);
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 const program = new Command('e2e')
   .description('Cache-first record/replay for end-to-end tests written in plain language.')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Inherited by every command created after it: a usage error exits 2, not Playwright's 1.
+  .exitOverride((error: CommanderError) => process.exit(error.exitCode === 0 ? EXIT_CODES.passed : EXIT_CODES.configuration));
 
 interface RunCommandSpec {
   name: RunKind;
@@ -48,12 +47,9 @@ for (const spec of RUN_COMMANDS) {
     .description(spec.description)
     .argument('[filter...]', 'test file filters, passed to Playwright Test')
     .option('-c, --config <file>', 'config file (default: e2e.config.ts in the current folder)')
-    .option('-g, --grep <pattern>', 'only tests whose title matches')
-    .addOption(new Option('--project <name>', 'only this target (repeatable)').argParser(collect))
-    .option('-j, --workers <count>', 'parallel workers')
-    .option('--retries <count>', 'retries of a failed test')
-    .option('--shard <current/total>', 'run one shard, e.g. 1/4')
-    .option('--reporter <names>', "Playwright reporters (comma-separated); e2e's own report is always written");
+    .option('--reporter <reporter>', "Playwright reporters (comma-separated); e2e's own report is always written");
+  const passthrough = playwrightOptions();
+  for (const option of passthrough) command.addOption(option);
   if (spec.modes) {
     command
       .option('--no-cache', 'neither replay nor record (cache mode off)')
@@ -70,12 +66,8 @@ for (const spec of RUN_COMMANDS) {
         kind: spec.name,
         filters: filters.slice(0, filters.length - extra.length),
         config: flags['config'] as string | undefined,
-        grep: flags['grep'] as string | undefined,
-        project: flags['project'] as string[] | undefined,
-        workers: flags['workers'] as string | undefined,
-        retries: flags['retries'] as string | undefined,
-        shard: flags['shard'] as string | undefined,
         reporter: flags['reporter'] as string | undefined,
+        playwright: playwrightArgumentsOf(passthrough, flags),
         cache: flags['cache'] !== false,
         strictCache: flags['strictCache'] === true,
         propose: flags['propose'] as string | undefined,

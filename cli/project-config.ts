@@ -7,11 +7,11 @@
  * TypeScript config reads exactly as a run reads it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { E2EError } from '../errors/index.js';
@@ -39,6 +39,28 @@ export function playwrightCli(configPath: string): string {
   } catch {
     return createRequire(import.meta.url).resolve('@playwright/test/cli');
   }
+}
+
+/**
+ * The problem when the project's `@playwright/test` is not the one e2e imports: Playwright
+ * refuses a second copy (`did not expect test.describe() to be called here`), and a linked e2e
+ * (a folder install) is also compiled as the project's own code. Undefined when there is one copy.
+ */
+export function secondPlaywrightProblem(configPath: string): string | undefined {
+  let project: string;
+  let ours: string;
+  try {
+    project = realpathSync(createRequire(configPath).resolve('@playwright/test/package.json'));
+    ours = realpathSync(createRequire(import.meta.url).resolve('@playwright/test/package.json'));
+  } catch {
+    return undefined;
+  }
+  if (project === ours) return undefined;
+  const linked = !realpathSync(fileURLToPath(import.meta.url)).split(sep).includes('node_modules');
+  const fix = linked
+    ? 'e2e is linked from a folder (npm i ../e2e makes a symlink), which brings that folder\'s own @playwright/test; install it as a copy instead: `npm i -D --install-links <folder>` (or `install-links=true` in .npmrc), or `npm i -D ./e2e-<version>.tgz` from `npm pack`'
+    : 'install one @playwright/test that satisfies e2e\'s peer range, e.g. `npm i -D @playwright/test@latest`, then `npm dedupe`';
+  return `two copies of @playwright/test: the project's (${dirname(project)}) and e2e's (${dirname(ours)}); ${fix}.`;
 }
 
 /** The probe reporter: built JavaScript, or its TypeScript source when the CLI runs from source (Playwright compiles it). */
@@ -88,6 +110,8 @@ export async function cacheLocationOf(options: CacheLocationOptions): Promise<Ca
 
 /** The config's folder and cache folder, as Playwright loads the config. */
 async function probeConfig(configPath: string, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<{ configDir: string; cacheDirectory: string }> {
+  const twoCopies = secondPlaywrightProblem(configPath);
+  if (twoCopies !== undefined) throw new E2EError('INVALID_CONFIG', twoCopies);
   const folder = await mkdtemp(join(tmpdir(), 'e2e-config-'));
   const output = join(folder, 'probe.json');
   const loadable = await loadableConfig(configPath);

@@ -5,8 +5,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, outcomeOfExitClass } from './exit-codes.js';
+import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
 import { findConfigFile } from './project-config.js';
 import { cacheEnvironment, playwrightArguments, startRun, type RunCommandOptions } from './run-command.js';
 
@@ -25,12 +27,39 @@ const options: RunCommandOptions = { filters: [], cache: true, debug: false, cwd
 describe('e2e run', () => {
   it('passes filters and Playwright options through, keeping the e2e reporter', () => {
     const args = playwrightArguments(
-      { ...options, filters: ['todos'], grep: 'adds', project: ['web', 'admin'], workers: '2', retries: '1', shard: '1/4', reporter: 'dot', extra: ['--headed'] },
+      { ...options, filters: ['todos'], playwright: ['--grep=adds', '--project=web', '--project=admin', '--retries=1'], reporter: 'dot', extra: ['--headed'] },
       '/project/e2e.config.ts',
     );
     expect(args.slice(0, 4)).toEqual(['test', '-c', '/project/e2e.config.ts', 'todos']);
-    expect(args).toEqual(expect.arrayContaining(['--grep', 'adds', '--project', 'web', '--project', 'admin', '--workers', '2', '--retries', '1', '--shard', '1/4', '--headed']));
+    expect(args).toEqual(expect.arrayContaining(['--grep=adds', '--project=web', '--project=admin', '--retries=1', '--headed']));
     expect(args[args.indexOf('--reporter') + 1]).toMatch(/^[^,]*runner\/redacting-reporter\.js,dot,.*runner\/reporter\.js$/);
+  });
+
+  it("lists with the list reporter, or the given ones, and without e2e's reporter", () => {
+    const listing = playwrightArguments({ ...options, playwright: ['--list'] }, '/project/e2e.config.ts');
+    expect(listing.slice(-2)).toEqual(['--reporter', 'list']);
+    const json = playwrightArguments({ ...options, reporter: 'json', extra: ['--list'] }, '/project/e2e.config.ts');
+    expect(json).toEqual(['test', '-c', '/project/e2e.config.ts', '--reporter', 'json', '--list']);
+  });
+
+  it('turns parsed Playwright options back into arguments, values after `=` so a variadic option swallows nothing', () => {
+    const all = playwrightOptions();
+    const parsed = new Command('record').exitOverride();
+    for (const option of all) parsed.addOption(option);
+    parsed.argument('[filter...]').action(() => undefined);
+    parsed.parse(['-x', '--headed', '--project', 'web', 'admin', '--no-deps', '--only-changed', '-u', '--trace', 'on', '-G', 'slow', '--repeat-each', '2'], { from: 'user' });
+    expect(playwrightArgumentsOf(all, parsed.opts())).toEqual([
+      '--grep-invert=slow',
+      '--headed',
+      '--no-deps',
+      '--only-changed',
+      '--project=web',
+      '--project=admin',
+      '--repeat-each=2',
+      '--trace=on',
+      '--update-snapshots',
+      '-x',
+    ]);
   });
 
   it('finds e2e.config.ts in the folder, and reports a missing config as a configuration outcome', async () => {

@@ -7,15 +7,16 @@
  * report; a second one stops the child at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitClassOf, isErrorCode } from '../errors/index.js';
 import { ENVIRONMENT } from '../runner/environment.js';
-import { parseReport, type Report } from '../runner/report.js';
+import { parseReport, type Report, type ReportReadResult } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
-import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli } from './project-config.js';
+import { MODEL_VARIABLES_TEXT } from './init-templates.js';
+import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
 import { loadableConfig } from './plain-config.js';
 
 /** Which command runs the tests. */
@@ -29,12 +30,10 @@ export interface RunCommandOptions {
   filters: string[];
   /** Config file; default `e2e.config.{ts,mts,js,mjs}` in `cwd`. */
   config?: string | undefined;
-  grep?: string | undefined;
-  project?: string[] | undefined;
-  workers?: string | undefined;
-  retries?: string | undefined;
-  shard?: string | undefined;
+  /** `--reporter`: Playwright reporters, comma-separated; e2e's reporter is added (not under `--list`). */
   reporter?: string | undefined;
+  /** Playwright Test options as `playwright test` arguments (`--headed`, `--retries=1`), see `playwright-options.ts`. */
+  playwright?: string[] | undefined;
   /** False for `--no-cache`. */
   cache: boolean;
   /** `--strict-cache`: a step whose entry no longer replays fails `REPLAY_STALE` instead of calling the model. */
@@ -92,15 +91,19 @@ const OUR_REPORTER = fileURLToPath(new URL('../runner/reporter.js', import.meta.
 /** First on the list: cleans every result of secrets before the other reporters see it. */
 const REDACTING_REPORTER = fileURLToPath(new URL('../runner/redacting-reporter.js', import.meta.url));
 
-/** The Playwright Test command line for `options`. */
+/** True when the run only lists the tests (`--list`, also after `--`). */
+export function listsOnly(options: RunCommandOptions): boolean {
+  return [...(options.playwright ?? []), ...(options.extra ?? [])].includes('--list');
+}
+
+/**
+ * The Playwright Test command line for `options`. A listing gets the list reporter (or the
+ * given ones) without e2e's or the HTML reporter, so `.e2e/` stays as the last run left it.
+ */
 export function playwrightArguments(options: RunCommandOptions, configPath: string): string[] {
-  const args = ['test', '-c', configPath, ...options.filters];
-  if (options.grep !== undefined) args.push('--grep', options.grep);
-  for (const project of options.project ?? []) args.push('--project', project);
-  if (options.workers !== undefined) args.push('--workers', options.workers);
-  if (options.retries !== undefined) args.push('--retries', options.retries);
-  if (options.shard !== undefined) args.push('--shard', options.shard);
-  if (options.reporter !== undefined) args.push('--reporter', `${REDACTING_REPORTER},${options.reporter},${OUR_REPORTER}`);
+  const args = ['test', '-c', configPath, ...options.filters, ...(options.playwright ?? [])];
+  if (listsOnly(options)) args.push('--reporter', options.reporter ?? 'list');
+  else if (options.reporter !== undefined) args.push('--reporter', `${REDACTING_REPORTER},${options.reporter},${OUR_REPORTER}`);
   args.push(...(options.extra ?? []));
   return args;
 }
@@ -123,23 +126,46 @@ async function readFailure(path: string): Promise<{ code: string; message: strin
   }
 }
 
+/** What identifies one write of the report (it is replaced by a rename, so a new write is a new inode or time). */
+async function reportStamp(path: string): Promise<string | undefined> {
+  try {
+    const stats = await stat(path);
+    return `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Said after a run where a step needed a model and none was configured. */
+export const NO_MODEL_HINT = `A step needed a model and none is configured. The config \`e2e init\` writes picks one by environment variable: set ${MODEL_VARIABLES_TEXT}, with the provider's package installed; or set \`model\` on the agent entry yourself.`;
+
+/** This run's report: undefined when none was written since `previousReport` (the last run's stays in place and decides nothing). */
+async function readRunReport(reportPath: string, previousReport: string | undefined): Promise<ReportReadResult | undefined> {
+  const stamp = await reportStamp(reportPath);
+  if (stamp === undefined || stamp === previousReport) return undefined;
+  try {
+    return parseReport(await readFile(reportPath, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 async function conclude(
   reportPath: string,
   failurePath: string,
   exit: { code: number | null; interrupted: boolean },
+  previousReport: string | undefined,
 ): Promise<RunCommandResult> {
-  let report: Report | undefined;
-  try {
-    const read = parseReport(await readFile(reportPath, 'utf8'));
-    if (read.kind === 'report') report = read.report;
-    else if (read.kind === 'unsupported-version') {
-      return { outcome: 'configuration', message: `The report has version ${read.version}, newer than this e2e; update e2e.` };
-    }
-  } catch {
-    report = undefined;
+  const read = await readRunReport(reportPath, previousReport);
+  if (read?.kind === 'unsupported-version') {
+    return { outcome: 'configuration', message: `The report has version ${read.version}, newer than this e2e; update e2e.` };
   }
+  const report: Report | undefined = read?.kind === 'report' ? read.report : undefined;
   if (exit.interrupted) return { outcome: 'interrupted', report };
-  if (report !== undefined) return { outcome: outcomeOfExitClass(report.exitCode), report };
+  if (report !== undefined) {
+    const modelless = report.tests.some((test) => test.attempts.some((attempt) => attempt.errorCode === 'MODEL_UNAVAILABLE'));
+    return modelless ? { outcome: outcomeOfExitClass(report.exitCode), report, message: NO_MODEL_HINT } : { outcome: outcomeOfExitClass(report.exitCode), report };
+  }
   const failure = await readFailure(failurePath);
   if (failure !== undefined && isErrorCode(failure.code)) {
     return { outcome: outcomeOfExitClass(exitClassOf(failure.code)), message: `${failure.code}: ${failure.message}` };
@@ -149,6 +175,16 @@ async function conclude(
     outcome: 'configuration',
     message: `Playwright Test stopped (exit ${exit.code ?? 'by signal'}) before writing ${reportPath}; see its output above.`,
   };
+}
+
+/** A listing writes no report: Playwright's exit status decides (a test file that does not load is a configuration problem). */
+async function concludeListing(failurePath: string, exit: { code: number | null; interrupted: boolean }): Promise<RunCommandResult> {
+  if (exit.interrupted) return { outcome: 'interrupted' };
+  const failure = await readFailure(failurePath);
+  if (failure !== undefined && isErrorCode(failure.code)) {
+    return { outcome: outcomeOfExitClass(exitClassOf(failure.code)), message: `${failure.code}: ${failure.message}` };
+  }
+  return { outcome: exit.code === 0 ? 'passed' : 'configuration' };
 }
 
 /** Start `e2e run` (or `record`, `replay`). The caller forwards interrupts with {@link RunHandle.interrupt}. */
@@ -161,6 +197,8 @@ export function startRun(options: RunCommandOptions): RunHandle {
       interrupt: () => undefined,
     };
   }
+  const twoCopies = secondPlaywrightProblem(configPath);
+  if (twoCopies !== undefined) return { result: Promise.resolve({ outcome: 'configuration', message: `INVALID_CONFIG: ${twoCopies}` }), interrupt: () => undefined };
   const modes = cacheEnvironment(options);
   if ('problem' in modes) return { result: Promise.resolve({ outcome: 'configuration', message: `error: ${modes.problem}` }), interrupt: () => undefined };
   const configDir = dirname(configPath);
@@ -171,7 +209,7 @@ export function startRun(options: RunCommandOptions): RunHandle {
   let forceStop: (() => void) | undefined;
 
   const result = (async (): Promise<RunCommandResult> => {
-    await rm(reportPath, { force: true });
+    const previousReport = await reportStamp(reportPath);
     await rm(failurePath, { force: true });
     // fd 3 is a pipe only the CLI holds open: when the CLI dies (even by SIGKILL), the run sees it close and stops.
     const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath, [ENVIRONMENT.parentPipe]: '3' };
@@ -191,7 +229,8 @@ export function startRun(options: RunCommandOptions): RunHandle {
       started.on('exit', (code) => resolveExit({ code, interrupted: interrupts > 0 }));
     });
     await loadable.dispose();
-    return conclude(reportPath, failurePath, exit);
+    if (listsOnly(options)) return concludeListing(failurePath, exit);
+    return conclude(reportPath, failurePath, exit, previousReport);
   })();
 
   return {

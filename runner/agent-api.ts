@@ -7,7 +7,7 @@
  */
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
-import { AgentError, E2EError, isE2EError, messageOf } from '../errors/index.js';
+import { AgentError, E2EError, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
 import type { StepKind } from '../contract/step-contract.js';
@@ -170,6 +170,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
     const title = agentStepTitle(kind, instruction, (text) => runner.redact(text));
     const location = callerLocation();
+    const quoted = typeof instruction === 'string' ? JSON.stringify(clipLine(runner.redact(instruction), 80)) : '';
     return playwrightTest.step(
       title,
       async () => {
@@ -191,7 +192,9 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           const code = verdict.errorCode ?? 'ACTION_FAILED';
           const status = verdict.status === 'blocked' ? 'blocked' : 'failed';
           const turns = turnLines(outcome.turns);
-          throw raised.note(new AgentError(code, [`agent.${kind} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n'), status));
+          // A test failure (exit class 1) reads like a failed Playwright expectation, so JUnit reports it as a <failure>, not an <error>.
+          const subject = exitClassOf(code) === 1 ? `expect(agent).${kind}(${quoted})` : `agent.${kind}`;
+          throw raised.note(new AgentError(code, [`${subject} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n'), status));
         }
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
         return outcome;

@@ -208,9 +208,9 @@ function redactChunk(chunk: unknown): unknown {
   return chunk;
 }
 
-/** Write lines to standard output (the reporter's summary). */
-export function printLines(lines: readonly string[]): void {
-  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+/** Write lines to standard output, or standard error (the reporter's summary). */
+export function printLines(lines: readonly string[], stream: 'stdout' | 'stderr' = 'stdout'): void {
+  process[stream].write(lines.map((line) => `${line}\n`).join(''));
 }
 
 /** A logger writing to standard error; debug lines only under `--debug`. */

@@ -9,6 +9,7 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { nodeFileSystem } from '../cache-format/index.js';
 import { isErrorCode, type ErrorCode } from '../errors/index.js';
@@ -40,9 +41,21 @@ export interface E2EReporterOptions {
   outputFile?: string;
   /** Print the summary lines (default true). */
   printSummary?: boolean;
+  /** Set by Playwright: `list` for `--list`, where nothing runs and nothing is written. */
+  _mode?: string;
+}
+
+/** Playwright reporters that print for people or write files; with any other, stdout may carry a report (JSON, JUnit), so the summary goes to stderr. */
+const TEXT_OR_FILE_REPORTERS = new Set(['list', 'line', 'dot', 'failures', 'github', 'html', 'blob', 'null', 'perfetto', 'coverage']);
+
+/** Where the summary goes: stdout unless another reporter may write a report there. */
+export function summaryStream(reporters: readonly (readonly [string, unknown?])[], ownPath: string): 'stdout' | 'stderr' {
+  return reporters.every(([name]) => name === ownPath || TEXT_OR_FILE_REPORTERS.has(name)) ? 'stdout' : 'stderr';
 }
 
 export { DEFAULT_REPORT_PATH };
+
+const OWN_PATH = fileURLToPath(import.meta.url);
 
 function firstLine(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
@@ -112,8 +125,9 @@ export default class E2EReporter implements Reporter {
     this.#errors.push(runErrorOf(error));
   }
 
-  /** Write the report, print the summary, keep Playwright's status. */
+  /** Write the report, print the summary, keep Playwright's status. A listing (`--list`) leaves `.e2e/` as it was. */
   async onEnd(result: FullResult): Promise<void> {
+    if (this.#options._mode === 'list') return;
     const report = this.#build(result);
     const path = this.#reportPath();
     await mkdir(dirname(path), { recursive: true });
@@ -124,7 +138,8 @@ export default class E2EReporter implements Reporter {
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
     const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
-    printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()]);
+    const stream = summaryStream(this.#config?.reporter ?? [], OWN_PATH);
+    printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()], stream);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */

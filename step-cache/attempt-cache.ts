@@ -133,7 +133,7 @@ class AttemptCacheImpl implements AttemptCache {
       redact: options.redact,
       secretValues,
     };
-    const decision = { store: options.store, nearest: new NearestEntryIndex(options.store), strict: options.strict, redact: options.redact };
+    const decision = { store: options.store, nearest: new NearestEntryIndex(options.store), strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
     this.#acts = new ActCache({ ...decision, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
     this.#judgments = new JudgmentCache({ ...decision, clock: options.clock, replay: options.replay });
   }

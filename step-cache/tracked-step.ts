@@ -50,6 +50,8 @@ export interface DecisionContext {
   store: CacheStore;
   nearest: NearestEntryIndex;
   strict: boolean;
+  /** Only a read-write run re-records on a retry; read-only runs replay a retry again. */
+  recordsRetries: boolean;
   redact(text: string): string;
 }
 
@@ -85,7 +87,7 @@ export async function decideStep<E extends Entry>(
   if (read.kind === 'hit') tracked.seen = isKind(read.entry) ? { blob: read.blob, entry: read.entry } : { blob: read.blob };
   else if (read.kind === 'invalid' && read.blob !== undefined) tracked.seen = { blob: read.blob };
 
-  if (step.attempt.retry > 0) return missed(tracked, step, context, 'retry', `retry ${step.attempt.retry} ${wording.retry}`, afterStep);
+  if (step.attempt.retry > 0 && context.recordsRetries) return missed(tracked, step, context, 'retry', `retry ${step.attempt.retry} ${wording.retry}`, afterStep);
   switch (read.kind) {
     case 'absent': {
       const miss = await context.nearest.explainMiss(key.parts);

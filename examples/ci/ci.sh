@@ -6,7 +6,7 @@ set -euo pipefail
 npm ci
 status=0
 npx e2e replay ${SHARD:+--shard "$SHARD"} || status=$?
-if [ "$status" -ne 0 ] && [ -n "${OPENAI_API_KEY:-}${ANTHROPIC_API_KEY:-}" ]; then
+if [ "$status" -ne 0 ] && [ -n "${OPENAI_API_KEY:-}${ANTHROPIC_API_KEY:-}${E2E_OPENAI_COMPATIBLE_URL:-}" ]; then
   npx e2e run --propose proposal ${SHARD:+--shard "$SHARD"} || true
   echo "Healed recordings are in ./proposal; review with: npx e2e cache diff .e2e/cache proposal"
   echo "and merge them with: npx e2e cache accept proposal"

@@ -252,13 +252,25 @@ describe('each replay reason, from a real page change', () => {
     expect(context.cache).toMatchObject({ mode: 'missed', reason: 'wrong-context', detail: "no entry; nearest entry of this test differs in the agent's context" });
   });
 
-  it('never replays a retry', async () => {
+  it('runs the agent from the start on a retry when the cache is read-write', async () => {
     const { store } = newCache();
     await record(store);
     const retry = await runOnce('todos.html', { store, retry: 1 });
     expect(retry.cache).toMatchObject({ mode: 'missed', reason: 'retry' });
     expect(retry.executor.calls).toBe(1);
     expect(retry.executor.prefixes).toEqual([undefined]);
+  });
+
+  it('replays again on a retry when the cache is read-only, also when strict', async () => {
+    const { store, dir } = newCache();
+    const key = await record(store);
+    const readOnly = new FileCacheStore(dir, { readOnly: true });
+    const retry = await runOnce('todos.html', { store: readOnly, mode: 'read-only', retry: 1 });
+    expect(retry.cache).toEqual({ mode: 'self-finalized', entry: key });
+    expect(retry.executor.calls).toBe(0);
+    const strict = await runOnce('todos.html', { store: readOnly, mode: 'read-only', strict: true, retry: 2 });
+    expect(strict.cache).toEqual({ mode: 'self-finalized', entry: key });
+    expect(strict.executor.calls).toBe(0);
   });
 
   it('misses with invalid-entry on a damaged blob and saves the new recording over it', async () => {

@@ -167,6 +167,19 @@ describe('an assert recorded live replays with no model', () => {
     expect(snapshotTree(dir)).toEqual(before);
   });
 
+  it('asks the judge again on a retry of a read-write run, and replays again on a retry of a read-only one', async () => {
+    const { store, dir } = newStore();
+    const key = await record(store, page(TWO_TODOS), 'Buy milk is completed');
+    const judge = screenJudge(RULES);
+    const rerun = await assertOnce(page(TWO_TODOS), 'Buy milk is completed', { store, judge, retry: 1 });
+    expect(rerun.cache).toMatchObject({ mode: 'missed', reason: 'retry' });
+    expect(rerun.outcome.modelCalls).toBeGreaterThan(0);
+    const readOnly = new FileCacheStore(dir, { readOnly: true });
+    const replay = await assertOnce(page(TWO_TODOS), 'Buy milk is completed', { store: readOnly, mode: 'read-only', retry: 1 });
+    expect(replay.cache).toEqual({ mode: 'self-finalized', entry: key });
+    expect(replay.outcome.modelCalls).toBe(0);
+  });
+
   it('shows the entry in `cache show` with its question and evidence sentences', async () => {
     const { store } = newStore();
     const key = await record(store, page(TWO_TODOS), 'only one todo remains open');

@@ -3,7 +3,7 @@
  * starts it, and collects its exit code, output and `.e2e/report.json`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from '../../../runner/report.js';
 import { ROOT } from './build.js';
@@ -36,6 +36,7 @@ function baseEnvironment(extra: Record<string, string> | undefined): Record<stri
 
 /** Start `e2e <args>` in `options.cwd`; the promise settles when the process exits. */
 export function startE2E(args: string[], options: E2ERunOptions): { child: ChildProcess; done: Promise<E2ERun> } {
+  const started = Date.now();
   const child = spawn(process.execPath, [E2E_BIN, ...args], { cwd: options.cwd, env: baseEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -48,7 +49,9 @@ export function startE2E(args: string[], options: E2ERunOptions): { child: Child
   const done = new Promise<E2ERun>((resolve) => {
     child.on('close', (code) => {
       const reportPath = join(options.cwd, '.e2e', 'report.json');
-      const report = existsSync(reportPath) ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Report) : undefined;
+      // The last run's report stays in place; only one this run wrote counts.
+      const written = existsSync(reportPath) && statSync(reportPath).mtimeMs >= started;
+      const report = written ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Report) : undefined;
       resolve({ exitCode: code, stdout, stderr, report });
     });
   });

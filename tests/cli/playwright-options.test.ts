@@ -1,0 +1,72 @@
+/**
+ * `e2e record`, `replay` and `run` take Playwright Test's options as Playwright spells them,
+ * checked against the installed `playwright test --help` so the list cannot drift, and usage
+ * errors exit 2 with commander's message (a typo is not a failing suite).
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OWN_OPTIONS } from '../../cli/playwright-options.js';
+import { ensureBuilt, ROOT } from '../runner/support/build.js';
+import { E2E_BIN } from '../runner/support/e2e-process.js';
+
+const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The flags column of a commander help text: `-u, --update-snapshots [mode]`, one per option. */
+function helpFlags(help: string): string[] {
+  return help
+    .split('\n')
+    .map((line) => /^ {2}(-[^ ].*?)(?: {2,}|$)/.exec(line)?.[1])
+    .filter((flags): flags is string => flags !== undefined);
+}
+
+function longName(flags: string): string {
+  return /--[\w-]+/.exec(flags)?.[0] ?? flags.split(/[ ,]/)[0]!;
+}
+
+let playwrightFlags: string[];
+
+beforeAll(() => {
+  ensureBuilt();
+  const help = run([PLAYWRIGHT_CLI, 'test', '--help']);
+  expect(help.status).toBe(0);
+  playwrightFlags = helpFlags(help.stdout);
+}, 300_000);
+
+describe('Playwright Test options on record, replay and run', () => {
+  it.each(['record', 'replay', 'run'])('`e2e %s` takes every option of the installed `playwright test`, spelled the same', (command) => {
+    expect(playwrightFlags.length).toBeGreaterThan(30);
+    const ours = helpFlags(run([E2E_BIN, command, '--help']).stdout);
+    const passedOn = playwrightFlags.filter((flags) => !(longName(flags) in OWN_OPTIONS));
+    expect(ours).toEqual(expect.arrayContaining(passedOn));
+    // The options e2e defines itself exist under the same names.
+    for (const own of Object.keys(OWN_OPTIONS)) expect(ours.map(longName)).toContain(own);
+    // Nothing is offered that this Playwright does not have, besides e2e's own run options.
+    const extra = ours.filter((flags) => !playwrightFlags.includes(flags) && !(longName(flags) in OWN_OPTIONS));
+    expect(extra.map(longName).every((name) => ['--no-cache', '--strict-cache', '--propose'].includes(name))).toBe(true);
+  });
+
+  it('exits 2 with commander\'s message for an unknown option, an unknown command and a missing value', () => {
+    const option = run([E2E_BIN, 'run', '--bogus']);
+    expect(option.status).toBe(2);
+    expect(option.stderr).toContain("error: unknown option '--bogus'");
+    const command = run([E2E_BIN, 'rnu']);
+    expect(command.status).toBe(2);
+    expect(command.stderr).toContain("error: unknown command 'rnu'");
+    expect(command.stderr).toContain('(Did you mean run?)');
+    const value = run([E2E_BIN, 'replay', '--retries']);
+    expect(value.status).toBe(2);
+    expect(value.stderr).toContain("error: option '--retries <retries>' argument missing");
+  });
+
+  it('exits 0 for --help', () => {
+    const help = run([E2E_BIN, 'replay', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: e2e replay [options] [filter...]');
+  });
+});
