@@ -37,14 +37,19 @@ function lastId(text: string, role: string, name: string): string | undefined {
 }
 
 /**
- * The id of the checkbox that sits in the list item named `todo`: the first checkbox line after
- * that item's line, in what the model was shown (a whole screen or a change report).
+ * The id of the checkbox that belongs to the list item named `todo`, in what the model was
+ * shown (whole screens and change reports): the first checkbox at or after the newest line,
+ * not a removal, that names the item.
  */
 function toggleOf(text: string, todo: string): string | undefined {
-  const escaped = todo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const item = new RegExp(`#\\S+ listitem "${escaped}"`).exec(text);
-  if (item === null) return undefined;
-  return /#(\S+) checkbox /.exec(text.slice(item.index))?.[1];
+  const lines = text.split('\n').filter((line) => !line.startsWith('removed '));
+  const named = lines.map((line) => line.includes(`listitem "${todo}"`)).lastIndexOf(true);
+  if (named < 0) return undefined;
+  for (const line of lines.slice(named)) {
+    const toggle = /#(\S+) checkbox /.exec(line);
+    if (toggle !== null) return toggle[1];
+  }
+  return undefined;
 }
 
 /**
@@ -65,14 +70,19 @@ function todoScript(request: ChatRequest): ScriptedReply {
     if (toggle === undefined) return { kind: 'error', status: 500, message: `the script found no checkbox for "${TODOS[0]}"` };
     return call('check', { target: toggle });
   }
+  // A refused tick must fail the bench, not pass it.
+  const last = request.messages[request.messages.length - 1];
+  if (last?.role === 'tool' && typeof last.content === 'string' && / failed/.test(last.content.split('\n')[0] ?? '')) {
+    return call('complete_step', { status: 'failed', errorCode: 'ACTION_FAILED', summary: last.content.split('\n')[0] });
+  }
   return call('complete_step', { status: 'passed', summary: 'Two todos added, the first completed.' });
 }
 
 /** Bytes of a value as JSON text. */
 const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '');
 
-/** Run the prompt bench and return its figures. */
-export async function runPromptBench(context: BenchContext): Promise<Record<string, number>> {
+/** Run the TodoMVC step against the loopback model and return every request it received. */
+export async function recordTodoRequests(context: BenchContext): Promise<ChatRequest[]> {
   const site = await serveStatic(EXAMPLES);
   const modelServer = await startOpenAIServer(todoScript);
   const engine = web({ env: context.env });
@@ -90,21 +100,26 @@ export async function runPromptBench(context: BenchContext): Promise<Record<stri
     } finally {
       await instance.close();
     }
-    const requests = modelServer.requests;
-    const first = requests[0];
-    if (first === undefined) throw new Error('the prompt bench sent no request');
-    const system = first.messages.filter((message) => message.role === 'system');
-    const bodyBytes = requests.reduce((total, request) => total + jsonBytes(request.body), 0);
-    return {
-      agent_fixed_prompt_bytes: system.reduce((total, message) => total + jsonBytes(message), 0) + jsonBytes(first.body['tools'] ?? []),
-      act_input_tokens_todomvc: Math.round(bodyBytes / 4),
-      act_requests_todomvc: requests.length,
-    };
+    return modelServer.requests;
   } finally {
     await engine.dispose?.();
     await modelServer.close();
     await site.close();
   }
+}
+
+/** Run the prompt bench and return its figures. */
+export async function runPromptBench(context: BenchContext): Promise<Record<string, number>> {
+  const requests = await recordTodoRequests(context);
+  const first = requests[0];
+  if (first === undefined) throw new Error('the prompt bench sent no request');
+  const system = first.messages.filter((message) => message.role === 'system');
+  const bodyBytes = requests.reduce((total, request) => total + jsonBytes(request.body), 0);
+  return {
+    agent_fixed_prompt_bytes: system.reduce((total, message) => total + jsonBytes(message), 0) + jsonBytes(first.body['tools'] ?? []),
+    act_input_tokens_todomvc: Math.round(bodyBytes / 4),
+    act_requests_todomvc: requests.length,
+  };
 }
 
 /** The `prompt` section for `bench/run.ts`. */
