@@ -65,7 +65,9 @@ export function describeStep(ctx: StepContext, options: StepBriefOptions = {}): 
   const params = Object.entries(ctx.step.params);
   if (params.length > 0) sections.push(['Parameters:', ...params.map(([name, value]) => `- ${name}: ${value}`)].join('\n'));
   if (ctx.step.secrets.length > 0) {
-    sections.push(`Secrets this step may type, by name with type_secret: ${ctx.step.secrets.join(', ')}. Their values are never shown.`);
+    sections.push(
+      `Secrets this step may type, by name with type_secret: ${ctx.step.secrets.join(', ')}. Their values are never shown; never type a secret's name as plain text.`,
+    );
   }
   if ((options.includeContext ?? true) && ctx.agentContext.trim() !== '') sections.push(`About the app:\n${ctx.agentContext.trim()}`);
   if (ctx.ledger.length > 0) {
