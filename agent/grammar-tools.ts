@@ -153,7 +153,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   onNode('scrollTo', 'Scroll a node into view.');
   if (verbs.has('type')) {
     tools['type'] = tool({
-      description: 'Type text into a field, replacing its text unless replace is false.',
+      description: 'Type into a field (replace false appends).',
       inputSchema: z.strictObject({ target, text: z.string().max(4096), replace: z.boolean().optional() }),
       execute: ({ target: id, text, replace }) =>
         act(`type into #${nodeRef(id).id}`, () => ctx.actions.type(nodeRef(id), text, { replace: replace ?? true })),
@@ -188,7 +188,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   }
   if (verbs.has('check')) {
     tools['check'] = tool({
-      description: 'Tick a checkbox, radio button or switch; checked false unticks it.',
+      description: 'Tick a checkbox, radio or switch (checked false unticks).',
       inputSchema: z.strictObject({ target, checked: z.boolean().optional() }),
       execute: ({ target: id, checked }) =>
         act(`${checked === false ? 'uncheck' : 'check'} #${nodeRef(id).id}`, () => ctx.actions.check(nodeRef(id), checked ?? true)),
@@ -223,7 +223,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   const pixelsAllowed = !ctx.attempt.secretFilled();
   if (verbs.has('screenshot') && pixelsAllowed) {
     tools['screenshot'] = tool({
-      description: 'See the screen as an image when the text is not enough.',
+      description: 'See the screen as an image.',
       inputSchema: z.strictObject({}),
       execute: () =>
         guard(async (): Promise<ScreenOutput | string> => {
@@ -237,7 +237,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   }
   if (verbs.has('tapAt') && pixelsAllowed) {
     tools['tap_at'] = tool({
-      description: 'Click a point of the screenshot (CSS pixels).',
+      description: 'Click a point of the screenshot.',
       inputSchema: z.strictObject({ x: coordinate, y: coordinate }),
       execute: ({ x, y }) =>
         guard(async (): Promise<ScreenOutput | string> => {

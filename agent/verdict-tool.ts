@@ -28,7 +28,7 @@ export const MODEL_VERDICT_CODES = [
 /** The verdict tool's input. */
 export const verdictInputSchema = z.strictObject({
   status: z.enum(['passed', 'failed', 'blocked']),
-  summary: z.string().min(1).max(2000).describe('What you saw, in a sentence or two'),
+  summary: z.string().min(1).max(2000),
   errorCode: z.enum(MODEL_VERDICT_CODES).optional(),
 });
 

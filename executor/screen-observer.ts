@@ -121,7 +121,8 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       if (before === undefined) return after.text;
       const diff = diffScreens(before.text, after.text);
       if (diff.mostlyChanged) return after.text;
-      const header = `Screen (revision ${after.revision}, path ${after.path}, ${after.nodeCount} nodes)`;
+      // Short, since every later request repeats it; the path only when it changed.
+      const header = `Screen revision ${after.revision}${after.path === before.path ? '' : ` (path ${after.path})`}`;
       if (diff.unchanged) return `${header}: no change since revision ${before.revision}.`;
       return `${header}, changes since revision ${before.revision}:\n${diff.text}`;
     },
