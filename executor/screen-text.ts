@@ -310,11 +310,18 @@ export function maskTickingText(text: string): string {
   return text.replace(CLOCK_TIME, '#:#').replace(DURATION, '#');
 }
 
+/** Options of {@link shapeOf}. */
+export interface ShapeOptions {
+  /** Count which node is focused (default true). */
+  focus?: boolean;
+}
+
 /**
  * A cheap signature of a screen for settling: ids (not of `text` runs), roles, names, texts,
  * values and states, with ticking clocks masked and timers ignored. Rects are left out (layout jitter is not change).
  */
-export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }): string {
+export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }, options: ShapeOptions = {}): string {
+  const focus = options.focus ?? true;
   const root = 'root' in screen ? screen.root : screen;
   const url = 'root' in screen ? (screen.url ?? '') : '';
   // Two 32-bit multiplicative hashes over the fields, fed piece by piece (no giant string).
@@ -344,7 +351,7 @@ export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string })
       feed(maskTickingText(node.text ?? ''));
       feed(maskTickingText(node.value ?? ''));
     }
-    feed(node.states.join(','));
+    feed((focus ? node.states : node.states.filter((state) => state !== 'focused')).join(','));
     feed(String(node.children.length));
     for (let index = node.children.length - 1; index >= 0; index--) {
       const child = node.children[index];
