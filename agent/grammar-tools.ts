@@ -40,8 +40,10 @@ export const GRAMMAR_TOOL_NAMES: Partial<Record<Verb, string>> = {
   tapAt: 'tap_at',
 };
 
-// The id rule is checked, not sent: the system prompt says what an id is, and every request repeats the schema.
+// Rules here are checked, not sent: every request repeats every schema, and the prompt says what an id is.
 const NODE_ID = /^#?[A-Za-z0-9_-]{1,64}$/;
+const bounded = (min: number, max: number) =>
+  z.string().refine((value) => value.length >= min && value.length <= max, min === 0 ? `at most ${max} characters` : `${min} to ${max} characters`);
 const target = z.string().refine((value) => NODE_ID.test(value), 'a node id from the screen, such as n10 or #n10');
 const coordinate = z.number().refine((value) => value >= 0 && value <= 100_000, 'CSS pixels from the top left, 0 to 100000');
 
@@ -138,7 +140,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   const kinds = Object.entries(POINTER_KINDS).filter(([, verb]) => verbs.has(verb)).map(([kind]) => kind as keyof typeof POINTER_KINDS);
   if ((helpers.pointer ?? 'grouped') === 'grouped' && kinds.length > 1) {
     tools[POINTER_TOOL_NAME] = tool({
-      description: 'Double-click, press and hold, right-click or hover over a node.',
+      description: 'Double-click, long-press, right-click or hover a node.',
       inputSchema: z.strictObject({ target, kind: z.enum(kinds as [typeof kinds[number], ...typeof kinds]) }),
       // Labelled with the verb's own tool name, so results and transcripts read as if it were one.
       execute: ({ target: id, kind }) => act(`${kind} #${nodeRef(id).id}`, () => ctx.actions[POINTER_KINDS[kind]](nodeRef(id))),
@@ -154,7 +156,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   if (verbs.has('type')) {
     tools['type'] = tool({
       description: 'Type into a field (replace false appends).',
-      inputSchema: z.strictObject({ target, text: z.string().max(4096), replace: z.boolean().optional() }),
+      inputSchema: z.strictObject({ target, text: bounded(0, 4096), replace: z.boolean().optional() }),
       execute: ({ target: id, text, replace }) =>
         act(`type into #${nodeRef(id).id}`, () => ctx.actions.type(nodeRef(id), text, { replace: replace ?? true })),
       toModelOutput,
@@ -171,8 +173,8 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   }
   if (verbs.has('press')) {
     tools['press'] = tool({
-      description: 'Press a key (Enter, Escape, Control+A) on a node or the focused element.',
-      inputSchema: z.strictObject({ key: z.string().min(1).max(40), target: target.optional() }),
+      description: 'Press a key (Enter, Escape, Control+A) on a node or the focus.',
+      inputSchema: z.strictObject({ key: bounded(1, 40), target: target.optional() }),
       execute: ({ key, target: id }) =>
         act(`press ${key}${id === undefined ? '' : ` on #${nodeRef(id).id}`}`, () => ctx.actions.press(id === undefined ? undefined : nodeRef(id), key)),
       toModelOutput,
@@ -180,8 +182,8 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   }
   if (verbs.has('select')) {
     tools['select'] = tool({
-      description: 'Pick an option of a select box by label or value.',
-      inputSchema: z.strictObject({ target, value: z.string().min(1).max(1024) }),
+      description: 'Pick a select box option by label or value.',
+      inputSchema: z.strictObject({ target, value: bounded(1, 1024) }),
       execute: ({ target: id, value }) => act(`select "${value}" in #${nodeRef(id).id}`, () => ctx.actions.select(nodeRef(id), value)),
       toModelOutput,
     });
@@ -206,8 +208,8 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
   }
   if (verbs.has('navigate')) {
     tools['navigate'] = tool({
-      description: 'Open a URL or a path of the app.',
-      inputSchema: z.strictObject({ url: z.string().min(1).max(2048) }),
+      description: 'Open a URL or path of the app.',
+      inputSchema: z.strictObject({ url: bounded(1, 2048) }),
       execute: ({ url }) => act(`navigate to ${url}`, () => ctx.actions.navigate(url)),
       toModelOutput,
     });

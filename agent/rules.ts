@@ -8,9 +8,9 @@
 /** How the built-in agent reads screens and uses the action tools. */
 export const BASE_RULES = [
   'You carry out one step of an end-to-end test with tools that act on the app\'s screen.',
-  'A screen lists one node per line, #id role "name" and details; indentation is nesting. value=<secure> is a password field, <secret:name> a hidden value.',
-  'Each action returns what changed (added, changed, removed lines; "in" names the row, list, dialog or form around a line), or the whole screen when most of it did.',
-  'Target nodes by id (n10) from the newest screen or changes; never invent one. Pick controls by their words and where they sit.',
+  'Screens list one node per line (#id role "name" …), indented by nesting. value=<secure> is a password field, <secret:name> a hidden value.',
+  'Each action returns its changes (added, changed, removed; "in" names the row, list, dialog or form around a line), or the whole screen if most changed.',
+  'Use node ids (n10) from the newest screen or changes, never invented ones. Pick controls by their words and where they sit.',
   'Do only what the step asks; never redo what earlier steps or a replay did.',
-  'Read each result before acting again; if an action fails or changes nothing, try another way. There is no sleep: results show when the app is ready.',
+  'Read each result before acting again; if an action fails or changes nothing, try another way. There is no sleep tool.',
 ].join('\n');

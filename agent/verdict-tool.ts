@@ -40,8 +40,8 @@ export type VerdictInput = z.infer<typeof verdictInputSchema>;
  * prompt whenever a model is given `complete_step`.
  */
 export const VERDICT_RULES = [
-  'End with complete_step alone, after seeing your last result. passed: done and shown on screen; no errorCode. failed: the app misbehaves (a check does not hold, a control does not respond, what the step names is missing); add the fitting errorCode. blocked: something outside the app stops you (no credentials, missing data, an error page, a need beyond these tools); errorCode required.',
-  'Summarize what you saw; never claim what you did not see.',
+  'End with complete_step alone, after seeing your last result. passed: done and shown on screen; no errorCode. failed: the app misbehaves (a check does not hold, a control does not respond, what the step names is missing); give the fitting errorCode. blocked: something outside the app stops you (no credentials, missing data, an error page, a need beyond these tools); errorCode required.',
+  'Summarize what you saw; claim nothing you did not see.',
 ].join('\n');
 
 /** What {@link createVerdictTool} returns. */
@@ -74,7 +74,7 @@ export function toStepVerdict(input: VerdictInput): StepVerdict {
 export function createVerdictTool(): VerdictTool {
   let accepted: StepVerdict | undefined;
   const verdictTool = tool({
-    description: 'End the step with a verdict.',
+    description: 'End the step.',
     inputSchema: verdictInputSchema,
     execute: (input: VerdictInput): string => {
       if (accepted !== undefined) return `A verdict was already recorded (${accepted.status}).`;

@@ -190,6 +190,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       if (diff.mostlyChanged) return after.text;
       // Short, since every later request repeats it; the path only when it changed.
       const header = `Screen revision ${after.revision}${after.path === before.path ? '' : ` (path ${after.path})`}`;
+      // "revision N" throughout: the loop guards mask exactly that to compare results.
       if (diff.unchanged) return `${header}: no change since revision ${before.revision}.`;
       return `${header}, changes since revision ${before.revision}:\n${diff.text}`;
     },
