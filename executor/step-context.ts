@@ -6,7 +6,7 @@
  * hooks, every text redacted.
  */
 import { E2EError, isE2EError } from '../errors/index.js';
-import type { EngineInstance } from './engine.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { presentObservation, type ScreenObserver } from './screen-observer.js';
 import { redactDeep } from './secrets.js';
 import type {
@@ -21,9 +21,9 @@ import type {
   StepExecutor,
   TargetInfo,
   TurnRecord,
-} from './step-contract.js';
+} from '../contract/step-contract.js';
 import type { ArtifactRef } from './step-record.js';
-import type { ActionEvent } from './step-seams.js';
+import type { ActionEvent } from '../contract/step-seams.js';
 import { toolScope, type StepSession } from './step-session.js';
 
 /** What the attempt lends a step's context. */

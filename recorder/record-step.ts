@@ -6,7 +6,6 @@
  */
 import {
   MAX_ACTIONS,
-  MAX_ENTRY_BYTES,
   actEntrySchema,
   type ActEntry,
   type KeyParts,
@@ -14,14 +13,15 @@ import {
   type Route,
   type StateControl,
 } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from './describe-action.js';
 import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
 import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
 import { diffStateControls } from './state-controls.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+import { clip, MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
+import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 
 /** Most origins an entry lists (the entry schema's cap). */
 export const MAX_ORIGINS = 20;
@@ -84,17 +84,6 @@ export class StepRecorder {
   /** The actions recorded so far. */
   get actions(): readonly RecordedAction[] {
     return this.#actions;
-  }
-
-  /** Why the step cannot be cached, once something made it so. */
-  get notCacheableReason(): string | undefined {
-    return this.#problem;
-  }
-
-  /** The screen at step start; when never called, the first action's `before` is used. */
-  begin(start: ScreenSnapshot): void {
-    this.#start ??= start;
-    this.#visit(start.url);
   }
 
   /** Record one action the step performed (successful or not). */
@@ -206,11 +195,7 @@ export interface ActEntryMetadata {
 }
 
 /** The entry, or why it cannot be written. */
-export type ActEntryResult = { kind: 'entry'; entry: ActEntry } | { kind: 'not-cacheable'; reason: string };
-
-function clipSummary(summary: string): string {
-  return summary.length > 1024 ? `${summary.slice(0, 1023)}…` : summary;
-}
+export type ActEntryResult = EntryResult<ActEntry>;
 
 /** Build and validate an `act` entry from a recording. Never throws on bad input. */
 export function buildActEntry(recording: StepRecording, metadata: ActEntryMetadata): ActEntryResult {
@@ -225,19 +210,8 @@ export function buildActEntry(recording: StepRecording, metadata: ActEntryMetada
     origins: recording.origins,
     appeared: recording.appeared,
     gone: recording.gone,
-    summary: clipSummary(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {})),
+    summary: clip(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {}), MAX_SUMMARY_CHARS),
     provenance: metadata.provenance,
   };
-  const parsed = actEntrySchema.safeParse(candidate);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    // Name where, never what: the offending value may be anything the page showed.
-    return { kind: 'not-cacheable', reason: `the entry does not validate at ${issue?.path.join('.') ?? 'its root'}: ${issue?.code ?? 'invalid'}` };
-  }
-  const text = JSON.stringify(parsed.data);
-  if (text.length > MAX_ENTRY_BYTES) return { kind: 'not-cacheable', reason: `the entry is larger than ${MAX_ENTRY_BYTES} bytes` };
-  if (metadata.redact !== undefined && metadata.redact(text) !== text) {
-    return { kind: 'not-cacheable', reason: 'the entry would contain a secret value' };
-  }
-  return { kind: 'entry', entry: parsed.data };
+  return validateEntry(actEntrySchema, candidate, metadata.redact);
 }

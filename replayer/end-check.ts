@@ -6,12 +6,12 @@
  * when the replay started proves nothing. Text compares with volatile parts as placeholders.
  */
 import type { ActEntry, StateControl } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { describeStateControl } from '../recorder/describe-action.js';
 import { sameRouteShape, routeOf } from '../recorder/route-of.js';
 import { countStateControl, statesOfLookalikes } from '../recorder/state-controls.js';
 import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { matchRoute } from './route-match.js';
 
 /** A screen for the end check. */

@@ -7,9 +7,9 @@
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
 import { AgentError, E2EError, isE2EError } from '../errors/index.js';
-import type { EngineInstance } from '../executor/engine.js';
+import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
-import type { StepKind } from '../executor/step-contract.js';
+import type { StepKind } from '../contract/step-contract.js';
 import type { ParamValue } from '../executor/instruction.js';
 
 /** Options of `agent.act`. */
@@ -197,7 +197,7 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
       if (typeof path !== 'string') throw raised.note(new E2EError('INVALID_ARGUMENT', 'app.open(path) takes a path relative to app.url, e.g. app.open("/todos").'));
       const url = new URL(path.replace(/^\/+/, ''), root).href;
       try {
-        await engine.session.open(url);
+        await runner.opening(() => engine.session.open(url));
       } catch (error) {
         if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
         throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${error instanceof Error ? error.message : String(error)}`)));

@@ -18,8 +18,8 @@ import {
 } from '@playwright/test';
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
-import type { AttemptCache } from '../executor/attempt-cache.js';
-import type { EngineInstance } from '../executor/engine.js';
+import type { AttemptCache } from '../step-cache/attempt-cache.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
 import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../executor/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';

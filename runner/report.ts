@@ -143,6 +143,29 @@ function cacheModeOf(cache: unknown): string | undefined {
   return typeof mode === 'string' ? mode : undefined;
 }
 
+/**
+ * Run-level errors for verified steps the cache could not save: the run exits 3
+ * (`CACHE_WRITE_FAILED`) even when its tests passed, since the recording is lost.
+ */
+export function unsavedStepErrors(tests: readonly ReportTest[]): RunError[] {
+  const problems: string[] = [];
+  for (const test of tests) {
+    for (const attempt of test.attempts) {
+      for (const step of attempt.steps) {
+        const cache = step.cache as { write?: unknown; writeError?: unknown } | null;
+        if (cache?.write !== 'failed') continue;
+        problems.push(`${[test.file, ...test.titlePath].join(' › ')}: ${typeof cache.writeError === 'string' ? cache.writeError : 'could not be saved'}`);
+      }
+    }
+  }
+  if (problems.length === 0) return [];
+  const count = problems.length === 1 ? '1 verified step' : `${problems.length} verified steps`;
+  return [{
+    code: 'CACHE_WRITE_FAILED',
+    message: `${count} could not be saved to the cache (check the cache folder is writable and the disk has room, then record again): ${problems.join('; ')}`,
+  }];
+}
+
 /** Totals over every attempt's steps. */
 export function summarize(tests: readonly ReportTest[]): ReportSummary {
   const summary: ReportSummary = {

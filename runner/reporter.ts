@@ -13,7 +13,7 @@ import { nodeFileSystem } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, readRunEnvironment, secretValuesFromEnvironment } from './environment.js';
+import { printLines, readRunEnvironment, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
   ATTEMPT_ATTACHMENT,
@@ -22,6 +22,7 @@ import {
   parseAttemptPayload,
   summarize,
   summaryLines,
+  unsavedStepErrors,
   toReportStep,
   type Report,
   type ReportAttempt,
@@ -66,6 +67,7 @@ export default class E2EReporter implements Reporter {
 
   constructor(options: E2EReporterOptions = {}) {
     this.#options = options;
+    stopWithParent();
   }
 
   /** Never claims the terminal; Playwright's list reporter prints progress. */
@@ -106,7 +108,8 @@ export default class E2EReporter implements Reporter {
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
-    printLines(['', ...debug, ...summaryLines(report.summary), ...this.#htmlReportLines()]);
+    const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
+    printLines(['', ...debug, ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()]);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
@@ -138,7 +141,7 @@ export default class E2EReporter implements Reporter {
   #build(result: FullResult): Report {
     const configDir = this.#configDir();
     const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
-    const errors = this.#errors.map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
+    const errors = [...this.#errors, ...unsavedStepErrors(tests)].map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
     const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;
     const report: Report = { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
     return redactDeep(report, (text) => this.#vault.redact(text));

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../agent/create-agent.js';
-import type { Engine } from '../../executor/engine.js';
+import type { Engine } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
 import { htmlPages, serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, scriptedModel, throwScriptErrors, type ScriptTurn } from './support/scripted-model.js';

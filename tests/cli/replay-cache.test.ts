@@ -22,7 +22,7 @@ import { contentsOf } from '../support/directory-snapshot.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, startE2E, type E2ERun } from '../runner/support/e2e-process.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/replay-cache/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/replay-cache', import.meta.url));
 
 /** The fixture app in its own process; its add button is labelled by an environment variable. */
 interface AppServer {

@@ -11,7 +11,7 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/behaviour/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/behaviour', import.meta.url));
 
 let servers: FixtureServers;
 let run: E2ERun;
@@ -47,6 +47,10 @@ describe('e2e run with a scripted executor', () => {
 
   it('never sends a refused navigation, link or window.location to the other origin', () => {
     for (const path of ['/page.html', '/landing.html', '/assigned.html']) expect(servers.other.requests).not.toContain(path);
+  });
+
+  it("warns about the test's own navigation to another origin between steps, which is stopped too", () => {
+    expect(run.stdout + run.stderr).toContain('/between.html between agent steps was stopped by the origin policy');
   });
 
   it('never lets a refused 302 hop reach the other origin', () => {
