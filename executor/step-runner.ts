@@ -32,6 +32,7 @@ import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, Ju
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
+import { stepTitle } from './step-title.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
 
 export type { RunStepOptions } from './step-options.js';
@@ -56,9 +57,9 @@ export interface BuiltInAgent {
   judgeFor(entry: AgentEntry, kind: 'assert' | 'waitFor' | 'extract'): StepExecutor | undefined;
 }
 
-/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. */
+/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. `label` says what it shows (redacted). */
 export interface ArtifactSink {
-  attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void>;
+  attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
 }
 
 /** Options of {@link createAttemptRunner}. */
@@ -289,7 +290,7 @@ export class AttemptRunner {
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
     if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
-    await this.#evidence(index, artifacts);
+    await this.#evidence(index, `after ${stepTitle(kind, this.redact(info.instruction))}`, artifacts);
     const record: StepRecord = {
       index,
       kind,
@@ -531,7 +532,7 @@ export class AttemptRunner {
     return `e2e-${kind}-${this.#artifactCount}`;
   }
 
-  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void> {
+  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void> {
     try {
       await this.#options.artifacts?.attach(artifact);
     } catch (error) {
@@ -539,15 +540,16 @@ export class AttemptRunner {
     }
   }
 
-  /** A screenshot after each step for the report, unless a secret was filled. */
-  async #evidence(index: number, artifacts: ArtifactRef[]): Promise<void> {
+  /** A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret was filled. */
+  async #evidence(index: number, label: string, artifacts: ArtifactRef[]): Promise<void> {
     if (this.#options.evidence === false || this.#secretFilled || this.#options.artifacts === undefined) return;
     const deadline = this.#attemptDeadline.child(5_000);
     try {
       const pixels = await deadline.race(this.#options.engine.screenshot());
       const id = this.#nextArtifactId('screenshot');
-      artifacts.push({ id, kind: 'screenshot', label: `after step ${index}` });
-      await this.#attach({ name: id, contentType: 'image/png', body: pixels });
+      const shown = this.redact(label);
+      artifacts.push({ id, kind: 'screenshot', label: shown });
+      await this.#attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
     } catch (error) {
       this.#logger.debug(`no screenshot after step ${index}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

@@ -1,7 +1,8 @@
 /**
  * The e2e reporter (a Playwright Test reporter, main process): collects each attempt's step
  * records from the worker attachments, writes `.e2e/report.json` atomically, prints the
- * summary lines of DESIGN §7 (after the per-step table under `--debug`) and where the HTML
+ * summary lines of DESIGN §7 (after the per-step table under `--debug` and the steps nothing
+ * verified, by their line in the test) and where the HTML
  * report is, and decides the exit code of DESIGN §3. Everything it writes is redacted once
  * more with the configured secrets. A run that may write the cache is noted in the run
  * ledger (for `e2e cache prune --unused-for N`).
@@ -24,6 +25,7 @@ import {
   summaryLines,
   unsavedStepErrors,
   toReportStep,
+  unverifiedStepLines,
   type Report,
   type ReportAttempt,
   type ReportTest,
@@ -109,7 +111,7 @@ export default class E2EReporter implements Reporter {
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
     const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
-    printLines(['', ...debug, ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()]);
+    printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()]);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */

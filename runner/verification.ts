@@ -1,8 +1,11 @@
 /**
- * Verifications (DESIGN §6): Playwright's `expect`, wrapped so that a passing assertion on a
- * locator or a page tells the current attempt "a verification passed" after the latest
- * step. The cache later records only `act` steps that such a verification followed.
- * Soft assertions and assertions on plain values pass through uncounted.
+ * Verifications (DESIGN §6): a passing assertion on a locator or a page tells the current
+ * attempt "a verification passed" after the latest step; the cache later records only `act`
+ * steps that such a verification followed. Assertions on plain values are not counted.
+ *
+ * Normally the attempt observes Playwright's own `expect` steps (step-observer.ts), so
+ * `expect` from `@playwright/test` and this one count alike. Where that observation is not
+ * available, this wrapper is the fallback: its passing assertions (soft ones not) count.
  */
 import { expect as playwrightExpect } from '@playwright/test';
 import type { VerificationKind } from '../executor/step-record.js';
@@ -14,9 +17,12 @@ export interface VerificationSink {
 
 let currentSink: VerificationSink | undefined;
 
-/** Set (or clear, with undefined) the attempt that receives verifications in this worker. */
-export function setVerificationSink(sink: VerificationSink | undefined): void {
-  currentSink = sink;
+/**
+ * Set (or clear, with undefined) the attempt that receives verifications in this worker.
+ * `observed`: the attempt already sees every `expect` step, so the wrapper records nothing.
+ */
+export function setVerificationSink(sink: VerificationSink | undefined, options: { observed?: boolean } = {}): void {
+  currentSink = options.observed === true ? undefined : sink;
 }
 
 /** A Playwright `Locator` or `Page` (checked by shape: module copies may differ). */

@@ -88,7 +88,7 @@ describe('e2e run with a scripted executor', () => {
   it('prints the run summary and totals the usage', () => {
     expect(run.stdout).toContain('      AI  6.3k tokens · 4 model calls\n');
     // The scripted executors keep out of the cache (`cache: 'off'`); the two model-less judgments miss it.
-    expect(run.stdout).toContain('   Cache  0 replayed · 0 handed off · 2 missed\n');
+    expect(run.stdout).toContain('   Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified\n');
     expect(run.report?.summary).toMatchObject({ modelCalls: 4, tokens: { input: 5000, output: 1300, cached: 800 } });
   });
 });
