@@ -19,7 +19,7 @@ import { VERDICT_RULES, VERDICT_TOOL_NAME } from './verdict-tool.js';
 /** The built-in agent's name in reports and provenance. */
 export const BUILT_IN_AGENT_NAME = 'e2e-agent';
 /** The built-in agent's behaviour version; bump it when prompts or tools change meaningfully. */
-export const BUILT_IN_AGENT_VERSION = '1';
+export const BUILT_IN_AGENT_VERSION = '2';
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {

@@ -40,10 +40,12 @@ export const GRAMMAR_TOOL_NAMES: Partial<Record<Verb, string>> = {
   tapAt: 'tap_at',
 };
 
-const target = z
-  .string()
-  .regex(/^#?[A-Za-z0-9_-]{1,64}$/, 'a node id from the screen, such as n10 or #n10')
-  .describe('The id of a node on the latest screen, such as n10 or #n10');
+// Rules here are checked, not sent: every request repeats every schema, and the prompt says what an id is.
+const NODE_ID = /^#?[A-Za-z0-9_-]{1,64}$/;
+const bounded = (min: number, max: number) =>
+  z.string().refine((value) => value.length >= min && value.length <= max, min === 0 ? `at most ${max} characters` : `${min} to ${max} characters`);
+const target = z.string().refine((value) => NODE_ID.test(value), 'a node id from the screen, such as n10 or #n10');
+const coordinate = z.number().refine((value) => value >= 0 && value <= 100_000, 'CSS pixels from the top left, 0 to 100000');
 
 /** A node reference from a target string (`"#n10"` or `"n10"`). */
 export function nodeRef(value: string): { id: string } {
@@ -113,13 +115,36 @@ function secretNameDescription(ctx: StepContext): string {
   return purposes.length === 0 ? 'The secret\'s name' : `The secret's name; ${purposes.map(([name, purpose]) => `${name}: ${purpose}`).join('; ')}`;
 }
 
+/** The rarer pointer verbs, which {@link createGrammarTools} offers as kinds of one `pointer` tool. */
+export const POINTER_KINDS = {
+  double_tap: 'doubleTap',
+  long_press: 'longPress',
+  right_click: 'secondaryTap',
+  hover: 'hover',
+} as const satisfies Record<string, Verb>;
+
+/** The name of the grouped pointer tool. */
+export const POINTER_TOOL_NAME = 'pointer';
+
+/** Options of {@link createGrammarTools}. */
+export interface GrammarToolOptions {
+  guard: Guard;
+  /**
+   * `grouped` (default): `double_tap`, `long_press`, `right_click` and `hover` are the `kind`
+   * of one `pointer` tool, because every request repeats every tool definition; `separate`:
+   * one tool per verb, named as in DESIGN §5.
+   */
+  pointer?: 'grouped' | 'separate';
+}
+
 /**
  * The built-in action tools for the verbs `ctx.target.verbs` declares, named as in DESIGN §5
- * (`tap`, `double_tap`, …, `tap_at`). `type_secret` exists when the step may type secrets;
- * `screenshot` and `tap_at` only until a secret is typed in the attempt. Every body runs
- * inside `guard`.
+ * (`tap`, `type`, …, `tap_at`), with the rarer pointer verbs grouped as `pointer({ target,
+ * kind })` unless `pointer: 'separate'` asks for one tool each. `type_secret` exists when
+ * the step may type secrets; `screenshot` and `tap_at` only until a secret is typed in the
+ * attempt. Every body runs inside `guard`.
  */
-export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }): ToolSet {
+export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions): ToolSet {
   const { guard } = helpers;
   const verbs = new Set<Verb>(ctx.target.verbs);
   const pictures: PictureState = { seen: false };
@@ -135,20 +160,27 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
       toModelOutput,
     });
   };
-  onNode('tap', 'Tap (click) a node: buttons, links, tabs, menu items, list rows.');
-  onNode('doubleTap', 'Double-tap (double-click) a node.');
-  onNode('longPress', 'Press and hold a node.');
-  onNode('secondaryTap', 'Right-click a node to open its context menu.');
-  onNode('hover', 'Move the pointer over a node, for menus and tooltips that open on hover.');
-  onNode('scrollTo', 'Scroll until a node is in view.');
+  onNode('tap', 'Click a node.');
+  const kinds = Object.entries(POINTER_KINDS).filter(([, verb]) => verbs.has(verb)).map(([kind]) => kind as keyof typeof POINTER_KINDS);
+  if ((helpers.pointer ?? 'grouped') === 'grouped' && kinds.length > 1) {
+    tools[POINTER_TOOL_NAME] = tool({
+      description: 'Double-click, long-press, right-click or hover a node.',
+      inputSchema: z.strictObject({ target, kind: z.enum(kinds as [typeof kinds[number], ...typeof kinds]) }),
+      // Labelled with the verb's own tool name, so results and transcripts read as if it were one.
+      execute: ({ target: id, kind }) => act(`${kind} #${nodeRef(id).id}`, () => ctx.actions[POINTER_KINDS[kind]](nodeRef(id))),
+      toModelOutput,
+    });
+  } else {
+    onNode('doubleTap', 'Double-click a node.');
+    onNode('longPress', 'Press and hold a node.');
+    onNode('secondaryTap', 'Right-click a node.');
+    onNode('hover', 'Hover over a node.');
+  }
+  onNode('scrollTo', 'Scroll a node into view.');
   if (verbs.has('type')) {
     tools['type'] = tool({
-      description: 'Type text into a field. Replaces what the field holds unless replace is false.',
-      inputSchema: z.strictObject({
-        target,
-        text: z.string().max(4096).describe('The exact text to type'),
-        replace: z.boolean().optional().describe('Clear the field first (default true)'),
-      }),
+      description: 'Type into a field (replace false appends).',
+      inputSchema: z.strictObject({ target, text: bounded(0, 4096), replace: z.boolean().optional() }),
       execute: ({ target: id, text, replace }) =>
         act(`type into #${nodeRef(id).id}`, () => ctx.actions.type(nodeRef(id), text, { replace: replace ?? true })),
       toModelOutput,
@@ -156,7 +188,7 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
     const secrets = ctx.step.secrets;
     if (secrets.length > 0) {
       tools['type_secret'] = tool({
-        description: 'Type a configured secret (a password, a token) into a field, by the secret\'s name. You never see its value.',
+        description: 'Type a secret into a field by its name; you never see its value.',
         inputSchema: z.strictObject({ target, secret: z.enum(secrets as [string, ...string[]]).describe(secretNameDescription(ctx)) }),
         execute: ({ target: id, secret }) => act(`type secret ${secret} into #${nodeRef(id).id}`, () => ctx.actions.typeSecret(nodeRef(id), secret)),
         toModelOutput,
@@ -165,11 +197,8 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
   }
   if (verbs.has('press')) {
     tools['press'] = tool({
-      description: 'Press a key or chord, such as Enter, Escape, Tab, ArrowDown or Control+A, on a node or on the focused element.',
-      inputSchema: z.strictObject({
-        key: z.string().min(1).max(40).describe('Key name as on a keyboard, e.g. Enter'),
-        target: target.optional().describe('The node to focus first; leave out to press on the focused element'),
-      }),
+      description: 'Press a key (Enter, Escape, Control+A) on a node or the focus.',
+      inputSchema: z.strictObject({ key: bounded(1, 40), target: target.optional() }),
       execute: ({ key, target: id }) =>
         act(`press ${key}${id === undefined ? '' : ` on #${nodeRef(id).id}`}`, () => ctx.actions.press(id === undefined ? undefined : nodeRef(id), key)),
       toModelOutput,
@@ -177,16 +206,16 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
   }
   if (verbs.has('select')) {
     tools['select'] = tool({
-      description: 'Choose an option of a select box by its label or value.',
-      inputSchema: z.strictObject({ target, value: z.string().min(1).max(1024).describe('The option\'s label or value') }),
+      description: 'Pick a select box option by label or value.',
+      inputSchema: z.strictObject({ target, value: bounded(1, 1024) }),
       execute: ({ target: id, value }) => act(`select "${value}" in #${nodeRef(id).id}`, () => ctx.actions.select(nodeRef(id), value)),
       toModelOutput,
     });
   }
   if (verbs.has('check')) {
     tools['check'] = tool({
-      description: 'Tick or untick a checkbox, radio button or switch.',
-      inputSchema: z.strictObject({ target, checked: z.boolean().optional().describe('true to tick (default), false to untick') }),
+      description: 'Tick a checkbox, radio or switch (checked false unticks).',
+      inputSchema: z.strictObject({ target, checked: z.boolean().optional() }),
       execute: ({ target: id, checked }) =>
         act(`${checked === false ? 'uncheck' : 'check'} #${nodeRef(id).id}`, () => ctx.actions.check(nodeRef(id), checked ?? true)),
       toModelOutput,
@@ -194,7 +223,7 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
   }
   if (verbs.has('scroll')) {
     tools['scroll'] = tool({
-      description: 'Scroll the page, or a scrollable node, by about one screen.',
+      description: 'Scroll the page, or a node, by a screen.',
       inputSchema: z.strictObject({ direction: z.enum(['up', 'down', 'left', 'right']), target: target.optional() }),
       execute: ({ direction, target: id }) =>
         act(`scroll ${direction}`, () => ctx.actions.scroll(direction, id === undefined ? undefined : nodeRef(id))),
@@ -203,15 +232,15 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
   }
   if (verbs.has('navigate')) {
     tools['navigate'] = tool({
-      description: 'Open a URL or a path of the app. Only the app\'s allowed origins can be opened.',
-      inputSchema: z.strictObject({ url: z.string().min(1).max(2048).describe('An absolute URL or a path such as /settings') }),
+      description: 'Open a URL or path of the app.',
+      inputSchema: z.strictObject({ url: bounded(1, 2048) }),
       execute: ({ url }) => act(`navigate to ${url}`, () => ctx.actions.navigate(url)),
       toModelOutput,
     });
   }
   if (verbs.has('back')) {
     tools['back'] = tool({
-      description: 'Go back to the previous page.',
+      description: 'Go back a page.',
       inputSchema: z.strictObject({}),
       execute: () => act('back', () => ctx.actions.back()),
       toModelOutput,
@@ -220,7 +249,7 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
   const pixelsAllowed = !ctx.attempt.secretFilled();
   if (verbs.has('screenshot') && pixelsAllowed) {
     tools['screenshot'] = tool({
-      description: 'Look at the screen as an image (secure fields masked) when the text screen is not enough: icons, colours, layout.',
+      description: 'See the screen as an image.',
       inputSchema: z.strictObject({}),
       execute: () =>
         guard(async (): Promise<ScreenOutput | string> => {
@@ -235,8 +264,8 @@ export function createGrammarTools(ctx: StepContext, helpers: { guard: Guard }):
   }
   if (verbs.has('tapAt') && pixelsAllowed) {
     tools['tap_at'] = tool({
-      description: 'Tap a point of the screenshot, in CSS pixels from the top left. Use only for things the text screen does not list.',
-      inputSchema: z.strictObject({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) }),
+      description: 'Click a point of the screenshot.',
+      inputSchema: z.strictObject({ x: coordinate, y: coordinate }),
       execute: ({ x, y }) =>
         guard(async (): Promise<ScreenOutput | string> => {
           if (ctx.attempt.secretFilled()) return 'Point taps are off after a secret was typed in this test.';

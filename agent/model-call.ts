@@ -2,7 +2,8 @@
  * One model turn: a single request to the model (no automatic tool execution, no SDK
  * retries), optionally streamed, under the provider policy of `provider-errors.ts`.
  */
-import { generateText, streamText, ToolChoiceViolationError, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
+import { asSchema, generateText, jsonSchema, streamText, ToolChoiceViolationError, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
+import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { withProviderPolicy, type ProviderCallContext, type ProviderPolicy } from './provider-errors.js';
 import { withoutSdkPrinting, type SdkWarning } from './sdk-warnings.js';
@@ -41,7 +42,24 @@ export interface TurnResponse {
   warnings: readonly SdkWarning[];
 }
 
-/** Remove `execute` so the SDK only reports tool calls and the loop runs them itself. */
+/**
+ * The input schema as sent, without `$schema` and a top-level `additionalProperties: false`:
+ * every request repeats every tool's schema, and neither helps a model call the tool.
+ * Validation stays the original's, so extra keys are still refused.
+ */
+function leanSchema(inputSchema: ToolSet[string]['inputSchema']): ToolSet[string]['inputSchema'] {
+  const schema = asSchema(inputSchema);
+  return jsonSchema(
+    () => {
+      const { $schema: _draft, additionalProperties, ...rest } = schema.jsonSchema as JSONSchema7;
+      void _draft;
+      return additionalProperties === false ? rest : { ...rest, ...(additionalProperties === undefined ? {} : { additionalProperties }) };
+    },
+    schema.validate === undefined ? {} : { validate: schema.validate.bind(schema) },
+  ) as ToolSet[string]['inputSchema'];
+}
+
+/** Remove `execute` so the SDK only reports tool calls and the loop runs them itself; send lean schemas. */
 export function withoutExecute(tools: ToolSet): ToolSet {
   const result: ToolSet = {};
   for (const [name, definition] of Object.entries(tools)) {
@@ -51,7 +69,7 @@ export function withoutExecute(tools: ToolSet): ToolSet {
     }
     const { execute: _execute, ...rest } = definition as typeof definition & { execute?: unknown };
     void _execute;
-    result[name] = rest as ToolSet[string];
+    result[name] = { ...rest, inputSchema: leanSchema(rest.inputSchema) } as ToolSet[string];
   }
   return result;
 }

@@ -67,7 +67,9 @@ export function describeStep(ctx: StepContext, options: StepBriefOptions = {}): 
   if (ctx.step.secrets.length > 0) {
     const purposes = ctx.step.secretPurposes ?? {};
     const named = ctx.step.secrets.map((name) => (purposes[name] === undefined ? name : `${name} (${purposes[name]})`));
-    sections.push(`Secrets this step may type, by name with type_secret: ${named.join(', ')}. Their values are never shown.`);
+    sections.push(
+      `Secrets this step may type, by name with type_secret: ${named.join(', ')}. Their values are never shown; never type a secret's name as plain text.`,
+    );
   }
   if ((options.includeContext ?? true) && ctx.agentContext.trim() !== '') sections.push(`About the app:\n${ctx.agentContext.trim()}`);
   if (ctx.ledger.length > 0) {

@@ -8,7 +8,7 @@ import type { ModelMessage, ToolResultPart } from 'ai';
 
 /**
  * The header line of a full screen (`Screen (revision 3, path /, 6 nodes):`). A change
- * report's header (`…nodes), changes since revision 2:`) does not end this way.
+ * report's header (`Screen revision 3, changes since revision 2:`) does not match.
  */
 const HEADER = /^Screen \(revision (\d+), [^\n]*nodes\):$/gm;
 /** A node line: optional indentation, then `#id`. */

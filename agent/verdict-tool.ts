@@ -27,9 +27,9 @@ export const MODEL_VERDICT_CODES = [
 
 /** The verdict tool's input. */
 export const verdictInputSchema = z.strictObject({
-  status: z.enum(['passed', 'failed', 'blocked']).describe('passed: the step is done and you saw it; failed: the app does not do what the step expects; blocked: something outside the app stops you'),
-  summary: z.string().min(1).max(2000).describe('One or two sentences on what happened, naming what you saw on screen'),
-  errorCode: z.enum(MODEL_VERDICT_CODES).optional().describe('Required for blocked, optional for failed, absent for passed'),
+  status: z.enum(['passed', 'failed', 'blocked']),
+  summary: z.string().min(1).max(2000),
+  errorCode: z.enum(MODEL_VERDICT_CODES).optional(),
 });
 
 /** The verdict tool's input type. */
@@ -40,13 +40,8 @@ export type VerdictInput = z.infer<typeof verdictInputSchema>;
  * prompt whenever a model is given `complete_step`.
  */
 export const VERDICT_RULES = [
-  'Ending the step:',
-  '- Call complete_step exactly once, alone in its turn, after you have seen the result of your last action.',
-  '- status "passed": the step is fully done and the screen shows it. Give no errorCode.',
-  '- status "failed": the app does not behave as the step expects (a wrong value, a missing item, an error message). Add an errorCode when one fits: ASSERTION_FAILED when a check does not hold, ACTION_FAILED when a control does not respond, LOCATOR_NOT_FOUND when what the step names is not on screen.',
-  '- status "blocked": something outside the app under test stops you. errorCode is required: AUTOMATION_UNSUPPORTED (the step needs something these tools cannot do), AUTH_CREDENTIAL_INVALID or AUTH_CREDENTIAL_UNAVAILABLE (sign-in refused or no credentials given), SECRET_UNAVAILABLE, SEED_DATA_MISSING (the data the step relies on does not exist), APP_UNREACHABLE (the app shows a server or network error page).',
-  '- ASSERTION_INCONCLUSIVE: the screen cannot tell whether a check holds.',
-  '- The summary says what you saw, in one or two sentences. Never claim success you did not observe.',
+  'End with complete_step alone, after seeing your last result. passed: done and shown on screen; no errorCode. failed: the app misbehaves (a check does not hold, a control does not respond, what the step names is missing); give the fitting errorCode. blocked: something outside the app stops you (no credentials, missing data, an error page, a need beyond these tools); errorCode required.',
+  'Summarize what you saw; claim nothing you did not see.',
 ].join('\n');
 
 /** What {@link createVerdictTool} returns. */
@@ -79,7 +74,7 @@ export function toStepVerdict(input: VerdictInput): StepVerdict {
 export function createVerdictTool(): VerdictTool {
   let accepted: StepVerdict | undefined;
   const verdictTool = tool({
-    description: 'End the step with a verdict. Call it alone, after seeing the result of your last action.',
+    description: 'End the step.',
     inputSchema: verdictInputSchema,
     execute: (input: VerdictInput): string => {
       if (accepted !== undefined) return `A verdict was already recorded (${accepted.status}).`;

@@ -33,6 +33,7 @@ interface SectionEntry {
 const SECTIONS: SectionEntry[] = [
   { name: 'observe', load: async () => (await import('./observe.js')).observeSection },
   { name: 'agent', load: async () => (await import('./agent.js')).agentSection },
+  { name: 'prompt', load: async () => (await import('./prompt.js')).promptSection },
   { name: 'cache', load: async () => (await import('./cache.js')).cacheSection },
   { name: 'cli-cache', load: async () => (await import('./cli-cache.js')).cliCacheSection },
   { name: 'replay', load: async () => (await import('./replay.js')).replaySection },
@@ -53,6 +54,9 @@ export const TARGETS: readonly BenchTarget[] = [
   { figure: 'observe_text_vs_html_ratio', comparison: '<=', limit: 0.7 },
   { figure: 'cache_lookup_ms_10k', comparison: '<', limit: 1 },
   { figure: 'agent_turn_overhead_ms', comparison: '<=', limit: 50 },
+  // What every act request repeats (system + tools on the wire), and a whole TodoMVC step's input.
+  { figure: 'agent_fixed_prompt_bytes', comparison: '<=', limit: 5000 },
+  { figure: 'act_input_tokens_todomvc', comparison: '<=', limit: 10_000 },
   { figure: 'replay_vs_playwright_ratio', comparison: '<=', limit: 1.3 },
   // `cache ls`/`diff`/`prune` and friends over 10,000 entries: a few seconds.
   { figure: /^cache_(?!lookup_).+_ms_10k$/, comparison: '<=', limit: 5000 },

@@ -109,6 +109,12 @@ export interface ChangeWaitOptions {
   maxMs: number;
   /** With `until: 'quiet'`: how long the screen must hold still. Default 0. */
   quietMs?: number;
+  /**
+   * With `until: 'quiet'`: which requests in flight hold the wait. `since-mark` (default):
+   * those made since the mark, i.e. by the action; `all`: any, for a page still loading its
+   * app (a step's first screen).
+   */
+  requests?: 'since-mark' | 'all';
   signal?: AbortSignal;
 }
 

@@ -21,6 +21,13 @@ export interface ScreenObserver {
    * `full` mode, the default, to hold still), then return it.
    */
   settle(before: RunnerObservation, signal: AbortSignal, options?: { mode?: SettleMode; maxMs?: number }): Promise<RunnerObservation>;
+  /**
+   * The first screen of a step: once the document shows interactive content, held still for
+   * {@link MOUNT_QUIET_MS} and has no request in flight (at most {@link MOUNT_WAIT_MS}), so a
+   * client-rendered app has mounted. Engines without a change wait only wait for interactive
+   * content.
+   */
+  mounted(signal: AbortSignal): Promise<RunnerObservation>;
   /** The screen once nothing changed for {@link END_QUIET_MS} (at most {@link END_SETTLE_MS}), starting from `latest`. */
   quiet(latest: RunnerObservation, signal: AbortSignal): Promise<RunnerObservation>;
   /** What changed from `before` to `after`, as the caller should read it. */
@@ -55,6 +62,41 @@ export function unavailableScreenText(revision: number, path: string, reason: st
 export const END_QUIET_MS = 300;
 /** Longest wait for a step's end screen. */
 export const END_SETTLE_MS = 2_000;
+
+/** Longest wait for a step's first screen (a client-rendered app mounting). */
+export const MOUNT_WAIT_MS = 2_000;
+/** How long the document must hold still before a step's first screen is taken. */
+export const MOUNT_QUIET_MS = 150;
+/** Roles that make a screen worth acting on: until one shows up, the app has not mounted. */
+const INTERACTIVE_ROLES = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'spinbutton',
+  'checkbox',
+  'radio',
+  'switch',
+  'slider',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'treeitem',
+]);
+
+/** True when the tree holds a control a user could act on. */
+function hasInteractiveContent(root: ScreenNode): boolean {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (INTERACTIVE_ROLES.has(node.role)) return true;
+    stack.push(...node.children);
+  }
+  return false;
+}
 
 /** Create the observer of one attempt. */
 export function createScreenObserver(engine: EngineInstance, vault: SecretVault): ScreenObserver {
@@ -103,7 +145,32 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       const beforeShape = shapes.get(before) ?? shapeOf({ root: before.tree, url: before.url });
       try {
         const changes = waitForChange === undefined ? {} : { waitForChange, beforeMark: marks.get(before) };
-        return build(await settleAfterAction((options) => engine.observe(options), beforeShape, { maxMs, signal, mode, ...changes }));
+        const screen = { root: before.tree, url: before.url };
+        return build(await settleAfterAction((options) => engine.observe(options), beforeShape, { maxMs, signal, mode, before: screen, ...changes }));
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+    async mounted(signal) {
+      const started = Date.now();
+      const remaining = (): number => MOUNT_WAIT_MS - (Date.now() - started);
+      try {
+        let current = await engine.observe({ signal });
+        // Only the screen handed out is built: the waiting costs no revisions.
+        while (remaining() > 0) {
+          const ready = hasInteractiveContent(current.root);
+          if (waitForChange === undefined || current.mark === undefined) {
+            if (ready) break;
+            await new Promise<void>((resolve) => setTimeout(resolve, Math.min(MOUNT_QUIET_MS, Math.max(0, remaining()))));
+          } else {
+            const waited = ready
+              ? await waitForChange(current.mark, { until: 'quiet', quietMs: MOUNT_QUIET_MS, requests: 'all', maxMs: remaining(), signal })
+              : await waitForChange(current.mark, { until: 'change', maxMs: remaining(), signal });
+            if (ready && !waited.changed) break;
+          }
+          current = await engine.observe({ signal });
+        }
+        return build(current);
       } catch (error) {
         throw failure(error);
       }
@@ -137,7 +204,9 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       if (before === undefined || before.treeUnavailable === true || after.treeUnavailable === true) return after.text;
       const diff = diffScreens(before.text, after.text);
       if (diff.mostlyChanged) return after.text;
-      const header = `Screen (revision ${after.revision}, path ${after.path}, ${after.nodeCount} nodes)`;
+      // Short, since every later request repeats it; the path only when it changed.
+      const header = `Screen revision ${after.revision}${after.path === before.path ? '' : ` (path ${after.path})`}`;
+      // "revision N" throughout: the loop guards mask exactly that to compare results.
       if (diff.unchanged) return `${header}: no change since revision ${before.revision}.`;
       return `${header}, changes since revision ${before.revision}:\n${diff.text}`;
     },

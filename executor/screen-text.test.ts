@@ -151,7 +151,7 @@ describe('diffScreens', () => {
     ]);
     const diff = diffScreens(before, renderScreen({ root: next, url }, { revision: 2 }));
     expect(diff.lines).toEqual([
-      'changed #n3 textbox "What needs to be done?" value="Walk" (was: #n3 textbox "What needs to be done?" [focused])',
+      'changed #n3 textbox "What needs to be done?" value="Walk" (was: "What needs to be done?" [focused])',
       'added #n12 listitem "Walk the dog"',
       'removed #n11 button "Delete"',
     ]);
@@ -162,6 +162,46 @@ describe('diffScreens', () => {
       mostlyChanged: false,
       unchanged: false,
     });
+  });
+
+  it('says which named row, list, dialog or form an added or changed line sits in', () => {
+    const todos = (items: ScreenNode[]): ScreenNode =>
+      node('root', 'document', 'Todos', {}, [node('n3', 'textbox', 'What needs to be done?'), node('n5', 'list', '', {}, items)]);
+    const item = (id: string, title: string, checked: boolean): ScreenNode =>
+      node(id, 'listitem', title, {}, [node(`${id}c`, 'checkbox', 'Toggle', checked ? states('checked') : states()), node(`${id}b`, 'button', 'Delete')]);
+    const one = renderScreen({ root: todos([item('n9', 'Buy milk', false)]), url }, { revision: 1 });
+    const two = renderScreen({ root: todos([item('n9', 'Buy milk', true), item('n12', 'Walk the dog', false)]), url }, { revision: 2 });
+    expect(diffScreens(one, two).lines).toEqual([
+      'changed #n9c checkbox "Toggle" [checked] in listitem "Buy milk" (was: "Toggle")',
+      // An unnamed list says nothing; the item itself is the container of its controls.
+      'added #n12 listitem "Walk the dog"',
+      'added #n12c checkbox "Toggle" in listitem "Walk the dog"',
+      'added #n12b button "Delete" in listitem "Walk the dog"',
+    ]);
+    expect(diffScreens(two, one).lines).toContain('removed #n12c checkbox "Toggle"');
+  });
+
+  it('keeps the whole old line when the role changed too', () => {
+    const screen = (role: string): string => renderScreen({ root: node('root', 'document', 'App', {}, [node('x1', role, 'Menu')]), url }, { revision: 1 });
+    expect(diffScreens(screen('button'), screen('link')).lines).toEqual(['changed #x1 link "Menu" (was: #x1 button "Menu")']);
+  });
+
+  it('names the nearest named container, past unnamed ones, and clips a long name', () => {
+    const long = 'A very long dialog title that goes on and on past the limit';
+    const screen = (value: string): string =>
+      renderScreen(
+        {
+          root: node('root', 'document', 'App', {}, [
+            node('d1', 'dialog', long, {}, [node('f1', 'form', 'Sign "in"', {}, [node('g1', 'group', '', {}, [node('t1', 'textbox', 'Email', { value })])])]),
+            node('d2', 'dialog', long, {}, [node('t2', 'textbox', 'Note', { value })]),
+          ]),
+          url,
+        },
+        { revision: 1 },
+      );
+    const lines = diffScreens(screen(''), screen('a')).lines;
+    expect(lines[0]).toBe('changed #t1 textbox "Email" value="a" in form "Sign \\"in\\"" (was: "Email")');
+    expect(lines[1]).toBe(`changed #t2 textbox "Note" value="a" in dialog "${long.slice(0, 40)}…" (was: "Note")`);
   });
 
   it('flags a screen that mostly changed so the caller sends it whole', () => {

@@ -118,7 +118,11 @@ export function renderScreen(screen: RenderableScreen, options: RenderOptions): 
 
 /** The change report between two rendered screens. */
 export interface ScreenDiff {
-  /** `added <line>`, `changed <line> (was: <old line>)`, `removed <line>`, in screen order. */
+  /**
+   * `added <line>`, `changed <line> (was: <old line>)`, `removed <line>`, in screen order. An
+   * added or changed line names the container it sits in: `added #n31 checkbox "Toggle" in
+   * listitem "Buy milk"`. The old line leaves out the `#id role` it shares with the new one.
+   */
   lines: string[];
   /** The lines joined by newlines (empty when nothing changed). */
   text: string;
@@ -134,16 +138,86 @@ export interface ScreenDiff {
 /** Share of changed lines above which a screen counts as mostly changed. */
 export const MOSTLY_CHANGED_RATIO = 0.6;
 
-const NODE_LINE = /^ *#(\S+) /;
+const NODE_LINE = /^( *)#(\S+) /;
+/** `#id role "name"` at the start of a node line (the name as rendered, escapes kept). */
+const LINE_HEAD = /^#\S+ (\S+) "((?:[^"\\]|\\.)*)"/;
 
-/** Node lines of a rendered screen, by id, in order (the header is skipped). */
-function linesById(screen: string): Map<string, string> {
-  const byId = new Map<string, string>();
+/**
+ * Roles whose name tells which item, row, list, dialog or form a control belongs to: a flat
+ * change report has no indentation, so without it every added "Toggle" looks alike.
+ */
+const CONTAINER_ROLES = new Set([
+  'listitem',
+  'row',
+  'list',
+  'table',
+  'grid',
+  'treegrid',
+  'tree',
+  'treeitem',
+  'dialog',
+  'alertdialog',
+  'form',
+  'group',
+  'radiogroup',
+  'region',
+  'menu',
+  'menubar',
+  'tabpanel',
+  'toolbar',
+  'article',
+]);
+/** Longest container name shown after `in`; longer ones are clipped. */
+const CONTEXT_NAME_LIMIT = 40;
+
+/** A node line, trimmed, and the nearest named container around it (`listitem "Buy milk"`). */
+interface ScreenLine {
+  line: string;
+  container: string | undefined;
+}
+
+/** `role "name"` of a container line, or undefined when the line is no named container. */
+function containerOf(line: string): string | undefined {
+  const head = LINE_HEAD.exec(line);
+  if (head === null || !CONTAINER_ROLES.has(head[1]!) || head[2] === '') return undefined;
+  let name = head[2]!;
+  if ([...name].length > CONTEXT_NAME_LIMIT) {
+    name = [...name].slice(0, CONTEXT_NAME_LIMIT).join('');
+    // Never end on half an escape (`\`, `\"`).
+    const trailing = /\\+$/.exec(name)?.[0].length ?? 0;
+    if (trailing % 2 === 1) name = name.slice(0, -1);
+    name += '…';
+  }
+  return `${head[1]} "${name}"`;
+}
+
+/** Node lines of a rendered screen, by id, in order (the header is skipped), each with its container. */
+function linesById(screen: string): Map<string, ScreenLine> {
+  const byId = new Map<string, ScreenLine>();
+  // The nearest named container at each open depth, innermost last.
+  const open: Array<{ depth: number; container: string | undefined }> = [];
   for (const line of screen.split('\n')) {
     const match = NODE_LINE.exec(line);
-    if (match?.[1] !== undefined) byId.set(match[1], line.trimStart());
+    if (match?.[2] === undefined) continue;
+    const depth = match[1]!.length;
+    while (open.length > 0 && open[open.length - 1]!.depth >= depth) open.pop();
+    const container = open[open.length - 1]?.container;
+    const trimmed = line.trimStart();
+    open.push({ depth, container: containerOf(trimmed) ?? container });
+    byId.set(match[2], { line: trimmed, container });
   }
   return byId;
+}
+
+/** ` in listitem "Buy milk"`, or nothing outside any named container. */
+function placed(line: ScreenLine): string {
+  return line.container === undefined ? '' : ` in ${line.container}`;
+}
+
+/** The old line without the `#id role ` it shares with the new one: the rest is what changed. */
+function formerly(old: string, current: string): string {
+  const prefix = /^#\S+ \S+ /.exec(old)?.[0];
+  return prefix !== undefined && current.startsWith(prefix) ? old.slice(prefix.length) : old;
 }
 
 /** What changed from `previous` to `next` (both rendered by {@link renderScreen}), keyed by node id. */
@@ -154,19 +228,19 @@ export function diffScreens(previous: string, next: string): ScreenDiff {
   let added = 0;
   let changed = 0;
   let removed = 0;
-  for (const [id, line] of after) {
+  for (const [id, current] of after) {
     const old = before.get(id);
     if (old === undefined) {
-      lines.push(`added ${line}`);
+      lines.push(`added ${current.line}${placed(current)}`);
       added++;
-    } else if (old !== line) {
-      lines.push(`changed ${line} (was: ${old})`);
+    } else if (old.line !== current.line) {
+      lines.push(`changed ${current.line}${placed(current)} (was: ${formerly(old.line, current.line)})`);
       changed++;
     }
   }
-  for (const [id, line] of before) {
+  for (const [id, old] of before) {
     if (!after.has(id)) {
-      lines.push(`removed ${line}`);
+      lines.push(`removed ${old.line}`);
       removed++;
     }
   }
@@ -175,11 +249,18 @@ export function diffScreens(previous: string, next: string): ScreenDiff {
   return { lines, text: lines.join('\n'), added, changed, removed, mostlyChanged: total / base > MOSTLY_CHANGED_RATIO, unchanged: total === 0 };
 }
 
+/** Options of {@link shapeOf}. */
+export interface ShapeOptions {
+  /** Count which node is focused (default true). */
+  focus?: boolean;
+}
+
 /**
  * A cheap signature of a screen for settling: ids (not of `text` runs), roles, names, texts,
  * values and states, with ticking clocks masked and timers ignored. Rects are left out (layout jitter is not change).
  */
-export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }): string {
+export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }, options: ShapeOptions = {}): string {
+  const focus = options.focus ?? true;
   const root = 'root' in screen ? screen.root : screen;
   const url = 'root' in screen ? (screen.url ?? '') : '';
   // Two 32-bit multiplicative hashes over the fields, fed piece by piece (no giant string).
@@ -209,7 +290,7 @@ export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string })
       feed(maskTickingText(node.text ?? ''));
       feed(maskTickingText(node.value ?? ''));
     }
-    feed(node.states.join(','));
+    feed((focus ? node.states : node.states.filter((state) => state !== 'focused')).join(','));
     feed(String(node.children.length));
     for (let index = node.children.length - 1; index >= 0; index--) {
       const child = node.children[index];

@@ -245,3 +245,61 @@ describe('settleAfterAction with the engine waiting for change', () => {
     expect(page.waits()).toBe(0);
   });
 });
+
+describe('settleAfterAction and focus', () => {
+  /** A form with a Show button and a Name field; `focused` names the focused one, `content` appears below. */
+  function form(focused: 'none' | 'button' | 'field', content?: string): { root: ScreenNode; url: string } {
+    const leaf = (id: string, role: string, name: string, isFocused: boolean): ScreenNode => ({ id, role, name, states: isFocused ? ['focused'] : [], depth: 1, children: [] });
+    const children = [leaf('b1', 'button', 'Show', focused === 'button'), leaf('t1', 'textbox', 'Name', focused === 'field')];
+    if (content !== undefined) children.push(leaf('s1', 'status', content, false));
+    return { root: { id: 'root', role: 'document', name: 'Form', states: [], depth: 0, children }, url: 'http://x.test/' };
+  }
+  const clocked = (clock: SettleClock, at: (time: number) => { root: ScreenNode; url: string }) => async () => at(clock.now());
+
+  it('keeps waiting when a tapped button only took focus, and reports the content that came 800 ms later', async () => {
+    const clock = fakeClock();
+    const before = form('none');
+    const observe = clocked(clock, (time) => (time < 800 ? form('button') : form('button', 'Details loaded')));
+    const result = await settleAfterAction(observe, shapeOf(before), { clock, before });
+    expect(result.root.children.map((node) => node.name)).toContain('Details loaded');
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(800);
+  });
+
+  it('ends the wait at once when focus moved into a field, which is what tapping one is for', async () => {
+    const clock = fakeClock();
+    const before = form('button');
+    const result = await settleAfterAction(clocked(clock, () => form('field')), shapeOf(before), { clock, before });
+    expect(result.root.children.find((node) => node.role === 'textbox')?.states).toEqual(['focused']);
+    expect(clock.elapsed()).toBeLessThan(SETTLE_DEFAULTS.maxMs / 2);
+  });
+
+  it('returns the focused screen after the full wait when nothing else ever changes', async () => {
+    const clock = fakeClock();
+    const before = form('none');
+    const result = await settleAfterAction(clocked(clock, () => form('button')), shapeOf(before), { clock, before, maxMs: 2000 });
+    expect(result.root.children[0]?.states).toEqual(['focused']);
+    expect(clock.elapsed()).toBe(2000);
+  });
+
+  it('counts focus as a change in brief mode, so replayed actions wait no longer than before', async () => {
+    const clock = fakeClock();
+    const before = form('none');
+    const observe = clocked(clock, (time) => (time < 800 ? form('button') : form('button', 'Details loaded')));
+    const result = await settleAfterAction(observe, shapeOf(before), { clock, before, mode: 'brief' });
+    expect(result.root.children).toHaveLength(2);
+    expect(clock.elapsed()).toBe(0);
+  });
+
+  it('waits in the engine past a focus change for the content that follows', async () => {
+    const page = markedApp([{ at: 800, screen: 'after', seen: true }]);
+    // The engine saw the focus change at once (mark m0 stands for it); the screen's name changes at 800 ms.
+    const before = { ...form('none'), mark: 'm0' };
+    const observe = async () => {
+      const observed = await page.observe();
+      return { ...form('button', observed.root.name === 'after' ? 'Details loaded' : undefined), mark: observed.mark };
+    };
+    const result = await settleAfterAction(observe, shapeOf(before), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', before });
+    expect(result.root.children.map((node) => node.name)).toContain('Details loaded');
+    expect(page.now()).toBe(800 + SETTLE_DEFAULTS.changeQuietMs);
+  });
+});

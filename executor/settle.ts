@@ -1,13 +1,15 @@
 /**
  * Waiting after an action (DESIGN §4): wait (≤ 2 s) until the screen leaves the shape the
  * action was resolved against, then let it go quiet briefly. Ticking clocks do not count as
- * change because {@link shapeOf} masks them. Engines that can wait for change themselves
+ * change because {@link shapeOf} masks them; in `full` mode, given the screen before, neither
+ * does focus moving anywhere but into a field. Engines that can wait for change themselves
  * (`waitForChange`) are asked to, and the screen is observed about once; for the others
  * observations are polled.
  */
 import { E2EError } from '../errors/index.js';
 import { sleep } from '../contract/deadline.js';
 import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
+import { EDITABLE_ROLES } from './action-targets.js';
 import { shapeOf } from './screen-text.js';
 
 /**
@@ -49,6 +51,12 @@ export interface SettleOptions<T> {
   waitForChange?: (since: ChangeMark, options: ChangeWaitOptions) => Promise<ChangeWaitResult>;
   /** Mark of the observation the action was resolved against. */
   beforeMark?: ChangeMark | undefined;
+  /**
+   * The screen the action was resolved against. Given it, a `full` settle does not end on a
+   * change of focus alone (a tapped button takes focus at once, its effect comes later)
+   * unless focus moved into an editable field, which is what tapping or tabbing to one is for.
+   */
+  before?: Settleable;
   /** With `waitForChange`: how long a changed screen must hold still. Default 30 ms. */
   changeQuietMs?: number;
   /** With `waitForChange`: first pause before observing anyway, for changes the engine cannot see; doubles up to 500 ms. Default 100 ms. */
@@ -86,10 +94,43 @@ export async function settleAfterAction<T extends Settleable>(
   const signal = options.signal;
   const deadline = clock.now() + (options.maxMs ?? SETTLE_DEFAULTS.maxMs);
   if (signal?.aborted === true) throw cancelled();
-  const run: SettleRun<T> = { observe, observeOptions: signal === undefined ? {} : { signal }, beforeShape, clock, shape, deadline, options };
+  const run: SettleRun<T> = {
+    observe,
+    observeOptions: signal === undefined ? {} : { signal },
+    beforeShape,
+    left: leftTest(beforeShape, shape, options),
+    clock,
+    shape,
+    deadline,
+    options,
+  };
   const { waitForChange, beforeMark } = options;
   if (waitForChange !== undefined && beforeMark !== undefined) return settleWithEngine(run, waitForChange, beforeMark);
   return settleByPolling(run, await observe(run.observeOptions));
+}
+
+/** The focused node of a tree, if any. */
+function focusedNode(root: ScreenNode): ScreenNode | undefined {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.states.includes('focused')) return node;
+    stack.push(...node.children);
+  }
+  return undefined;
+}
+
+/** Whether an observation has left the screen the action was resolved against. */
+function leftTest<T extends Settleable>(beforeShape: string, shape: (observation: T) => string, options: SettleOptions<T>): (observation: T) => boolean {
+  const before = options.before;
+  if (before === undefined || options.mode === 'brief') return (observation) => shape(observation) !== beforeShape;
+  const beforeUnfocused = shapeOf(before, { focus: false });
+  const beforeFocus = focusedNode(before.root)?.id;
+  return (observation) => {
+    if (shape(observation) === beforeShape) return false;
+    if (shapeOf(observation, { focus: false }) !== beforeUnfocused) return true;
+    const focused = focusedNode(observation.root);
+    return focused !== undefined && focused.id !== beforeFocus && EDITABLE_ROLES.has(focused.role);
+  };
 }
 
 /** One settling, resolved options included. */
@@ -97,6 +138,8 @@ interface SettleRun<T> {
   observe: (options: { signal?: AbortSignal }) => Promise<T>;
   observeOptions: { signal?: AbortSignal };
   beforeShape: string;
+  /** True once an observation counts as the action's effect. */
+  left: (observation: T) => boolean;
   clock: SettleClock;
   shape: (observation: T) => string;
   deadline: number;
@@ -109,15 +152,14 @@ async function settleByPolling<T extends Settleable>(run: SettleRun<T>, first: T
   const quietMs = options.quietMs ?? SETTLE_DEFAULTS.quietMs;
   const pollMs = options.pollMs ?? SETTLE_DEFAULTS.pollMs;
   let observation = first;
-  let current = shape(observation);
   // Phase one: wait for the screen to leave the shape the action was resolved against.
-  while (current === run.beforeShape) {
+  while (!run.left(observation)) {
     const left = deadline - clock.now();
     if (left <= 0) return observation;
     await clock.sleep(Math.min(pollMs, left), options.signal);
     observation = await run.observe(run.observeOptions);
-    current = shape(observation);
   }
+  let current = shape(observation);
   if (options.mode === 'brief') return observation;
   // Phase two: let it stop changing, briefly.
   const quietDeadline = Math.min(deadline, clock.now() + (options.maxQuietMs ?? SETTLE_DEFAULTS.maxQuietMs));
@@ -155,7 +197,7 @@ async function settleWithEngine<T extends Settleable>(
   if (observation.mark === undefined) return settleByPolling(run, observation);
   // Phase one: wait in the engine for a change, observing when it reports one (or at a probe).
   let probeMs = options.probeMs ?? SETTLE_DEFAULTS.probeMs;
-  while (shape(observation) === run.beforeShape) {
+  while (!run.left(observation)) {
     const left = deadline - clock.now();
     if (left <= 0) return observation;
     const report = await wait(observation.mark ?? beforeMark, { until: 'change', maxMs: Math.min(probeMs, left) });

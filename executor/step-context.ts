@@ -61,8 +61,19 @@ export interface StepAgent {
   providerOptions?: Record<string, Record<string, unknown>> | undefined;
 }
 
+/** Options of {@link observerFor}. */
+export interface ObserverForOptions {
+  /**
+   * `mounted`: when the step has no screen yet, the first one waits (bounded) for a
+   * client-rendered app to mount, as an executor's first look should. `now` (default): every
+   * observation is immediate, as the replay cache wants them.
+   */
+  firstScreen?: 'mounted' | 'now';
+}
+
 /** `ctx.observe` for one step: serialized with the actions, updating the newest observation. */
-export function observerFor(host: StepContextHost, session: StepSession): (options?: ObserveOptions) => Promise<Observation> {
+export function observerFor(host: StepContextHost, session: StepSession, options: ObserverForOptions = {}): (options?: ObserveOptions) => Promise<Observation> {
+  const firstScreen = options.firstScreen ?? 'now';
   return async (options) => {
     if (options !== undefined && (typeof options !== 'object' || options === null)) {
       throw new E2EError('INVALID_ARGUMENT', 'ctx.observe takes { tree?: boolean, pixels?: boolean }.');
@@ -70,7 +81,9 @@ export function observerFor(host: StepContextHost, session: StepSession): (optio
     session.assertUsable('ctx.observe');
     return session.serialize(async () => {
       session.assertUsable('ctx.observe');
-      const observation = await session.timed('observeMs', () => host.observer.capture(session.deadline.signal));
+      const signal = session.deadline.signal;
+      const mounting = firstScreen === 'mounted' && session.latest === undefined;
+      const observation = await session.timed('observeMs', () => (mounting ? host.observer.mounted(signal) : host.observer.capture(signal)));
       session.latest = observation;
       const presented = presentObservation(observation, { tree: options?.tree });
       // Without a tree, pixels are all there is to go on: they come along unless policy withholds them.
@@ -165,7 +178,7 @@ export function buildStepContext(
   const { agent, executor, session, sinks } = step;
   const context: StepContext = {
     step: session.info,
-    observe: observerFor(host, session),
+    observe: observerFor(host, session, { firstScreen: 'mounted' }),
     actions: step.actions,
     target: { ...host.target, verbs: [...host.target.verbs] },
     signal: session.deadline.signal,

@@ -95,7 +95,7 @@ export class PageChangeWatch {
       }
       const mark = `${this.navigations}/${state.m}`;
       if (until === 'quiet' && performance.now() < deadline) {
-        const awaited = [...this.inFlight].filter(([, begun]) => begun > requestsBefore).map(([request]) => request);
+        const awaited = [...this.inFlight].filter(([, begun]) => options.requests === 'all' || begun > requestsBefore).map(([request]) => request);
         if (awaited.length > 0) {
           await this.settled(awaited, deadline, signal);
           continue;

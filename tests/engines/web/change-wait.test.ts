@@ -7,7 +7,7 @@ import { shapeOf } from '../../../executor/screen-text.js';
 import { settleAfterAction } from '../../../executor/settle.js';
 import { allNodes, nodeNamed } from '../../support/screen-tree.js';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
-import { web } from '../../../engines/web/index.js';
+import { surfaceOf, web } from '../../../engines/web/index.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'web', 'fixtures');
 const TIMEOUT = { timeoutMs: 5000 };
@@ -19,8 +19,8 @@ let attempt: EngineInstance | undefined;
 beforeAll(async () => {
   server = await serveStatic(FIXTURES);
   server.route(async (request, response) => {
-    if (request.url !== '/slow') return false;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (request.url !== '/slow' && request.url !== '/slower') return false;
+    await new Promise((resolve) => setTimeout(resolve, request.url === '/slow' ? 300 : 1500));
     response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     return true;
   });
@@ -136,6 +136,27 @@ describe('web engine waitForChange', () => {
     await instance.perform(nodeNamed(screen.root, 'button', 'Load'), { verb: 'tap' }, TIMEOUT);
     const settled = await settle(instance, observe, screen);
     expect(allNodes(settled.root).some((node) => node.text === 'Loaded: ok' || node.name === 'Loaded: ok')).toBe(true);
+  });
+
+  it('waits for quiet past a request made before the mark only when asked to count every request', async () => {
+    const { instance } = await open();
+    const page = surfaceOf(engine).page();
+    // A request the page made before the mark, as an app still loading its code would.
+    const requested = page.waitForRequest('**/slower');
+    await page.evaluate(() => {
+      void fetch('/slower').then(async (response) => {
+        document.body.append(await response.text());
+      });
+      // A change after the request began, so the next observation hands out a new mark.
+      document.body.append('started');
+    });
+    await requested;
+    const mark = (await instance.observe()).mark!;
+    const sinceMark = await timed(() => instance.waitForChange!(mark, { until: 'quiet', quietMs: 30, maxMs: 3000 }));
+    expect(sinceMark.result.changed).toBe(false);
+    const all = await timed(() => instance.waitForChange!(mark, { until: 'quiet', quietMs: 30, maxMs: 3000, requests: 'all' }));
+    expect(all.result.changed).toBe(true);
+    expect(sinceMark.ms + all.ms).toBeGreaterThan(500);
   });
 
   it('holds the 2 s cap when the action changes nothing, with few observations', async () => {
