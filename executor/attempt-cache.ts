@@ -26,6 +26,7 @@ import { systemClock, type Clock } from './deadline.js';
 import { JudgmentCache } from './judgment-cache.js';
 import { silentLogger, type Logger } from './logger.js';
 import { NearestEntryIndex } from './nearest-entry.js';
+import type { ScreenNode } from './engine.js';
 import type { StepVerdict } from './step-contract.js';
 import type { VerificationKind } from './step-record.js';
 import type { ActionListener, FinishedStepView, InterceptResult, InterceptedStep, StepInterceptor, StepServices } from './step-seams.js';
@@ -66,6 +67,13 @@ export interface AttemptCacheOptions {
   replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
 }
 
+/** What a verification looked at: node ids of a redacted screen. */
+export interface LookedAtScreen {
+  tree: ScreenNode;
+  url: string;
+  nodeIds: readonly string[];
+}
+
 /** Verification kinds that confirm the `act` steps before them. */
 const CONFIRMING: ReadonlySet<string> = new Set<VerificationKind>(['expect', 'assert', 'waitFor']);
 
@@ -103,6 +111,14 @@ export interface AttemptCache {
   listener: ActionListener;
   /** A verification passed after step `afterStepIndex` (the last finished step; -1 before any). */
   verificationPassed(kind: VerificationKind, afterStepIndex: number): void;
+  /** True when what a verification after step `afterStepIndex` looks at would go into a recording (that step is an `act` step the agent ran). */
+  wantsLookedAt(afterStepIndex: number): boolean;
+  /**
+   * What a passing verification after step `afterStepIndex` looked at: nodes of a redacted
+   * screen (an `expect`'s locator; an `agent.assert`'s evidence arrives by itself). The
+   * step's recording then rests its end check on them (`recorder/end-purpose.ts`).
+   */
+  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void;
   /** Step `stepIndex` ended with `verdict`. */
   stepFinished(stepIndex: number, verdict: StepVerdict, modelCalls: number): void;
   /** Write what the attempt verified; returns each cached step's final outcome (with `write`). Call once. */
@@ -164,6 +180,16 @@ class AttemptCacheImpl implements AttemptCache {
     this.#verifications.push({ kind, afterStep: afterStepIndex });
   }
 
+  wantsLookedAt(afterStepIndex: number): boolean {
+    const step = this.#steps.get(afterStepIndex);
+    return step !== undefined && step.outcome.mode !== 'self-finalized' && this.#options.mode !== 'off';
+  }
+
+  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void {
+    if (!this.wantsLookedAt(afterStepIndex)) return;
+    this.#steps.get(afterStepIndex)!.recorder.lookedAt({ screen: { tree: lookedAt.tree, url: lookedAt.url }, nodeIds: lookedAt.nodeIds });
+  }
+
   stepFinished(stepIndex: number, verdict: StepVerdict, modelCalls: number): void {
     this.#judgments.stepFinished(stepIndex, verdict);
     const step = this.#steps.get(stepIndex);
@@ -190,12 +216,28 @@ class AttemptCacheImpl implements AttemptCache {
     switch (step.info.kind) {
       case 'act':
         return this.#interceptAct(step, services);
+      case 'extract':
+        // Judgment entries (executor/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
+        return this.#judgments.intercept(step, services);
       case 'assert':
       case 'waitFor':
-      case 'extract':
-        // Judgment entries (issue 5, executor/judgment-cache.ts): keyed after the acts before them, replayed by their evidence.
-        return this.#judgments.intercept(step, services);
+        return this.#withEvidenceForAct(step.info.index, await this.#judgments.intercept(step, services));
     }
+  }
+
+  /** A live judgment's evidence is also what it looked at to verify the `act` step right before it. */
+  #withEvidenceForAct(index: number, result: InterceptResult): InterceptResult {
+    if ('handled' in result) return result;
+    const afterStep = result.afterStep;
+    return {
+      ...result,
+      afterStep: (finished) => {
+        afterStep?.(finished);
+        const evidence = finished.evidence;
+        if (finished.verdict.status !== 'passed' || evidence?.screen === undefined || !evidence.cacheable) return;
+        this.verificationLookedAt(index - 1, { tree: evidence.screen.tree, url: evidence.screen.url, nodeIds: evidence.nodeIds });
+      },
+    };
   }
 
   async #interceptAct(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
@@ -265,6 +307,7 @@ class AttemptCacheImpl implements AttemptCache {
     }
     if (replay.kind === 'finished') {
       tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };
+      if (replay.notes !== undefined && replay.notes.length > 0) tracked.outcome.detail = replay.notes.join('; ');
       const summary = fillUniquePlaceholders(entry.summary, tracked.uniqueValues);
       return { handled: { verdict: { status: 'passed', summary }, cache: { ...tracked.outcome } } };
     }

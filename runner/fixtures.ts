@@ -17,6 +17,7 @@ import {
   type TestType,
 } from '@playwright/test';
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
+import { nodeIdsOf } from '../engines/web/index.js';
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import type { AttemptCache } from '../executor/attempt-cache.js';
 import type { EngineInstance } from '../executor/engine.js';
@@ -28,7 +29,7 @@ import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import type { ProjectSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
-import { setVerificationSink } from './verification.js';
+import { setVerificationSink, type VerificationSink } from './verification.js';
 
 /** The attempt behind the fixtures. */
 export interface AttemptHandle {
@@ -155,6 +156,31 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   return { runner, cache, engine, raised, app: createApp(engine, target.app.url, runner, raised), agent: createAgentApi(runner, raised, page) };
 }
 
+/**
+ * Where this attempt's `expect`s report: the runner counts them; while the step before one is
+ * being recorded, the nodes its locator matches go to the cache, so the recording's end
+ * check rests on what the test itself looked at.
+ */
+function verificationSinkOf(handle: AttemptHandle): VerificationSink {
+  const { runner, cache, engine } = handle;
+  return {
+    async recordVerification(kind, detail, subject) {
+      const afterStep = runner.records.length - 1;
+      runner.recordVerification(kind, detail);
+      if (cache === undefined || subject === undefined || !cache.wantsLookedAt(afterStep)) return;
+      try {
+        const observation = await engine.observe();
+        const nodeIds = await nodeIdsOf(subject);
+        if (nodeIds.length === 0) return;
+        const tree = redactDeep(observation.root, (text) => runner.redact(text));
+        cache.verificationLookedAt(afterStep, { tree, url: runner.redact(observation.url), nodeIds });
+      } catch {
+        // What the verification looked at only sharpens the recording; without it the entry rests on its own checks.
+      }
+    },
+  };
+}
+
 async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
   const { runner } = handle;
   withholdFailureSnapshot(runner.secretFilled());
@@ -216,7 +242,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
       }
       throw error;
     }
-    setVerificationSink(handle.runner);
+    setVerificationSink(verificationSinkOf(handle));
     attemptPage = page;
     try {
       await use(handle);

@@ -9,7 +9,8 @@ import type { VerificationKind } from '../executor/step-record.js';
 
 /** Where verification events go: the running attempt. */
 export interface VerificationSink {
-  recordVerification(kind: VerificationKind, detail: string): void;
+  /** `subject` is what the assertion looked at (a locator or page); a returned promise is awaited before the assertion resolves. */
+  recordVerification(kind: VerificationKind, detail: string, subject?: unknown): void | Promise<void>;
 }
 
 let currentSink: VerificationSink | undefined;
@@ -33,23 +34,24 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 const CHAINS = new Set<PropertyKey>(['not', 'resolves', 'rejects']);
 
-function wrapMatchers<T extends object>(matchers: T, negated: boolean): T {
+function wrapMatchers<T extends object>(matchers: T, negated: boolean, subject: unknown): T {
   return new Proxy(matchers, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (CHAINS.has(property) && typeof value === 'object' && value !== null) return wrapMatchers(value, negated || property === 'not');
+      if (CHAINS.has(property) && typeof value === 'object' && value !== null) return wrapMatchers(value, negated || property === 'not', subject);
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       const matcher = value as (...args: unknown[]) => unknown;
       return (...args: unknown[]) => {
-        const record = () => currentSink?.recordVerification('expect', `${negated ? 'not.' : ''}${property}`);
+        // A negated assertion looked at what is not there: nothing to rest an end check on.
+        const record = () => currentSink?.recordVerification('expect', `${negated ? 'not.' : ''}${property}`, negated ? undefined : subject);
         const result = matcher.apply(target, args);
         if (isThenable(result)) {
-          return Promise.resolve(result).then((resolved) => {
-            record();
+          return Promise.resolve(result).then(async (resolved) => {
+            await record();
             return resolved;
           });
         }
-        record();
+        void record();
         return result;
       };
     },
@@ -62,7 +64,7 @@ function wrapExpect<T extends typeof playwrightExpect>(original: T): T {
     apply(target, thisArgument, args: unknown[]) {
       const assertion: unknown = Reflect.apply(target, thisArgument, args);
       if (!isScreenSubject(args[0]) || typeof assertion !== 'object' || assertion === null) return assertion;
-      return wrapMatchers(assertion, false);
+      return wrapMatchers(assertion, false, args[0]);
     },
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);

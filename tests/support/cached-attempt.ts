@@ -10,6 +10,7 @@ import type { VerificationKind } from '../../executor/step-record.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
 import type { StepExecutor } from '../../executor/step-contract.js';
 import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../executor/step-runner.js';
+import { nodeIdsOf } from '../../engines/web/index.js';
 import type { LiveScreen } from './live-screen.js';
 
 /** Options of {@link cachedAttempt}. */
@@ -36,6 +37,8 @@ export interface CachedAttempt {
   act(instruction: string, params?: Record<string, string | SecretRef | UniqueValue>): Promise<StepOutcome>;
   /** A passing verification after the latest step (what `expect` reports). */
   verify(kind?: VerificationKind): void;
+  /** A passing `expect` on `locator` after the latest step, with what it looked at (what the runner host reports). */
+  verifyLocator(locator: unknown): Promise<void>;
   /** End the attempt as the fixture teardown does. */
   finish(passed?: boolean): Promise<WriteReport[]>;
 }
@@ -78,6 +81,13 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     cache,
     act: (instruction, params) => runner.runStep('act', instruction, params === undefined ? undefined : { params }),
     verify: (kind = 'expect') => runner.recordVerification(kind, 'toBeVisible'),
+    verifyLocator: async (locator) => {
+      const afterStep = runner.records.length - 1;
+      runner.recordVerification('expect', 'toBeVisible');
+      if (!cache.wantsLookedAt(afterStep)) return;
+      const observation = await options.live.instance.observe();
+      cache.verificationLookedAt(afterStep, { tree: observation.root, url: observation.url, nodeIds: await nodeIdsOf(locator) });
+    },
     finish: async (passed = true) => {
       const reports = await cache.finishAttempt({ passed, steps: runner.records, verifications: runner.verifications });
       for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
