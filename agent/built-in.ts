@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { E2EError } from '../errors/index.js';
-import type { OpaqueLanguageModel, StepExecutor, StepVerdict } from '../executor/step-contract.js';
+import type { OpaqueLanguageModel, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import type { AgentEntry, BuiltInAgent } from '../executor/step-runner.js';
 import { createAgent, type AgentOptions } from './create-agent.js';
 import { judgeAssert, judgeExtract, judgeWaitFor, type Judgment } from './judgments.js';

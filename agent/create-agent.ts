@@ -4,7 +4,7 @@
  */
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
-import type { StepContext, StepExecutor } from '../executor/step-contract.js';
+import type { StepContext, StepExecutor } from '../contract/step-contract.js';
 import { bindProjectTools, type ProjectTool } from './define-tool.js';
 import { createGrammarTools } from './grammar-tools.js';
 import { compactHistory, historyChars } from './history.js';

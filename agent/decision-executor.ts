@@ -9,7 +9,7 @@ import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, t
 import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
 import { E2EError, isE2EError } from '../errors/index.js';
-import type { ActionOutcome, StepContext, StepExecutor, StepVerdict } from '../executor/step-contract.js';
+import type { ActionOutcome, StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { decisionOptions, parseScreenLines, type DecisionMove } from './decision-options.js';
 import { isRuntimeHardStop } from './hard-stop.js';
 import { callSignature, LoopGuards } from './loop-guards.js';

@@ -2,7 +2,7 @@
  * The closed list of moves a decision model chooses from: verb × node of the current screen,
  * plus done and failed. Built from the screen text, so it works on every engine.
  */
-import type { Verb } from '../executor/engine.js';
+import type { Verb } from '../contract/engine.js';
 
 /** One node line of a screen text. */
 export interface ScreenLine {

@@ -6,7 +6,7 @@
  */
 import type { Tool, ToolSet } from 'ai';
 import { E2EError } from '../errors/index.js';
-import type { StepContext } from '../executor/step-contract.js';
+import type { StepContext } from '../contract/step-contract.js';
 import type { Guard } from './tool-loop.js';
 
 const PROJECT_TOOL = Symbol.for('e2e.project-tool');

@@ -21,7 +21,7 @@ export type {
   StepVerdict,
   TargetInfo,
   TurnRecord,
-} from '../executor/step-contract.js';
+} from '../contract/step-contract.js';
 
 export { createAgent, BUILT_IN_AGENT_NAME, BUILT_IN_AGENT_VERSION, type AgentOptions } from './create-agent.js';
 export { createToolLoopExecutor, type Guard, type PrepareInfo, type PreparedMessages, type ToolLoopOptions } from './tool-loop.js';

@@ -11,7 +11,7 @@ import type { ProviderOptions } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
 import { E2EError } from '../errors/index.js';
 import { shapeOf } from '../executor/screen-text.js';
-import type { Observation, StepContext, StepEvidence, StepVerdict } from '../executor/step-contract.js';
+import type { Observation, StepContext, StepEvidence, StepVerdict } from '../contract/step-contract.js';
 import { judgeModelOf, toModelUsage } from './model.js';
 import { sleep, withProviderPolicy, type ProviderPolicy } from './provider-errors.js';
 

@@ -4,7 +4,7 @@
  */
 import type { LanguageModel, LanguageModelUsage } from 'ai';
 import { E2EError } from '../errors/index.js';
-import type { ModelUsage, OpaqueLanguageModel, StepContext } from '../executor/step-contract.js';
+import type { ModelUsage, OpaqueLanguageModel, StepContext } from '../contract/step-contract.js';
 
 /** True for a value the AI SDK accepts as a `LanguageModel`: a model id string or a model object. */
 export function isLanguageModel(value: unknown): value is LanguageModel {

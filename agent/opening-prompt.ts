@@ -5,7 +5,7 @@
  * eliding the screen later leaves the brief byte-identical.
  */
 import type { ModelMessage } from 'ai';
-import type { ReplayedPrefix, StepContext } from '../executor/step-contract.js';
+import type { ReplayedPrefix, StepContext } from '../contract/step-contract.js';
 
 const LEDGER_LIMIT = 20;
 const SUMMARY_LIMIT = 200;

@@ -9,6 +9,7 @@
 import { APICallError, LoadAPIKeyError, NoSuchModelError } from '@ai-sdk/provider';
 import { NoObjectGeneratedError, NoOutputGeneratedError } from 'ai';
 import { E2EError, isE2EError } from '../errors/index.js';
+import { sleep as cancellableSleep } from '../contract/deadline.js';
 
 /** How model calls treat slow and failing providers. Every field has a default. */
 export interface ProviderPolicy {
@@ -151,18 +152,7 @@ export function cancellationError(signal: AbortSignal): E2EError {
 
 /** Resolve after `milliseconds`, or reject with the step's cancellation as soon as `signal` aborts. */
 export function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(cancellationError(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(cancellationError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return cancellableSleep(milliseconds, signal, () => cancellationError(signal));
 }
 
 const TIMED_OUT = Symbol('request timed out');

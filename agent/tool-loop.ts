@@ -7,7 +7,7 @@
 import type { LanguageModel, ModelMessage, ToolResultPart, ToolSet } from 'ai';
 import type { ProviderOptions, ToolResultOutput } from '@ai-sdk/provider-utils';
 import { E2EError, isE2EError } from '../errors/index.js';
-import type { StepContext, StepExecutor, StepVerdict } from '../executor/step-contract.js';
+import type { StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { isRuntimeHardStop } from './hard-stop.js';
 import { compactHistory, ReasoningGate } from './history.js';
 import { callSignature, LoopGuards, type LoopLimits } from './loop-guards.js';

@@ -3,7 +3,7 @@
  * `--debug`) and clipped turn records (shown under a failed step).
  */
 import type { ModelMessage } from 'ai';
-import type { TurnRecord } from '../executor/step-contract.js';
+import type { TurnRecord } from '../contract/step-contract.js';
 import { messageTexts } from './screen-elision.js';
 
 /** Turn records kept on a step (the last ones). */

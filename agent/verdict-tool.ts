@@ -6,7 +6,7 @@
 import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 import type { ErrorCode } from '../errors/index.js';
-import type { StepVerdict } from '../executor/step-contract.js';
+import type { StepVerdict } from '../contract/step-contract.js';
 
 /** The name of the verdict tool. */
 export const VERDICT_TOOL_NAME = 'complete_step';

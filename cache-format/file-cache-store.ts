@@ -130,6 +130,7 @@ export class FileCacheStore implements CacheStore {
     this.assertWritable('delete');
     assertKey(key, 'delete');
     const path = refPath(this.directory, key);
+    await this.folderInside(dirname(path), 'delete an entry');
     if (options.onlyBlob === undefined) return this.unlinkIfPresent(path);
     const state = await this.readRef(path);
     if (state.kind !== 'names' || state.blob !== options.onlyBlob) return false;
@@ -150,15 +151,24 @@ export class FileCacheStore implements CacheStore {
   async list(): Promise<CacheRef[]> {
     const files = await this.filesIn(REFS_FOLDER, keyOfRefFile);
     const refs = await mapWithLimit(files, LIST_CONCURRENCY, async ({ path, id: key }): Promise<CacheRef | undefined> => {
+      let modifiedAt: Date;
       try {
-        const [info, state] = await Promise.all([this.fileSystem.stat(path), this.readRef(path)]);
-        if (state.kind === 'absent') return undefined;
-        const blob = state.kind === 'names' ? state.blob : undefined;
-        return { key, blob, size: blob === undefined ? 0 : parseBlobName(blob)!.size, modifiedAt: info.modifiedAt };
+        modifiedAt = (await this.fileSystem.lstat(path)).modifiedAt;
       } catch (error) {
         if (errorCodeOf(error) === 'ENOENT') return undefined;
-        throw error;
+        modifiedAt = new Date(0);
       }
+      let state: RefState;
+      try {
+        state = await this.readRef(path);
+      } catch (error) {
+        if (errorCodeOf(error) === 'ENOENT') return undefined;
+        // A folder, a pipe, an unreadable file under a ref's name: that entry's problem (it reads as invalid), not the listing's.
+        state = { kind: 'malformed' };
+      }
+      if (state.kind === 'absent') return undefined;
+      const blob = state.kind === 'names' ? state.blob : undefined;
+      return { key, blob, size: blob === undefined ? 0 : parseBlobName(blob)!.size, modifiedAt };
     });
     return refs.filter((ref) => ref !== undefined).sort((a, b) => compare(a.key, b.key));
   }
@@ -167,11 +177,11 @@ export class FileCacheStore implements CacheStore {
     const files = await this.filesIn(BLOBS_FOLDER, blobOfBlobFile);
     const blobs = await mapWithLimit(files, LIST_CONCURRENCY, async ({ path, id: name }): Promise<BlobFile | undefined> => {
       try {
-        const info = await this.fileSystem.stat(path);
+        const info = await this.fileSystem.lstat(path);
         return { name, size: info.size, modifiedAt: info.modifiedAt };
       } catch (error) {
         if (errorCodeOf(error) === 'ENOENT') return undefined;
-        throw error;
+        return { name, size: 0, modifiedAt: new Date(0) };
       }
     });
     return blobs.filter((blob) => blob !== undefined).sort((a, b) => compare(a.name, b.name));
@@ -180,7 +190,9 @@ export class FileCacheStore implements CacheStore {
   async deleteBlob(name: string): Promise<boolean> {
     this.assertWritable('deleteBlob');
     if (parseBlobName(name) === undefined) throw new E2EError('INVALID_ARGUMENT', `deleteBlob: \`${name}\` is not a blob name.`);
-    return this.unlinkIfPresent(blobPath(this.directory, name));
+    const path = blobPath(this.directory, name);
+    await this.folderInside(dirname(path), 'delete a blob');
+    return this.unlinkIfPresent(path);
   }
 
   async listTempFiles(options: ListTempFilesOptions): Promise<TempFile[]> {
@@ -191,7 +203,7 @@ export class FileCacheStore implements CacheStore {
     ];
     const found = await mapWithLimit(candidates, LIST_CONCURRENCY, async ({ path }): Promise<TempFile | undefined> => {
       try {
-        const info = await this.fileSystem.stat(path);
+        const info = await this.fileSystem.lstat(path);
         return now - info.modifiedAt.getTime() >= options.olderThanMs ? { path, size: info.size, modifiedAt: info.modifiedAt } : undefined;
       } catch (error) {
         if (errorCodeOf(error) === 'ENOENT') return undefined;
@@ -206,6 +218,7 @@ export class FileCacheStore implements CacheStore {
     const inside = relative(this.directory, resolve(path)).split(sep);
     const isOurs = inside.length === 3 && (inside[0] === REFS_FOLDER || inside[0] === BLOBS_FOLDER) && isTempFileName(inside[2]!);
     if (!isOurs) throw new E2EError('INVALID_ARGUMENT', `removeTempFile: ${path} is not a temp file of the cache at ${this.directory}.`);
+    await this.folderInside(dirname(resolve(path)), 'remove a temp file');
     return this.unlinkIfPresent(path);
   }
 
@@ -222,6 +235,40 @@ export class FileCacheStore implements CacheStore {
   private assertWritable(operation: string): void {
     if (this.readOnly) {
       throw new E2EError('INVALID_STATE', `${operation}: the cache at ${this.directory} is open read-only; nothing may be written to it.`);
+    }
+  }
+
+  /**
+   * Makes sure `folder` (inside the cache folder) is reached through real folders only, so no
+   * write, rename or delete lands outside the cache through a planted symbolic link. `create`
+   * makes missing folders one level at a time, each checked after it exists.
+   */
+  private async folderInside(folder: string, operation: string, options: { create?: boolean } = {}): Promise<void> {
+    const inside = relative(this.directory, folder);
+    if (inside.startsWith('..') || resolve(this.directory, inside) !== resolve(folder)) {
+      throw new E2EError('CACHE_WRITE_FAILED', `Refused to ${operation}: ${folder} is outside the cache folder ${this.directory}.`);
+    }
+    if (options.create === true) await this.fileSystem.mkdir(this.directory);
+    let current = this.directory;
+    for (const part of inside === '' ? [] : inside.split(sep)) {
+      current = join(current, part);
+      let info: Awaited<ReturnType<FileSystem['lstat']>>;
+      try {
+        info = await this.fileSystem.lstat(current);
+      } catch (error) {
+        if (errorCodeOf(error) !== 'ENOENT') throw error;
+        // Nothing below a missing folder: there is nothing to delete, and a write makes it here.
+        if (options.create !== true) return;
+        await this.fileSystem.mkdir(current);
+        info = await this.fileSystem.lstat(current);
+      }
+      if (info.isSymbolicLink || !info.isDirectory) {
+        const what = info.isSymbolicLink ? 'is a symbolic link' : 'is not a folder';
+        throw new E2EError(
+          'CACHE_WRITE_FAILED',
+          `Refused to ${operation}: ${relative(this.directory, current)} inside the cache folder ${what}; the cache never writes through it. Remove it and run again.`,
+        );
+      }
     }
   }
 
@@ -254,7 +301,7 @@ export class FileCacheStore implements CacheStore {
   private async putBlob(blob: string, bytes: Uint8Array): Promise<void> {
     if (await this.blobIsIntact(blob, bytes)) return;
     const path = blobPath(this.directory, blob);
-    await this.fileSystem.mkdir(dirname(path));
+    await this.folderInside(dirname(path), 'write a blob', { create: true });
     const temp = tempPathBeside(path);
     try {
       await this.fileSystem.writeNewFile(temp, bytes);
@@ -267,7 +314,7 @@ export class FileCacheStore implements CacheStore {
   }
 
   private async putRef(path: string, blob: string, options: WriteOptions): Promise<WriteResult> {
-    await this.fileSystem.mkdir(dirname(path));
+    await this.folderInside(dirname(path), 'write a ref', { create: true });
     const temp = tempPathBeside(path);
     try {
       await this.fileSystem.writeNewFile(temp, formatRef(blob));

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actEntry, control, temporaryFolder, writeEntries } from '../tests/cli-cache/support/cache-fixtures.js';
+import { actEntry, control, temporaryFolder, writeEntries } from '../tests/support/cache-fixtures.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 
 let folder: string;

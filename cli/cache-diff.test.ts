@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentAddress, encodeEntry, readEntryBytes, type ActEntry } from '../cache-format/index.js';
-import { actEntry, control, stateControl } from '../tests/cli-cache/support/cache-fixtures.js';
+import { actEntry, control, stateControl } from '../tests/support/cache-fixtures.js';
 import { diffCacheStates, type StepDiff } from './cache-diff.js';
 import { renderDiffText } from './cache-diff-render.js';
 import type { CacheState } from './cache-state-source.js';

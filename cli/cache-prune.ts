@@ -144,22 +144,32 @@ export async function pruneCache(options: PruneOptions): Promise<PruneResult> {
     const age = formatAge(now.getTime() - temp.modifiedAt.getTime());
     removed.push({ reason: 'temp-file', name: relative(location.cacheDirectory, temp.path), bytes: temp.size, detail: `left by an interrupted writer (${age} old)` });
   }
-  if (!dryRun) await sweep(store, removed, removedRefs, location.cacheDirectory, notes);
+  const left = dryRun ? [] : await sweep(store, removed, removedRefs, location.cacheDirectory, notes);
+  const done = removed.filter((item) => !left.includes(item));
   return {
     cacheDirectory: location.cacheDirectory,
     dryRun,
-    removed,
-    bytesFreed: removed.reduce((sum, item) => sum + item.bytes, 0),
-    keptEntries: refs.length - removed.filter((item) => item.reason !== 'unreferenced-blob' && item.reason !== 'temp-file').length,
+    removed: done,
+    bytesFreed: done.reduce((sum, item) => sum + item.bytes, 0),
+    keptEntries: refs.length - done.filter((item) => item.reason !== 'unreferenced-blob' && item.reason !== 'temp-file').length,
     notes,
   };
 }
+
+/** How far in the future a run record may be dated and still count (clocks of one machine drift little). */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Moves entries not used during the last N runs from `kept` to `removed`; returns what stays. */
 async function markUnused(options: PruneOptions, store: FileCacheStore, kept: CacheRef[], removed: PruneItem[], notes: string[]): Promise<CacheRef[]> {
   const runsWanted = options.unusedForRuns;
   if (runsWanted === undefined) return kept;
-  const runs = await new RunLedger(nodeFileSystem, options.location.hitsDirectory).readAll();
+  const now = (options.now ?? new Date()).getTime();
+  const recorded = await new RunLedger(nodeFileSystem, options.location.hitsDirectory).readAll();
+  // A run dated in the future (clock skew, a copied ledger) would put the cutoff past every real use.
+  const runs = recorded.filter((run) => run.getTime() <= now + CLOCK_SKEW_MS);
+  if (runs.length < recorded.length) {
+    notes.push(`ignored ${plural(recorded.length - runs.length, 'run record')} dated in the future in ${options.location.hitsDirectory} (clock skew?)`);
+  }
   if (runs.length < runsWanted) {
     notes.push(`only ${plural(runs.length, 'run')} recorded in ${options.location.hitsDirectory}; --unused-for ${runsWanted} removed nothing`);
     return kept;
@@ -174,25 +184,37 @@ async function markUnused(options: PruneOptions, store: FileCacheStore, kept: Ca
   });
 }
 
-async function sweep(store: FileCacheStore, removed: PruneItem[], refs: ReadonlyMap<string, CacheRef>, directory: string, notes: string[]): Promise<void> {
+async function sweep(store: FileCacheStore, removed: PruneItem[], refs: ReadonlyMap<string, CacheRef>, directory: string, notes: string[]): Promise<PruneItem[]> {
+  const left: PruneItem[] = [];
   for (const item of removed) {
-    switch (item.reason) {
-      case 'unreachable':
-      case 'old-schema':
-      case 'invalid':
-      case 'unused': {
-        const blob = refs.get(item.name)?.blob;
-        const gone = await store.delete(item.name, blob === undefined ? {} : { onlyBlob: blob });
-        if (!gone) notes.push(`kept ${item.name}: it changed while prune ran`);
-        break;
-      }
-      case 'unreferenced-blob':
-        await store.deleteBlob(item.name);
-        break;
-      case 'temp-file':
-        await store.removeTempFile(join(directory, item.name));
-        break;
+    try {
+      await sweepOne(store, item, refs, directory, notes);
+    } catch (error) {
+      // One odd file (a folder named like a blob, a symlinked shard) is that item's problem: the sweep goes on.
+      left.push(item);
+      notes.push(`could not remove ${item.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+  return left;
+}
+
+async function sweepOne(store: FileCacheStore, item: PruneItem, refs: ReadonlyMap<string, CacheRef>, directory: string, notes: string[]): Promise<void> {
+  switch (item.reason) {
+    case 'unreachable':
+    case 'old-schema':
+    case 'invalid':
+    case 'unused': {
+      const blob = refs.get(item.name)?.blob;
+      const gone = await store.delete(item.name, blob === undefined ? {} : { onlyBlob: blob });
+      if (!gone) notes.push(`kept ${item.name}: it changed while prune ran`);
+      break;
+    }
+    case 'unreferenced-blob':
+      await store.deleteBlob(item.name);
+      break;
+    case 'temp-file':
+      await store.removeTempFile(join(directory, item.name));
+      break;
   }
 }
 

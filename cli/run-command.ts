@@ -170,12 +170,13 @@ export function startRun(options: RunCommandOptions): RunHandle {
   const result = (async (): Promise<RunCommandResult> => {
     await rm(reportPath, { force: true });
     await rm(failurePath, { force: true });
-    const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath };
+    // fd 3 is a pipe only the CLI holds open: when the CLI dies (even by SIGKILL), the run sees it close and stops.
+    const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath, [ENVIRONMENT.parentPipe]: '3' };
     if (options.debug) env[ENVIRONMENT.debug] = '1';
     const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, configPath)], {
       cwd: options.cwd,
       env,
-      stdio: 'inherit',
+      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
       // Own process group: a terminal's Ctrl-C reaches us once and we forward it once.
       detached: true,
     });

@@ -2,7 +2,7 @@
  * Actions as short sentences (`tap button "Apply"`, `type "Buy milk" into textbox "New todo"`),
  * the form the report, `ActResult.actions` and replay hand-offs show them in.
  */
-import type { Point, ScreenNode } from './engine.js';
+import type { Point, ScreenNode } from '../contract/engine.js';
 
 const MAX_NAME = 60;
 

@@ -3,7 +3,7 @@
  * checking the shape of the arguments a caller passed.
  */
 import { E2EError } from '../errors/index.js';
-import type { NodeRef, Point, ScreenNode } from './engine.js';
+import type { NodeRef, Point, ScreenNode } from '../contract/engine.js';
 
 /** Roles a secret may be typed into (besides any field marked `secure`). */
 export const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);

@@ -3,7 +3,7 @@
  * against `maxModelCalls`, token usage, and the default limits per step kind.
  */
 import { E2EError } from '../errors/index.js';
-import type { ModelUsage, StepKind } from './step-contract.js';
+import type { ModelUsage, StepKind } from '../contract/step-contract.js';
 
 /** Limits of one step. */
 export interface StepLimits {

@@ -4,16 +4,10 @@
  * cache can key `unique()` values as placeholders and secrets by name.
  */
 import { E2EError, didYouMean } from '../errors/index.js';
-import { isSecretRef, isUniqueValue, secretPlaceholder, type SecretRef, type SecretVault, type UniqueValue } from './secrets.js';
+import { isSecretRef, isUniqueValue, secretPlaceholder, type ParamSource, type ParamValue } from '../contract/param-values.js';
+import type { SecretVault } from './secrets.js';
 
-/** A value a caller may pass in `params`. */
-export type ParamValue = string | number | boolean | SecretRef | UniqueValue;
-
-/** Where a param value came from. */
-export type ParamSource =
-  | { kind: 'literal'; value: string }
-  | { kind: 'unique'; value: string }
-  | { kind: 'secret'; name: string };
+export type { ParamSource, ParamValue } from '../contract/param-values.js';
 
 /** A prepared instruction. */
 export interface PreparedInstruction {

@@ -9,13 +9,13 @@ import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction, type SentenceInput } from './action-sentence.js';
 import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
 import { ACTION_TIMEOUT_MS } from './budgets.js';
-import { isEngineError, type EngineAction, type EngineInstance, type NodeRef, type ScreenNode, type SessionAction, type Verb } from './engine.js';
+import { isEngineError, type EngineAction, type EngineInstance, type NodeRef, type ScreenNode, type SessionAction, type Verb } from '../contract/engine.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import type { ScreenObserver } from './screen-observer.js';
 import type { SettleMode } from './settle.js';
 import type { SecretVault } from './secrets.js';
-import type { ActionOutcome, Observation, StepActions } from './step-contract.js';
-import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from './step-seams.js';
+import type { ActionOutcome, Observation, StepActions } from '../contract/step-contract.js';
+import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from '../contract/step-seams.js';
 import type { StepSession } from './step-session.js';
 import { checkUploadPaths } from './upload-policy.js';
 

@@ -5,12 +5,12 @@
  */
 import { E2EError, isE2EError } from '../errors/index.js';
 import { SETTLE_TIMEOUT_MS } from './budgets.js';
-import type { ChangeMark, EngineInstance, EngineObservation, ScreenNode } from './engine.js';
+import type { ChangeMark, EngineInstance, EngineObservation, ScreenNode } from '../contract/engine.js';
 import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 import { redactDeep, type SecretVault } from './secrets.js';
 import { settleAfterAction, type SettleMode } from './settle.js';
-import type { Observation } from './step-contract.js';
-import type { RunnerObservation } from './step-seams.js';
+import type { Observation } from '../contract/step-contract.js';
+import type { RunnerObservation } from '../contract/step-seams.js';
 
 /** Observes the screen for one attempt. */
 export interface ScreenObserver {

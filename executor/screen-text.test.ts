@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeState, ScreenNode } from './engine.js';
-import { createRedactor, diffScreens, elideHref, escapeQuoted, maskTickingText, redactText, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
+import type { NodeState, ScreenNode } from '../contract/engine.js';
+import { maskTickingText } from '../contract/volatile-text.js';
+import { createRedactor, diffScreens, elideHref, escapeQuoted, redactText, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 
 /** A node with defaults, children at the right depth. */
 function node(id: string, role: string, name: string, extra: Partial<Omit<ScreenNode, 'children'>> = {}, children: ScreenNode[] = []): ScreenNode {

@@ -3,7 +3,8 @@
  * {@link ScreenNode} trees (no Playwright): render with secrets redacted, diff two screens
  * by node id, and a cheap shape signature for settling that ignores ticking clocks.
  */
-import { NODE_STATES, type ScreenNode } from './engine.js';
+import { NODE_STATES, type ScreenNode } from '../contract/engine.js';
+import { maskTickingText, TICKING_ROLES } from '../contract/volatile-text.js';
 
 /** What {@link renderScreen} needs from an observation. */
 export interface RenderableScreen {
@@ -217,23 +218,6 @@ export function diffScreens(previous: string, next: string): ScreenDiff {
   const total = added + changed + removed;
   const base = Math.max(before.size, after.size, 1);
   return { lines, text: lines.join('\n'), added, changed, removed, mostlyChanged: total / base > MOSTLY_CHANGED_RATIO, unchanged: total === 0 };
-}
-
-const CLOCK_TIME = /(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:\s?[AaPp]\.?[Mm]\.?)?(?!\d)/g;
-const DURATION = /(?<![\w.])\d+(?:[.,]\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/gi;
-/** Roles whose content ticks by design. */
-const TICKING_ROLES = new Set(['timer', 'marquee', 'progressbar', 'meter']);
-
-/** The ticking rules above as plain data, for engines that filter changes in the page (`waitForChange`). */
-export const TICKING_RULES = {
-  clockTime: CLOCK_TIME.source,
-  duration: DURATION.source,
-  roles: [...TICKING_ROLES],
-} as const;
-
-/** Text with clock times and durations read as placeholders (`12:34:56` → `#:#`, `3s ago` → `# ago`). */
-export function maskTickingText(text: string): string {
-  return text.replace(CLOCK_TIME, '#:#').replace(DURATION, '#');
 }
 
 /**

@@ -1,84 +1,13 @@
 /**
- * Secrets travel by name (STYLE 10). A `SecretRef` prints as `<secret:name>` wherever it is
- * serialized or inspected; its value is looked up in the {@link SecretVault} only at the
- * moment it is typed. The vault also redacts every configured value, in the encodings a
- * value commonly leaks in (raw, URL-encoded, base64, HTML/JSON-escaped), from any text.
+ * The secrets of an attempt: a `SecretRef` (contract/param-values.ts) is looked up in the
+ * {@link SecretVault} only at the moment it is typed. The vault also redacts every configured
+ * value, in the encodings a value commonly leaks in (raw, URL-encoded, base64, HTML/JSON-escaped), from any text.
  */
+import { secretPlaceholder, isSecretRef } from '../contract/param-values.js';
 import { E2EError, didYouMean } from '../errors/index.js';
 
-const SECRET_BRAND = Symbol.for('e2e.secret-ref');
-const UNIQUE_BRAND = Symbol.for('e2e.unique-value');
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/** A configured secret passed by name; it never holds the value. */
-export interface SecretRef {
-  readonly [SECRET_BRAND]: true;
-  readonly name: string;
-  toJSON(): string;
-  toString(): string;
-}
-
-/** A run-time value (timestamp, fresh email) that enters the cache key as a placeholder. */
-export interface UniqueValue {
-  readonly [UNIQUE_BRAND]: true;
-  readonly value: string;
-  toJSON(): string;
-  toString(): string;
-}
-
-/** The placeholder that stands for a secret in every text the runner hands out. */
-export function secretPlaceholder(name: string): string {
-  return `<secret:${name}>`;
-}
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
-
-/** Pass the configured secret `name` to a step; the model sees only the name. */
-export function secret(name: string): SecretRef {
-  if (typeof name !== 'string' || !SECRET_NAME.test(name)) {
-    throw new E2EError(
-      'INVALID_ARGUMENT',
-      'secret(name) needs the name of a configured secret (letters, digits, `_`, `.`, `-`; starting with a letter), not its value.',
-    );
-  }
-  const placeholder = secretPlaceholder(name);
-  return Object.freeze({
-    [SECRET_BRAND]: true as const,
-    name,
-    toJSON: () => placeholder,
-    toString: () => placeholder,
-    [INSPECT]: () => placeholder,
-  });
-}
-
-/** True for a {@link SecretRef} (works across module copies). */
-export function isSecretRef(value: unknown): value is SecretRef {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SECRET_BRAND] === true;
-}
-
-/**
- * Mark a run-time value so the cache keys it as a placeholder and substitutes the current
- * value on replay. Without an argument, a fresh value is generated.
- */
-export function unique(value?: string | number): UniqueValue {
-  if (value !== undefined && typeof value !== 'string' && typeof value !== 'number') {
-    throw new E2EError('INVALID_ARGUMENT', 'unique(value) takes a string or a number.');
-  }
-  const text =
-    value === undefined ? `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}` : String(value);
-  return Object.freeze({
-    [UNIQUE_BRAND]: true as const,
-    value: text,
-    toJSON: () => text,
-    toString: () => text,
-    [INSPECT]: () => `unique(${JSON.stringify(text)})`,
-  });
-}
-
-/** True for a {@link UniqueValue} (works across module copies). */
-export function isUniqueValue(value: unknown): value is UniqueValue {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNIQUE_BRAND] === true;
-}
+export { secret, isSecretRef, unique, isUniqueValue, secretPlaceholder } from '../contract/param-values.js';
+export type { SecretRef, UniqueValue } from '../contract/param-values.js';
 
 /** One configured secret. */
 export interface SecretDefinition {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isE2EError } from '../errors/index.js';
-import type { ChangeWaitOptions, ChangeWaitResult, ScreenNode } from './engine.js';
+import type { ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
 import { shapeOf } from './screen-text.js';
 import { SETTLE_DEFAULTS, settleAfterAction, type SettleClock } from './settle.js';
 

@@ -6,7 +6,8 @@
  * observations are polled.
  */
 import { E2EError } from '../errors/index.js';
-import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from './engine.js';
+import { sleep } from '../contract/deadline.js';
+import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
 import { shapeOf } from './screen-text.js';
 
 /**
@@ -67,22 +68,7 @@ function cancelled(): E2EError {
 /** The real clock. */
 export const systemClock: SettleClock = {
   now: () => performance.now(),
-  sleep: (milliseconds, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted === true) {
-        reject(cancelled());
-        return;
-      }
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(cancelled());
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, milliseconds);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: (milliseconds, signal) => sleep(milliseconds, signal, cancelled),
 };
 
 /**

@@ -6,7 +6,7 @@
  * hooks, every text redacted.
  */
 import { E2EError, isE2EError } from '../errors/index.js';
-import type { EngineInstance } from './engine.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { presentObservation, type ScreenObserver } from './screen-observer.js';
 import { redactDeep } from './secrets.js';
 import type {
@@ -21,9 +21,9 @@ import type {
   StepExecutor,
   TargetInfo,
   TurnRecord,
-} from './step-contract.js';
+} from '../contract/step-contract.js';
 import type { ArtifactRef } from './step-record.js';
-import type { ActionEvent } from './step-seams.js';
+import type { ActionEvent } from '../contract/step-seams.js';
 import { toolScope, type StepSession } from './step-session.js';
 
 /** What the attempt lends a step's context. */
@@ -41,7 +41,7 @@ export interface StepContextHost {
   /** Keep transcripts (`--debug`). */
   debug: boolean;
   /** Attach an artifact to the test (errors are the host's to log). */
-  attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void>;
+  attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
   nextArtifactId(kind: 'screenshot' | 'transcript'): string;
 }
 
@@ -162,8 +162,9 @@ export function buildStepContext(
     attachTranscript: (text) => {
       if (!host.debug || typeof text !== 'string') return;
       const id = host.nextArtifactId('transcript');
-      sinks.attach({ id, kind: 'transcript', label: `transcript of step ${session.info.index}` });
-      void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text) });
+      const label = `transcript of step ${session.info.index}`;
+      sinks.attach({ id, kind: 'transcript', label });
+      void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text), label });
     },
     attachTurns: (turns) => {
       if (Array.isArray(turns)) sinks.turns(redactDeep(turns.slice(-10), (text) => host.redact(text)));
@@ -171,8 +172,9 @@ export function buildStepContext(
     attachScreenshot: async (pixels, label) => {
       if (host.secretFilled()) return 'withheld';
       const id = host.nextArtifactId('screenshot');
-      sinks.attach({ id, kind: 'screenshot', label: host.redact(String(label)) });
-      await host.attach({ name: id, contentType: 'image/png', body: pixels });
+      const shown = host.redact(String(label));
+      sinks.attach({ id, kind: 'screenshot', label: shown });
+      await host.attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
       return id;
     },
     redact: (text) => host.redact(text),

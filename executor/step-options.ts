@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { E2EError, didYouMean } from '../errors/index.js';
-import type { StepKind } from './step-contract.js';
+import type { StepKind } from '../contract/step-contract.js';
 
 /** Options of one step call. */
 export interface RunStepOptions {

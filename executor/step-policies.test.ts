@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2EError } from '../errors/index.js';
-import { Deadline, sleep } from './deadline.js';
+import { Deadline, sleep } from '../contract/deadline.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import { SecretVault, environmentVariableFor, isSecretRef, redactDeep, secret, unique } from './secrets.js';
 import { checkUploadPaths } from './upload-policy.js';

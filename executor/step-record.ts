@@ -4,7 +4,8 @@
  */
 import type { ErrorCode } from '../errors/index.js';
 import type { TokenUsage } from './budgets.js';
-import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from './step-contract.js';
+import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from '../contract/step-contract.js';
+import type { VerificationKind } from '../contract/step-seams.js';
 
 /** Milliseconds of a step by where they went. */
 export interface StepTiming {
@@ -47,8 +48,7 @@ export interface StepRecord {
   artifacts: ArtifactRef[];
 }
 
-/** What verified the steps before it. */
-export type VerificationKind = 'expect' | 'assert' | 'waitFor' | 'extract';
+export type { VerificationKind } from '../contract/step-seams.js';
 
 /** A verification that passed, with the step it followed. */
 export interface VerificationEvent {

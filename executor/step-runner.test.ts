@@ -5,12 +5,12 @@
  * tool scopes, secrets and pixels, and the cache seams.
  */
 import { describe, expect, it } from 'vitest';
-import type { EngineAction, EngineInstance, EngineObservation, NodeRef, ScreenNode, SessionAction } from './engine.js';
-import { VERBS } from './engine.js';
+import type { EngineAction, EngineInstance, EngineObservation, NodeRef, ScreenNode, SessionAction } from '../contract/engine.js';
+import { VERBS } from '../contract/engine.js';
 import { SecretVault, secret, unique } from './secrets.js';
-import type { StepContext, StepExecutor, StepVerdict } from './step-contract.js';
+import type { StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { createAttemptRunner, type AttemptRunnerOptions } from './step-runner.js';
-import type { ActionEvent, InterceptResult, StepInterceptor } from './step-seams.js';
+import type { ActionEvent, InterceptResult, StepInterceptor } from '../contract/step-seams.js';
 
 const CANARY = 'Zq-canary-4417';
 const PNG = new Uint8Array([137, 80, 78, 71]);
@@ -218,9 +218,25 @@ describe('the step runner', () => {
     expect(engine.url).toBe('http://127.0.0.1:4000/');
   });
 
-  it('lets test code navigate anywhere between steps', () => {
+  it("refuses another origin between steps too, except while the test's own app.open runs", async () => {
     const { runner } = setup(async () => passed);
-    expect(runner.allowNavigation('http://127.0.0.1:5000/')).toBe(true);
+    expect(runner.allowNavigation('http://127.0.0.1:5000/')).toBe(false);
+    expect(runner.allowNavigation('http://127.0.0.1:4000/elsewhere')).toBe(true);
+    expect(await runner.opening(async () => runner.allowNavigation('http://127.0.0.1:5000/'))).toBe(true);
+    expect(runner.allowNavigation('http://127.0.0.1:5000/')).toBe(false);
+  });
+
+  it('does not act on a page that is on a refused origin, and says where it is', async () => {
+    let ran = false;
+    const { runner, engine } = setup(async () => {
+      ran = true;
+      return passed;
+    });
+    engine.url = 'http://127.0.0.1:5000/elsewhere?token=abc';
+    const outcome = await runner.runStep('act', 'tap something');
+    expect(ran).toBe(false);
+    expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
+    expect(outcome.verdict.summary).toContain('The page is at http://127.0.0.1:5000/elsewhere?…');
   });
 
   it('tells the action listener the screens, the value origin and the outcome', async () => {
@@ -252,7 +268,7 @@ describe('the step runner', () => {
   it('lets an interceptor finish a step without the executor', async () => {
     let ran = false;
     const interceptor: StepInterceptor = async (step, services) => {
-      expect(step).toMatchObject({ template: 'add {title}', occurrence: 0, agent: { name: 'default', context: 'A todo app.' }, executor: { name: 'test', cache: 'inherit' } });
+      expect(step).toMatchObject({ template: 'add {title}', agent: { name: 'default', context: 'A todo app.' }, executor: { name: 'test', cache: 'inherit' } });
       await services.observe();
       await services.actions.type({ id: 'n1' }, 'Cached');
       await services.actions.tap({ id: 'n3' });
@@ -269,26 +285,6 @@ describe('the step runner', () => {
     expect(ran).toBe(false);
     expect(engine.items).toEqual(['Cached']);
     expect(outcome).toMatchObject({ verdict: passed, cache: { mode: 'self-finalized' }, actions: ['type "Cached" into textbox "New todo"', 'tap button "Add"'] });
-  });
-
-  it('counts occurrences as the cache key does: two acts that differ only in their unique() value are 0 and 1', async () => {
-    const seen: Array<[string, number]> = [];
-    const { runner } = setup(async () => passed, {
-      stepInterceptor: async (step) => {
-        seen.push([step.info.instruction, step.occurrence]);
-        return {};
-      },
-    });
-    await runner.runStep('act', 'add {title}', { params: { title: unique('todo-1') } });
-    await runner.runStep('act', 'add {title}', { params: { title: unique('todo-2') } });
-    await runner.runStep('act', 'add {title}', { params: { title: 'Milk' } });
-    await runner.runStep('assert', 'add {title}', { params: { title: unique('todo-3') } });
-    expect(seen).toEqual([
-      ['add todo-1', 0],
-      ['add todo-2', 1],
-      ['add Milk', 0],
-      ['add todo-3', 0],
-    ]);
   });
 
   it('gives an interceptor brief-settling actions that act through the same policed surface', async () => {

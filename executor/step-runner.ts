@@ -7,11 +7,10 @@
  */
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
-import { occurrenceIdentity } from './cache-key.js';
-import { Deadline, systemClock, type Clock } from './deadline.js';
-import type { EngineInstance } from './engine.js';
+import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
-import { redactingLogger, silentLogger, type Logger } from './logger.js';
+import { redactingLogger, silentLogger, type Logger } from '../contract/logger.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import { createPolicedActions, type ActionHost } from './policed-actions.js';
 import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
@@ -27,12 +26,13 @@ import type {
   StepVerdict,
   TargetInfo,
   TurnRecord,
-} from './step-contract.js';
+} from '../contract/step-contract.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
-import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from './step-seams.js';
+import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from '../contract/step-seams.js';
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
+import { stepTitle } from './step-title.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
 
 export type { RunStepOptions } from './step-options.js';
@@ -57,9 +57,9 @@ export interface BuiltInAgent {
   judgeFor(entry: AgentEntry, kind: 'assert' | 'waitFor' | 'extract'): StepExecutor | undefined;
 }
 
-/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. */
+/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. `label` says what it shows (redacted). */
 export interface ArtifactSink {
-  attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void>;
+  attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
 }
 
 /** Options of {@link createAttemptRunner}. */
@@ -117,9 +117,10 @@ export class AttemptRunner {
   readonly #memory = new Map<string, unknown>();
   readonly #records: StepRecord[] = [];
   readonly #verifications: VerificationEvent[] = [];
-  readonly #occurrences = new Map<string, number>();
   #current: StepSession | undefined;
   #secretFilled = false;
+  /** `app.open()` calls in flight. */
+  #openings = 0;
   #stepCount = 0;
   #artifactCount = 0;
   readonly #host: ActionHost;
@@ -182,17 +183,33 @@ export class AttemptRunner {
   }
 
   /**
-   * The engine's navigation hook: outside a step the test's own code may go anywhere; during
-   * a step a navigation to a non-allowed origin is refused and ends the step `POLICY_DENIED`.
+   * The engine's navigation hook, for the whole attempt: a navigation to a non-allowed origin
+   * is refused whoever starts it. During a step it ends the step `POLICY_DENIED`; between
+   * steps (a timer, a meta refresh, a popup, the test's own code) it is stopped and warned
+   * about. `app.open()` is the one exception: the test says where it starts.
    */
   allowNavigation(url: string): boolean {
-    const session = this.#current;
-    if (session === undefined || session.ended) return true;
     const decision = this.#policy.check(url);
     if (decision.allowed) return true;
-    this.#logger.debug(`navigation refused: ${describeUrl(url)}`);
-    session.stop(new E2EError('POLICY_DENIED', this.redact(`Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`)));
+    const session = this.#current;
+    if (session !== undefined && !session.ended) {
+      this.#logger.debug(`navigation refused: ${describeUrl(url)}`);
+      session.stop(new E2EError('POLICY_DENIED', this.redact(`Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`)));
+      return false;
+    }
+    if (this.#openings > 0) return true;
+    this.#logger.warn(`a navigation to ${describeUrl(url)} between agent steps was stopped by the origin policy: ${decision.reason}.`);
     return false;
+  }
+
+  /** Run the test's own `app.open()`: it may go to any origin (the next step refuses to act on a refused one). */
+  async opening<T>(work: () => Promise<T>): Promise<T> {
+    this.#openings++;
+    try {
+      return await work();
+    } finally {
+      this.#openings--;
+    }
   }
 
   /** Note a passed verification (an `expect`, an assert, a waitFor) after the latest finished step. */
@@ -273,7 +290,7 @@ export class AttemptRunner {
     }
     verdict = { ...verdict, summary: this.redact(verdict.summary) };
     if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
-    await this.#evidence(index, artifacts);
+    await this.#evidence(index, `after ${stepTitle(kind, this.redact(info.instruction))}`, artifacts);
     const record: StepRecord = {
       index,
       kind,
@@ -349,6 +366,8 @@ export class AttemptRunner {
         summary: `agent.assert with vision needs an executor that declares \`vision: true\`; ${entry.executor.name} does not.`,
       };
     }
+    const refusal = this.#refusedPlace();
+    if (refusal !== undefined) return { status: 'blocked', errorCode: 'POLICY_DENIED', summary: refusal };
     const actions = createPolicedActions(this.#host, session);
     const observe = observerFor(this.#contextHost, session);
     try {
@@ -389,7 +408,19 @@ export class AttemptRunner {
     }
   }
 
-  /** Tell the interceptor how the step ended; a failing listener is logged, never the step's problem. */
+  /** Why no step may act where the page is now (an origin the policy refuses), or undefined. */
+  #refusedPlace(): string | undefined {
+    let url: string;
+    try {
+      url = this.#options.engine.session.url();
+    } catch {
+      return undefined;
+    }
+    const decision = this.#policy.check(url);
+    if (decision.allowed) return undefined;
+    return this.redact(`The page is at ${describeUrl(url)}, where no step may act: ${decision.reason}.`);
+  }
+
   /**
    * The screen a recorded act step ends on: taken once the page held still, so effects that
    * land after the last action settled (a submit that fetches, then navigates) are part of it.
@@ -453,15 +484,10 @@ export class AttemptRunner {
     prepared: PreparedInstruction,
     info: StepInfo,
   ): InterceptedStep {
-    // Counted as the cache key counts: `unique()` values as placeholders, secrets by name.
-    const identity = occurrenceIdentity({ kind, template: prepared.template, paramSources: prepared.sources }, (text) => this.redact(text));
-    const occurrence = this.#occurrences.get(identity) ?? 0;
-    this.#occurrences.set(identity, occurrence + 1);
     const intercepted: InterceptedStep = {
       info,
       template: prepared.template,
       paramSources: prepared.sources,
-      occurrence,
       agent: { name: agentName, context: this.#agentContext(entry) },
       attempt: { ...this.#options.attempt },
       target: this.#options.target,
@@ -506,7 +532,7 @@ export class AttemptRunner {
     return `e2e-${kind}-${this.#artifactCount}`;
   }
 
-  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string }): Promise<void> {
+  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void> {
     try {
       await this.#options.artifacts?.attach(artifact);
     } catch (error) {
@@ -514,15 +540,16 @@ export class AttemptRunner {
     }
   }
 
-  /** A screenshot after each step for the report, unless a secret was filled. */
-  async #evidence(index: number, artifacts: ArtifactRef[]): Promise<void> {
+  /** A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret was filled. */
+  async #evidence(index: number, label: string, artifacts: ArtifactRef[]): Promise<void> {
     if (this.#options.evidence === false || this.#secretFilled || this.#options.artifacts === undefined) return;
     const deadline = this.#attemptDeadline.child(5_000);
     try {
       const pixels = await deadline.race(this.#options.engine.screenshot());
       const id = this.#nextArtifactId('screenshot');
-      artifacts.push({ id, kind: 'screenshot', label: `after step ${index}` });
-      await this.#attach({ name: id, contentType: 'image/png', body: pixels });
+      const shown = this.redact(label);
+      artifacts.push({ id, kind: 'screenshot', label: shown });
+      await this.#attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
     } catch (error) {
       this.#logger.debug(`no screenshot after step ${index}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

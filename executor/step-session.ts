@@ -6,11 +6,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { E2EError } from '../errors/index.js';
 import type { StepBudget } from './budgets.js';
-import { systemClock, type Clock, type Deadline } from './deadline.js';
+import { systemClock, type Clock, type Deadline } from '../contract/deadline.js';
 import type { ParamSource } from './instruction.js';
-import type { StepInfo } from './step-contract.js';
+import type { StepInfo } from '../contract/step-contract.js';
 import type { StepTiming } from './step-record.js';
-import type { RunnerObservation } from './step-seams.js';
+import type { RunnerObservation } from '../contract/step-seams.js';
 
 /** Marks code running inside `ctx.budgets.runTool`, where actions and observations would wait for themselves. */
 export const toolScope = new AsyncLocalStorage<{ name: string }>();

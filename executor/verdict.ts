@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, exitClassOf, type ErrorCode } from '../errors/index.js';
-import type { StepEvidence, StepKind, StepVerdict } from './step-contract.js';
+import type { StepEvidence, StepKind, StepVerdict } from '../contract/step-contract.js';
 
 /** Codes only the runtime may assert; an executor may return them only when they hold. */
 export const RUNTIME_ONLY_CODES = ['STEP_BUDGET_EXHAUSTED', 'STEP_TIMEOUT', 'CANCELLED'] as const;

@@ -1,9 +1,9 @@
 /**
- * The runner's action events (`onAction`, executor/step-seams.ts) as recorder input. The
+ * The runner's action events (`onAction`, contract/step-seams.ts) as recorder input. The
  * event type is declared here structurally, because recorder/ may import only the
  * executor's contract files; the runner's `ActionEvent` is assignable to it.
  */
-import type { NodeRef, Point, ScreenNode, ScrollDirection } from '../executor/engine.js';
+import type { NodeRef, Point, ScreenNode, ScrollDirection } from '../contract/engine.js';
 import type { ActionCall, ValueOrigin } from './record-action.js';
 import type { RecordedActionInput } from './record-step.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { startLiveScreen, type LiveScreen } from '../tests/support/live-screen.js';
 import { describeTarget } from './describe-target.js';
 

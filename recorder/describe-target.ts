@@ -4,7 +4,7 @@
  * its position among identical twins.
  */
 import type { TargetDescription } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { MAX_NAME_CHARS, MAX_TEXT_CHARS, clipText, indexTree, type IndexedNode, type TreeIndex } from './tree-index.js';
 
 /** Longest test id, placeholder or container name the entry schema takes. */

@@ -17,11 +17,11 @@
  */
 import type { ActEntry, ActedCheck, EndBasis, EndControl, RecordedAction, StateControl, TargetDescription } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { ANNOUNCEMENT_ROLES, recordedStatesOf, stateControlIdentity, stateControlKey, stateControlOf, stateControlLabel } from './state-controls.js';
 import { describeIndexedNode } from './describe-target.js';
 import { containerKey, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { comparableText } from './volatile-text.js';
+import { comparableText } from '../contract/volatile-text.js';
 
 /** The bases a replay requires to hold, every one. */
 export const STRONG_BASES: ReadonlySet<EndBasis> = new Set<EndBasis>(['acted', 'announced', 'verified', 'typed']);

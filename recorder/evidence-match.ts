@@ -7,14 +7,14 @@
  *   (name, else text), test id and container when recorded, exactly the recorded states
  *   (`recorder/state-controls.ts`), and the recorded value when there is one.
  * - A `role` check matches every node of the role in exactly the recorded states.
- * - Text compares with volatile parts as placeholders (`recorder/volatile-text.ts`), or
+ * - Text compares with volatile parts as placeholders (`contract/volatile-text.ts`), or
  *   literally when the check is `exact` (an extracted value: the text is the data).
  */
 import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_VALUE_CHARS } from '../cache-format/entry.js';
 import { nodeMatchesStateControl, recordedStatesOf, stateControlLabel, stateControlOf } from './state-controls.js';
 import { clipText, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { comparableText } from './volatile-text.js';
+import { comparableText } from '../contract/volatile-text.js';
 
 /** Roles whose "checked" state a count or a state question is about. */
 export const CHECKABLE_ROLES: ReadonlySet<string> = new Set(['checkbox', 'switch', 'radio', 'menuitemcheckbox', 'menuitemradio']);

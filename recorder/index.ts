@@ -20,6 +20,6 @@ export {
 export { formatRoute, originOf, routeOf, routeShape, sameRouteShape, type RouteShape } from './route-of.js';
 export { countStateControl, diffStateControls, stateControlOf, type StateChanges } from './state-controls.js';
 export { CONTAINER_ROLES, indexTree, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
-export { fillUniquePlaceholders, maskUniqueValues, uniquePlaceholder } from './unique-placeholders.js';
+export { fillUniquePlaceholders, maskUniqueValues, uniquePlaceholder } from '../contract/unique-placeholders.js';
 export { VALUE_GAP_RULES, classifyTypedValue, type ValueContext, type ValueProvenance } from './value-provenance.js';
-export { comparableText, isVolatileSegment, normalizeVolatileText, sameText } from './volatile-text.js';
+export { comparableText, isVolatileSegment, normalizeVolatileText, sameText } from '../contract/volatile-text.js';

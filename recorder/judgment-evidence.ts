@@ -19,12 +19,12 @@
  * evaluated on the judged screen before it is kept, so recorded evidence always held.
  */
 import { MAX_EVIDENCE_CHECKS, type EvidenceCheck, type Route, type StateControl } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { CHECKABLE_ROLES, countEvidenceMatches, evidenceHolds, evidenceValueOf } from './evidence-match.js';
 import { routeOf } from './route-of.js';
 import { RECORDED_STATES, recordedStatesOf, stateControlOf, type RecordedState } from './state-controls.js';
 import { indexTree, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 
 /** The judgment kinds. */
 export type JudgmentKind = 'assert' | 'waitFor' | 'extract';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyParts } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
 import { StepRecorder, buildActEntry, type RecordedActionInput } from './record-step.js';
 

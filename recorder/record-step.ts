@@ -6,7 +6,6 @@
  */
 import {
   MAX_ACTIONS,
-  MAX_ENTRY_BYTES,
   MAX_STATE_CONTROLS,
   actEntrySchema,
   type ActEntry,
@@ -17,7 +16,7 @@ import {
   type Route,
   type StateControl,
 } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from './describe-action.js';
 import { actedChecks, basisOf, lookedAtIdentities, verifiedControls, type ActedTarget } from './end-purpose.js';
@@ -25,7 +24,8 @@ import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, 
 import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
 import { diffStateControls, stateControlKey } from './state-controls.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from './unique-placeholders.js';
+import { clip, MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
+import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 
 /** Most verifications of one step whose looked-at nodes are kept. */
 const MAX_LOOKS = 8;
@@ -104,17 +104,6 @@ export class StepRecorder {
   /** The actions recorded so far. */
   get actions(): readonly RecordedAction[] {
     return this.#actions;
-  }
-
-  /** Why the step cannot be cached, once something made it so. */
-  get notCacheableReason(): string | undefined {
-    return this.#problem;
-  }
-
-  /** The screen at step start; when never called, the first action's `before` is used. */
-  begin(start: ScreenSnapshot): void {
-    this.#start ??= start;
-    this.#visit(start.url);
   }
 
   /** Record one action the step performed (successful or not). */
@@ -253,11 +242,7 @@ export interface ActEntryMetadata {
 }
 
 /** The entry, or why it cannot be written. */
-export type ActEntryResult = { kind: 'entry'; entry: ActEntry } | { kind: 'not-cacheable'; reason: string };
-
-function clipSummary(summary: string): string {
-  return summary.length > 1024 ? `${summary.slice(0, 1023)}…` : summary;
-}
+export type ActEntryResult = EntryResult<ActEntry>;
 
 /** Build and validate an `act` entry from a recording. Never throws on bad input. */
 export function buildActEntry(recording: StepRecording, metadata: ActEntryMetadata): ActEntryResult {
@@ -274,19 +259,8 @@ export function buildActEntry(recording: StepRecording, metadata: ActEntryMetada
     gone: recording.gone,
     ...(recording.acted === undefined || recording.acted.length === 0 ? {} : { acted: recording.acted }),
     ...(recording.verified === undefined || recording.verified.length === 0 ? {} : { verified: recording.verified }),
-    summary: clipSummary(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {})),
+    summary: clip(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {}), MAX_SUMMARY_CHARS),
     provenance: metadata.provenance,
   };
-  const parsed = actEntrySchema.safeParse(candidate);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    // Name where, never what: the offending value may be anything the page showed.
-    return { kind: 'not-cacheable', reason: `the entry does not validate at ${issue?.path.join('.') ?? 'its root'}: ${issue?.code ?? 'invalid'}` };
-  }
-  const text = JSON.stringify(parsed.data);
-  if (text.length > MAX_ENTRY_BYTES) return { kind: 'not-cacheable', reason: `the entry is larger than ${MAX_ENTRY_BYTES} bytes` };
-  if (metadata.redact !== undefined && metadata.redact(text) !== text) {
-    return { kind: 'not-cacheable', reason: 'the entry would contain a secret value' };
-  }
-  return { kind: 'entry', entry: parsed.data };
+  return validateEntry(actEntrySchema, candidate, metadata.redact);
 }

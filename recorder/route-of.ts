@@ -3,7 +3,7 @@
  * (client-side state, often a token after a login redirect).
  */
 import type { Route } from '../cache-format/entry.js';
-import { isVolatileSegment } from './volatile-text.js';
+import { isVolatileSegment } from '../contract/volatile-text.js';
 
 /** The route of an absolute URL; undefined for URLs that have no origin (`about:blank`, `data:`). */
 export function routeOf(url: string): Route | undefined {

@@ -6,9 +6,9 @@
  */
 import type { StateControl } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
-import type { NodeState } from '../executor/engine.js';
+import type { NodeState } from '../contract/engine.js';
 import { MAX_NAME_CHARS, MAX_TEXT_CHARS, childLabelOf, clipText, containerKey, sitsInContainer, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { comparableText } from './volatile-text.js';
+import { comparableText } from '../contract/volatile-text.js';
 
 /** States kept for end checks, in this order. */
 export const RECORDED_STATES = ['checked', 'disabled', 'selected', 'expanded', 'pressed'] as const;

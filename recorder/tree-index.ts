@@ -3,8 +3,8 @@
  * node's parent, document order, nearest named container, label and twin group. Built once
  * per tree, so describing or matching every node stays linear in the tree's size.
  */
-import type { ScreenNode } from '../executor/engine.js';
-import { comparableText } from './volatile-text.js';
+import type { ScreenNode } from '../contract/engine.js';
+import { comparableText } from '../contract/volatile-text.js';
 
 /**
  * Roles that name a region a control sits in. Cells are left out on purpose: a cell's name

@@ -20,8 +20,8 @@
  *    Only values that depend on the run (read off the screen, dated, minted) are gaps.
  */
 import type { TypedValue } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
-import { looksLikeDateOrTime, looksLikeMintedToken } from './volatile-text.js';
+import type { ScreenNode } from '../contract/engine.js';
+import { looksLikeDateOrTime, looksLikeMintedToken } from '../contract/volatile-text.js';
 
 /** Why a value cannot be repeated. */
 export const VALUE_GAP_RULES = {

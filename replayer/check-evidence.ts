@@ -11,13 +11,13 @@
  * its JSON text (placeholders filled the same way) and re-validated with the step's schema.
  */
 import type { EvidenceCheck, JudgmentEntry } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
 import { countEvidenceMatches, evidenceHolds } from '../recorder/evidence-match.js';
 import { statesOfLookalikes } from '../recorder/state-controls.js';
 import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { matchRoute } from './route-match.js';
 
 /** A live screen to check evidence on. */

@@ -17,13 +17,13 @@
  * checks it tolerated, for the outcome's detail.
  */
 import type { ActEntry, ActedCheck, EndControl, StateControl } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
 import { basisFromEntry, purposeOfActions, STRONG_BASES } from '../recorder/end-purpose.js';
 import { sameRouteShape, routeOf } from '../recorder/route-of.js';
 import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../recorder/state-controls.js';
 import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { describeTarget } from '../recorder/describe-target.js';
 import { startLiveScreen, type LiveScreen } from '../tests/support/live-screen.js';
 import { matchTarget } from './match-target.js';

@@ -19,15 +19,15 @@
  *    label. Twins are decided as in tier 4; two that fit are still refused.
  *
  * Labels and container names compare with volatile text as placeholders and case folded
- * (`recorder/volatile-text.ts`). Several candidates that twin position cannot decide →
+ * (`contract/volatile-text.ts`). Several candidates that twin position cannot decide →
  * `ambiguous`; none in any tier → `not-found`.
  */
 import type { TargetDescription } from '../cache-format/entry.js';
-import type { ScreenNode } from '../executor/engine.js';
+import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeTargetPhrase } from '../recorder/describe-action.js';
 import { childLabelOf, CONTENT_NAMED_CONTAINERS, containerKey, indexTree, labelOf, sitsInContainer, type IndexedNode, type TreeIndex } from '../recorder/tree-index.js';
-import { comparableText } from '../recorder/volatile-text.js';
+import { comparableText } from '../contract/volatile-text.js';
 
 /** Which evidence found the target. */
 export type MatchEvidence = 'test id + role' | 'role + name' | 'role + name + container' | 'name within container' | 'position among twins' | 'despite markup churn';

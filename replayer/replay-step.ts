@@ -6,14 +6,15 @@
  * the agent can take over from the current screen.
  */
 import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
-import type { NodeRef, ScreenNode } from '../executor/engine.js';
-import { isEngineError } from '../executor/engine.js';
-import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../executor/step-contract.js';
+import type { NodeRef, ScreenNode } from '../contract/engine.js';
+import { isEngineError } from '../contract/engine.js';
+import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
+import { sleep } from '../contract/deadline.js';
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { originOf } from '../recorder/route-of.js';
 import { indexTree } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../recorder/unique-placeholders.js';
+import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { checkEndState } from './end-check.js';
 import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';
@@ -77,23 +78,8 @@ function formatDuration(milliseconds: number): string {
   return milliseconds >= 1000 ? `${Number((milliseconds / 1000).toFixed(1))} s` : `${milliseconds} ms`;
 }
 
-function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** A stopped replay wait rejects with the signal's own reason (the step's stop error). */
+const passReason = (reason: unknown): unknown => reason;
 
 /** Verbs whose (first) target must be enabled; a disabled one is waited for like a missing one. */
 const NEEDS_ENABLED: ReadonlySet<RecordedAction['verb']> = new Set([
@@ -221,7 +207,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
         if (disabled) throw new ReplayStop('action-failed', `stayed disabled for ${formatDuration(waitMs)}`);
         throw new ReplayStop('target-not-found', `not found within ${formatDuration(waitMs)} (${match.kind === 'not-found' ? match.detail : ''})`);
       }
-      await sleep(pollMs, signal);
+      await sleep(pollMs, signal, passReason);
       current = await observe();
     }
   };
@@ -305,7 +291,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     const check = checkEndState({ entry, replayStart, end: current, uniqueValues });
     if (check.ok) return check.tolerated === undefined ? { kind: 'finished', actions: ran } : { kind: 'finished', actions: ran, notes: check.tolerated.map((line) => `tolerated: ${line}`) };
     if (Date.now() >= deadline) return stopped(new ReplayStop('end-mismatch', `after all ${total} actions, ${check.detail}`), undefined);
-    await sleep(pollMs, signal);
+    await sleep(pollMs, signal, passReason);
     current = await observe();
   }
 }

@@ -1,16 +1,20 @@
 /**
  * The `app` and `agent` fixture objects (DESIGN §2). Each `agent.*` call is one step of the
- * attempt's step runner, shown as a Playwright test step; a failed or blocked step throws
- * `AgentError` with its code. Every E2E error raised here is remembered so the attempt can
- * report its code.
+ * attempt's step runner, shown as a Playwright test step at the user's line, with its
+ * actions, cache outcome and model use nested inside (step-details.ts); a failed or blocked
+ * step throws `AgentError` with its code. Every E2E error raised here is remembered so the
+ * attempt can report its code.
  */
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
 import { AgentError, E2EError, isE2EError } from '../errors/index.js';
-import type { EngineInstance } from '../executor/engine.js';
+import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../executor/step-runner.js';
-import type { StepKind } from '../executor/step-contract.js';
+import type { StepKind } from '../contract/step-contract.js';
+import { stepTitle } from '../executor/step-title.js';
 import type { ParamValue } from '../executor/instruction.js';
+import { callerLocation, type SourceLocation } from './caller-location.js';
+import { cacheStepTitle, modelStepTitle, type StepDetails } from './step-details.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -134,25 +138,43 @@ async function asInternalCall<T>(host: unknown, work: () => Promise<T>): Promise
   return settled.value;
 }
 
-function short(text: string): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length > 80 ? `${single.slice(0, 79)}…` : single;
+/** The agent step's title: `agent.act "add two todos"` (redacted, shortened). */
+function agentStepTitle(kind: StepKind, instruction: unknown, redact: (text: string) => string): string {
+  return typeof instruction === 'string' ? stepTitle(kind, redact(instruction)) : `agent.${kind}`;
 }
 
-/** Build the `agent` fixture over an attempt's runner; `host` is the engine's host object (the Playwright page on the web). */
-export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, host?: unknown): Agent {
+/** Options of {@link createAgentApi}. */
+export interface AgentApiOptions {
+  /** The engine's host object (the Playwright page on the web). */
+  host?: unknown;
+  /** Nested steps of the running agent step; fed by the runner's action listener. */
+  details?: StepDetails | undefined;
+  /** Each step's call site in the user's code, by step index (for the report). */
+  locations?: Map<number, SourceLocation> | undefined;
+}
+
+/** Build the `agent` fixture over an attempt's runner. */
+export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiOptions: AgentApiOptions = {}): Agent {
+  const { host, details, locations } = apiOptions;
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
-    const title = `agent.${kind} ${typeof instruction === 'string' ? JSON.stringify(short(runner.redact(instruction))) : ''}`.trim();
+    const title = agentStepTitle(kind, instruction, (text) => runner.redact(text));
+    const location = callerLocation();
     return playwrightTest.step(
       title,
       async () => {
         let outcome: StepOutcome;
+        details?.open(location);
         try {
           outcome = await asInternalCall(host, () => runner.runStep(kind, instruction, options));
         } catch (error) {
+          await details?.close();
           if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
           throw error;
         }
+        if (location !== undefined) locations?.set(outcome.index, location);
+        if (outcome.cache !== undefined) details?.add(cacheStepTitle(outcome.cache));
+        details?.add(modelStepTitle(outcome.modelCalls, outcome.tokens));
+        await details?.close();
         const { verdict } = outcome;
         if (verdict.status !== 'passed') {
           const code = verdict.errorCode ?? 'ACTION_FAILED';
@@ -162,7 +184,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, host
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
         return outcome;
       },
-      { box: true },
+      location === undefined ? { box: true } : { box: true, location },
     );
   }
 
@@ -197,7 +219,7 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
       if (typeof path !== 'string') throw raised.note(new E2EError('INVALID_ARGUMENT', 'app.open(path) takes a path relative to app.url, e.g. app.open("/todos").'));
       const url = new URL(path.replace(/^\/+/, ''), root).href;
       try {
-        await engine.session.open(url);
+        await runner.opening(() => engine.session.open(url));
       } catch (error) {
         if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
         throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${error instanceof Error ? error.message : String(error)}`)));

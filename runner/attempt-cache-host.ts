@@ -10,8 +10,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileCacheStore } from '../cache-format/index.js';
 import { formatTestId } from '../cache-format/test-id.js';
-import { createAttemptCache, type AttemptCache } from '../executor/attempt-cache.js';
-import type { Logger } from '../executor/logger.js';
+import { createAttemptCache, type AttemptCache } from '../step-cache/attempt-cache.js';
+import type { Logger } from '../contract/logger.js';
 import { DEFAULT_HITS_DIR } from './project-paths.js';
 import type { ProjectSettings } from './settings.js';
 

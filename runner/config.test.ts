@@ -2,7 +2,7 @@
  * defineConfig: validation with did-you-mean, and the Playwright Test config it returns.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StepExecutor } from '../executor/step-contract.js';
+import type { StepExecutor } from '../contract/step-contract.js';
 import { web } from '../engines/web/index.js';
 import { defineConfig, type E2EConfig } from './config.js';
 import { PROJECT_OPTION, type ProjectSettings } from './settings.js';

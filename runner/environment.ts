@@ -4,8 +4,9 @@
  * arguments. The CLI passes its modes to Playwright Test through these variables.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { dirname } from 'node:path';
-import type { Logger } from '../executor/logger.js';
+import type { Logger } from '../contract/logger.js';
 import { environmentVariableFor } from '../executor/secrets.js';
 
 /** Environment variables the CLI sets for a run. */
@@ -26,7 +27,49 @@ export const ENVIRONMENT = {
   reportFile: 'E2E_REPORT_FILE',
   /** Path where the config probe reporter writes the loaded config's e2e folders (for the cache commands). */
   configProbeFile: 'E2E_CONFIG_PROBE_FILE',
+  /** File descriptor of a pipe from the CLI: when it closes, the CLI is gone and the run stops. */
+  parentPipe: 'E2E_PARENT_PIPE_FD',
 } as const;
+
+/** How long the run may take to stop cleanly after the CLI died before it is killed. */
+const ORPHAN_GRACE_MS = 10_000;
+
+/**
+ * In Playwright's main process started by the CLI: stop the run (its whole process group)
+ * when the CLI dies, even by SIGKILL, so no orphaned run keeps writing entries nobody reads.
+ * First an interrupt (the run ends cleanly, the cache unchanged), then a kill after a grace.
+ */
+export function stopWithParent(): void {
+  const value = process.env[ENVIRONMENT.parentPipe];
+  // Workers are forked later with this environment, and their fd 3 is Playwright's IPC channel.
+  delete process.env[ENVIRONMENT.parentPipe];
+  const fd = value === undefined ? Number.NaN : Number(value);
+  if (!Number.isInteger(fd) || fd < 3 || process.send !== undefined) return;
+  let socket: Socket;
+  try {
+    socket = new Socket({ fd, readable: true, writable: false });
+  } catch {
+    return;
+  }
+  const orphaned = (): void => {
+    try {
+      process.kill(-process.pid, 'SIGINT');
+    } catch {
+      process.kill(process.pid, 'SIGINT');
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-process.pid, 'SIGKILL');
+      } catch {
+        process.kill(process.pid, 'SIGKILL');
+      }
+    }, ORPHAN_GRACE_MS).unref();
+  };
+  socket.once('end', orphaned);
+  socket.once('error', orphaned);
+  socket.resume();
+  socket.unref();
+}
 
 /** Cache modes. */
 export type CacheMode = 'read-write' | 'read-only' | 'off';

@@ -5,7 +5,7 @@
  * and the step records (with each step's cache outcome) and verifications are attached to
  * the test result for the reporter (redacted).
  */
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import {
   test as base,
   type Page,
@@ -19,16 +19,19 @@ import {
 import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
 import { nodeIdsOf } from '../engines/web/index.js';
 import { E2EError, isE2EError, type ErrorCode } from '../errors/index.js';
-import type { AttemptCache } from '../executor/attempt-cache.js';
-import type { EngineInstance } from '../executor/engine.js';
+import type { AttemptCache } from '../step-cache/attempt-cache.js';
+import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../executor/secrets.js';
 import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../executor/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
 import { openAttemptCache } from './attempt-cache-host.js';
+import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import type { ProjectSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
+import { StepDetails } from './step-details.js';
+import { observeSteps } from './step-observer.js';
 import { setVerificationSink, type VerificationSink } from './verification.js';
 
 /** The attempt behind the fixtures. */
@@ -40,6 +43,8 @@ export interface AttemptHandle {
   app: App;
   agent: Agent;
   raised: RaisedErrors;
+  /** Each agent step's call site in the test, by step index. */
+  locations: Map<number, SourceLocation>;
 }
 
 /** The fixtures a test receives. */
@@ -131,6 +136,8 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     redact: (text) => vault.redact(text),
     logger,
   });
+  const details = new StepDetails();
+  const cacheListener = cache?.listener;
   runner = createAttemptRunner({
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs },
@@ -144,16 +151,22 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
     logger,
     debug: settings.debug,
-    onAction: cache?.listener,
+    onAction: (event) => {
+      cacheListener?.(event);
+      details.onAction(event);
+    },
     stepInterceptor: cache?.interceptor,
     artifacts: {
-      attach: async ({ name, contentType, body }) => {
-        await testInfo.attach(name, { body: typeof body === 'string' ? body : Buffer.from(body), contentType });
+      // Named by what they show (`after agent.act "add two todos"`), as the HTML report lists them.
+      attach: async ({ name, contentType, body, label }) => {
+        await testInfo.attach(label ?? name, { body: typeof body === 'string' ? body : Buffer.from(body), contentType });
       },
     },
   });
   const raised = new RaisedErrors();
-  return { runner, cache, engine, raised, app: createApp(engine, target.app.url, runner, raised), agent: createAgentApi(runner, raised, page) };
+  const locations = new Map<number, SourceLocation>();
+  const agent = createAgentApi(runner, raised, { host: page, details, locations });
+  return { runner, cache, engine, raised, locations, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
 /**
@@ -164,10 +177,10 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
 function verificationSinkOf(handle: AttemptHandle): VerificationSink {
   const { runner, cache, engine } = handle;
   return {
-    async recordVerification(kind, detail, subject) {
+    recordVerification: (kind, detail) => runner.recordVerification(kind, detail),
+    async lookedAt(subject) {
       const afterStep = runner.records.length - 1;
-      runner.recordVerification(kind, detail);
-      if (cache === undefined || subject === undefined || !cache.wantsLookedAt(afterStep)) return;
+      if (cache === undefined || !cache.wantsLookedAt(afterStep)) return;
       try {
         const observation = await engine.observe();
         const nodeIds = await nodeIdsOf(subject);
@@ -200,15 +213,30 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
     });
     for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
   }
+  const root = projectRootOf(testInfo);
   const payload: AttemptPayload = {
     version: REPORT_VERSION,
-    steps: [...runner.records],
+    steps: runner.records.map((record) => {
+      const location = handle.locations.get(record.index);
+      return location === undefined ? { ...record } : { ...record, location: `${relative(root, location.file)}:${location.line}` };
+    }),
     verifications: [...runner.verifications],
   };
   if (errorCode !== undefined) payload.errorCode = errorCode;
   const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
   await handle.engine.close();
+}
+
+let warnedUnobserved = false;
+
+/** Once per worker: this Playwright's steps cannot be observed, so only `expect` from e2e verifies. */
+function warnUnobserved(debug: boolean): void {
+  if (warnedUnobserved) return;
+  warnedUnobserved = true;
+  consoleLogger(debug).warn(
+    "this Playwright version does not let e2e observe its assertions: only `expect` imported from 'e2e' verifies an agent step (the run names every step nothing verified).",
+  );
 }
 
 /** The page of the running attempt in this worker (one test runs at a time per worker). */
@@ -242,12 +270,16 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions>({
       }
       throw error;
     }
-    setVerificationSink(verificationSinkOf(handle));
+    const runner = handle.runner;
+    const observation = observeSteps(testInfo, { expectPassed: (matcher) => runner.recordVerification('expect', matcher) });
+    if (observation === undefined) warnUnobserved(settings.debug);
+    setVerificationSink(verificationSinkOf(handle), { observed: observation !== undefined });
     attemptPage = page;
     try {
       await use(handle);
     } finally {
       attemptPage = undefined;
+      observation?.stop();
       setVerificationSink(undefined);
       await finishAttempt(handle, testInfo);
     }

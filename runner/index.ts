@@ -11,9 +11,8 @@ export type { E2EConfig, AgentConfig, TargetConfig, CacheConfig, SecretConfig, P
 export type { ActOptions, ActResult, Agent, App, AssertOptions, ExtractOptions, JudgmentResult, WaitForOptions } from './agent-api.js';
 export { web, surfaceOf } from '../engines/web/index.js';
 export type { WebEngineOptions, WebSurface } from '../engines/web/index.js';
-export { unique, secret, isSecretRef, isUniqueValue } from '../executor/secrets.js';
-export type { SecretRef, UniqueValue } from '../executor/secrets.js';
-export type { ParamValue } from '../executor/instruction.js';
+export { unique, secret, isSecretRef, isUniqueValue } from '../contract/param-values.js';
+export type { SecretRef, UniqueValue, ParamValue } from '../contract/param-values.js';
 export { AgentError, E2EError, isE2EError, ERROR_CODES, exitClassOf } from '../errors/index.js';
 export type { ErrorCode, ExitClass } from '../errors/index.js';
 export type {
@@ -33,6 +32,6 @@ export type {
   ModelUsage,
   TurnRecord,
   AttemptInfo,
-} from '../executor/step-contract.js';
-export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../executor/engine.js';
+} from '../contract/step-contract.js';
+export type { Engine, EngineInstance, NodeRef, Point, ScreenNode } from '../contract/engine.js';
 export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from './report.js';

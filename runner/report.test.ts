@@ -2,7 +2,7 @@
  * The run report: exit code (DESIGN §3, highest wins), totals, summary lines, versions.
  */
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, parseReport, summarize, summaryLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
+import { exitCodeOf, parseReport, summarize, summaryLines, unverifiedStepLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
 
 function step(overrides: Partial<ReportStep> = {}): ReportStep {
   return {
@@ -17,6 +17,7 @@ function step(overrides: Partial<ReportStep> = {}): ReportStep {
     cache: null,
     durationMs: 10,
     timing: { modelMs: 0, observeMs: 0, actionMs: 0 },
+    location: null,
     ...overrides,
   };
 }
@@ -60,8 +61,34 @@ describe('summary', () => {
       step({ cache: { mode: 'missed', reason: 'no-entry' }, tokens: { input: 500, output: 100, cached: 0 } }),
     ];
     const summary = summarize([test('expected', { steps })]);
-    expect(summary).toMatchObject({ modelCalls: 2, tokens: { input: 3500, output: 600, cached: 1000 }, cache: { replayed: 1, handedOff: 1, missed: 1 } });
-    expect(summaryLines(summary)).toEqual(['      AI  4.1k tokens · 2 model calls', '   Cache  1 replayed · 1 handed off · 1 missed']);
+    expect(summary).toMatchObject({ modelCalls: 2, tokens: { input: 3500, output: 600, cached: 1000 }, cache: { replayed: 1, handedOff: 1, recorded: 0, missed: 1, unverified: 0 } });
+    expect(summaryLines(summary)).toEqual([
+      '      AI  4.1k tokens · 2 model calls',
+      '   Cache  1 replayed · 1 handed off · 0 recorded · 1 missed · 0 unverified',
+    ]);
+  });
+
+  it('counts a miss whose recording was saved as recorded, not missed', () => {
+    const saved = Array.from({ length: 12 }, () => step({ cache: { mode: 'missed', reason: 'no-entry', write: 'saved' } }));
+    const kept = step({ cache: { mode: 'missed', reason: 'retry', write: 'kept' } });
+    const summary = summarize([test('expected', { steps: [...saved, kept] })]);
+    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 13, missed: 0, unverified: 0 });
+    expect(summaryLines(summary)[1]).toBe('   Cache  0 replayed · 0 handed off · 13 recorded · 0 missed · 0 unverified');
+  });
+
+  it('counts a step nothing verified in a passing attempt as unverified, and one in a failed attempt as missed', () => {
+    const unconfirmed = step({ cache: { mode: 'missed', reason: 'no-entry', write: 'unconfirmed' } });
+    const summary = summarize([test('expected', { steps: [unconfirmed] }), test('unexpected', { steps: [unconfirmed] })]);
+    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 0, missed: 1, unverified: 1 });
+  });
+
+  it('names each unverified step by its line in the test, with the fix', () => {
+    const unconfirmed = step({ instruction: 'add a todo', location: 'tests/todos.e2e.ts:12', cache: { mode: 'missed', reason: 'no-entry', write: 'unconfirmed' } });
+    const recorded = step({ cache: { mode: 'missed', write: 'saved' } });
+    const lines = unverifiedStepLines({ tests: [test('expected', { steps: [recorded, unconfirmed] })] });
+    expect(lines[0]).toMatch(/^Not recorded: nothing verified this step\. .*expect.*'@playwright\/test'.*agent\.assert/);
+    expect(lines.slice(1)).toEqual(['    tests/todos.e2e.ts:12  agent.act "add a todo"', '']);
+    expect(unverifiedStepLines({ tests: [test('expected', { steps: [recorded] })] })).toEqual([]);
   });
 
   it('writes small counts in full and one model call in the singular', () => {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
+import { stepTitle } from '../executor/step-title.js';
 
 /** The report schema version this build writes. */
 export const REPORT_VERSION = 1;
@@ -27,6 +28,8 @@ export interface ReportStep {
   durationMs: number;
   /** Where the time went: model calls (as the executor reported them), observing, acting. */
   timing: StepTiming;
+  /** The call in the test (`tests/todos.e2e.ts:12`, relative to the config's folder), when known. */
+  location: string | null;
 }
 
 /** One attempt (a Playwright test result). */
@@ -56,7 +59,8 @@ export interface ReportSummary {
   tests: { passed: number; failed: number; flaky: number; skipped: number };
   modelCalls: number;
   tokens: { input: number; output: number; cached: number };
-  cache: { replayed: number; handedOff: number; missed: number };
+  /** Agent steps by how the replay cache took part; each step the cache took part in counts once (see runner/README.md). */
+  cache: { replayed: number; handedOff: number; recorded: number; missed: number; unverified: number };
 }
 
 /** A failure outside any test (config load, web server). */
@@ -75,11 +79,14 @@ export interface Report {
   exitCode: ExitClass;
 }
 
+/** A step record with its call site in the test (`tests/todos.e2e.ts:12`). */
+export type AttemptStep = StepRecord & { location?: string };
+
 /** What a worker attaches for one attempt. */
 export interface AttemptPayload {
   version: typeof REPORT_VERSION;
   errorCode?: ErrorCode;
-  steps: StepRecord[];
+  steps: AttemptStep[];
   verifications: VerificationEvent[];
 }
 
@@ -101,6 +108,7 @@ const stepRecordSchema = z.object({
   timing: z.object({ modelMs: z.number(), observeMs: z.number(), actionMs: z.number() }).optional(),
   turns: z.array(z.object({ index: z.number(), calls: z.array(z.string()), outcome: z.string() })).optional(),
   artifacts: z.array(z.object({ id: z.string(), kind: z.enum(['screenshot', 'transcript']), label: z.string() })),
+  location: z.string().optional(),
 });
 const attemptPayloadSchema = z.object({
   version: z.literal(REPORT_VERSION),
@@ -121,7 +129,7 @@ export function parseAttemptPayload(body: string | undefined): AttemptPayload | 
 }
 
 /** A step record as the report shows it. */
-export function toReportStep(record: StepRecord): ReportStep {
+export function toReportStep(record: AttemptStep): ReportStep {
   return {
     kind: record.kind,
     instruction: record.instruction,
@@ -134,13 +142,43 @@ export function toReportStep(record: StepRecord): ReportStep {
     cache: record.cache ?? null,
     durationMs: record.durationMs,
     timing: record.timing ?? { modelMs: 0, observeMs: 0, actionMs: 0 },
+    location: record.location ?? null,
   };
 }
 
-function cacheModeOf(cache: unknown): string | undefined {
+/** Where one step counts in the summary's cache line; undefined when the cache took no part. */
+export function cacheCountOf(cache: unknown, attemptPassed: boolean): keyof ReportSummary['cache'] | undefined {
   if (typeof cache !== 'object' || cache === null) return undefined;
-  const mode = (cache as { mode?: unknown }).mode;
-  return typeof mode === 'string' ? mode : undefined;
+  const { mode, write } = cache as { mode?: unknown; write?: unknown };
+  if (mode === 'self-finalized') return 'replayed';
+  if (mode === 'agent-concluded') return 'handedOff';
+  if (mode !== 'missed') return undefined;
+  if (write === 'saved' || write === 'kept') return 'recorded';
+  if (write === 'unconfirmed' && attemptPassed) return 'unverified';
+  return 'missed';
+}
+
+/**
+ * Run-level errors for verified steps the cache could not save: the run exits 3
+ * (`CACHE_WRITE_FAILED`) even when its tests passed, since the recording is lost.
+ */
+export function unsavedStepErrors(tests: readonly ReportTest[]): RunError[] {
+  const problems: string[] = [];
+  for (const test of tests) {
+    for (const attempt of test.attempts) {
+      for (const step of attempt.steps) {
+        const cache = step.cache as { write?: unknown; writeError?: unknown } | null;
+        if (cache?.write !== 'failed') continue;
+        problems.push(`${[test.file, ...test.titlePath].join(' › ')}: ${typeof cache.writeError === 'string' ? cache.writeError : 'could not be saved'}`);
+      }
+    }
+  }
+  if (problems.length === 0) return [];
+  const count = problems.length === 1 ? '1 verified step' : `${problems.length} verified steps`;
+  return [{
+    code: 'CACHE_WRITE_FAILED',
+    message: `${count} could not be saved to the cache (check the cache folder is writable and the disk has room, then record again): ${problems.join('; ')}`,
+  }];
 }
 
 /** Totals over every attempt's steps. */
@@ -149,7 +187,7 @@ export function summarize(tests: readonly ReportTest[]): ReportSummary {
     tests: { passed: 0, failed: 0, flaky: 0, skipped: 0 },
     modelCalls: 0,
     tokens: { input: 0, output: 0, cached: 0 },
-    cache: { replayed: 0, handedOff: 0, missed: 0 },
+    cache: { replayed: 0, handedOff: 0, recorded: 0, missed: 0, unverified: 0 },
   };
   for (const test of tests) {
     if (test.outcome === 'expected') summary.tests.passed += 1;
@@ -162,10 +200,8 @@ export function summarize(tests: readonly ReportTest[]): ReportSummary {
         summary.tokens.input += step.tokens.input;
         summary.tokens.output += step.tokens.output;
         summary.tokens.cached += step.tokens.cached;
-        const mode = cacheModeOf(step.cache);
-        if (mode === 'self-finalized') summary.cache.replayed += 1;
-        else if (mode === 'agent-concluded') summary.cache.handedOff += 1;
-        else if (mode === 'missed') summary.cache.missed += 1;
+        const counted = cacheCountOf(step.cache, attempt.status === 'passed');
+        if (counted !== undefined) summary.cache[counted] += 1;
       }
     }
   }
@@ -203,9 +239,38 @@ function plural(count: number, word: string): string {
 /** The two summary lines of DESIGN §7. */
 export function summaryLines(summary: ReportSummary): string[] {
   const tokens = summary.tokens.input + summary.tokens.output;
+  const cache = summary.cache;
   return [
     `      AI  ${compact(tokens)} tokens · ${plural(summary.modelCalls, 'model call')}`,
-    `   Cache  ${summary.cache.replayed} replayed · ${summary.cache.handedOff} handed off · ${summary.cache.missed} missed`,
+    `   Cache  ${cache.replayed} replayed · ${cache.handedOff} handed off · ${cache.recorded} recorded · ${cache.missed} missed · ${cache.unverified} unverified`,
+  ];
+}
+
+/** Most unverified steps listed by name; the rest are counted. */
+const LISTED_UNVERIFIED = 10;
+
+/**
+ * The steps the agent ran in a passing attempt that nothing verified (so nothing was
+ * recorded), each by its line in the test, with the fix. None when there are none.
+ */
+export function unverifiedStepLines(report: Pick<Report, 'tests'>): string[] {
+  const named: string[] = [];
+  for (const test of report.tests) {
+    for (const attempt of test.attempts) {
+      for (const step of attempt.steps) {
+        if (cacheCountOf(step.cache, attempt.status === 'passed') !== 'unverified') continue;
+        const where = step.location ?? `${test.file} › ${test.titlePath.join(' › ')}`;
+        named.push(`    ${where}  ${stepTitle(step.kind, step.instruction)}`);
+      }
+    }
+  }
+  if (named.length === 0) return [];
+  const more = named.length > LISTED_UNVERIFIED ? [`    … and ${named.length - LISTED_UNVERIFIED} more (see .e2e/report.json)`] : [];
+  return [
+    `Not recorded: nothing verified ${named.length === 1 ? 'this step' : `these ${named.length} steps`}. Follow each with a check of the screen: \`expect\` on a locator or page (from 'e2e' or '@playwright/test') or \`agent.assert\`.`,
+    ...named.slice(0, LISTED_UNVERIFIED),
+    ...more,
+    '',
   ];
 }
 

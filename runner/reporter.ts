@@ -1,7 +1,8 @@
 /**
  * The e2e reporter (a Playwright Test reporter, main process): collects each attempt's step
  * records from the worker attachments, writes `.e2e/report.json` atomically, prints the
- * summary lines of DESIGN §7 (after the per-step table under `--debug`) and where the HTML
+ * summary lines of DESIGN §7 (after the per-step table under `--debug` and the steps nothing
+ * verified, by their line in the test) and where the HTML
  * report is, and decides the exit code of DESIGN §3. Everything it writes is redacted once
  * more with the configured secrets. A run that may write the cache is noted in the run
  * ledger (for `e2e cache prune --unused-for N`).
@@ -13,7 +14,7 @@ import { nodeFileSystem } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { SecretVault, redactDeep, type SecretDefinition } from '../executor/secrets.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, readRunEnvironment, secretValuesFromEnvironment } from './environment.js';
+import { printLines, readRunEnvironment, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
   ATTEMPT_ATTACHMENT,
@@ -22,7 +23,9 @@ import {
   parseAttemptPayload,
   summarize,
   summaryLines,
+  unsavedStepErrors,
   toReportStep,
+  unverifiedStepLines,
   type Report,
   type ReportAttempt,
   type ReportTest,
@@ -66,6 +69,7 @@ export default class E2EReporter implements Reporter {
 
   constructor(options: E2EReporterOptions = {}) {
     this.#options = options;
+    stopWithParent();
   }
 
   /** Never claims the terminal; Playwright's list reporter prints progress. */
@@ -106,7 +110,8 @@ export default class E2EReporter implements Reporter {
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
-    printLines(['', ...debug, ...summaryLines(report.summary), ...this.#htmlReportLines()]);
+    const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
+    printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()]);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
@@ -138,7 +143,7 @@ export default class E2EReporter implements Reporter {
   #build(result: FullResult): Report {
     const configDir = this.#configDir();
     const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
-    const errors = this.#errors.map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
+    const errors = [...this.#errors, ...unsavedStepErrors(tests)].map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
     const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;
     const report: Report = { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
     return redactDeep(report, (text) => this.#vault.redact(text));

@@ -4,9 +4,9 @@
  * models, executors) arrive intact; secret values sit in a {@link SecretTable} that
  * serializes to names only, in case anything prints the project's `use`.
  */
-import type { Engine } from '../executor/engine.js';
+import type { Engine } from '../contract/engine.js';
 import { secretPlaceholder, type SecretDefinition } from '../executor/secrets.js';
-import type { OpaqueLanguageModel, StepExecutor } from '../executor/step-contract.js';
+import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import type { CacheMode } from './environment.js';
 
 /** Name of the fixture option holding {@link ProjectSettings}. */

@@ -1,23 +1,33 @@
 /**
- * Verifications (DESIGN §6): Playwright's `expect`, wrapped so that a passing assertion on a
- * locator or a page tells the current attempt "a verification passed" after the latest
- * step. The cache later records only `act` steps that such a verification followed.
- * Soft assertions and assertions on plain values pass through uncounted.
+ * Verifications (DESIGN §6): a passing assertion on a locator or a page tells the current
+ * attempt "a verification passed" after the latest step; the cache later records only `act`
+ * steps that such a verification followed. Assertions on plain values are not counted.
+ *
+ * Normally the attempt observes Playwright's own `expect` steps (step-observer.ts), so
+ * `expect` from `@playwright/test` and this one count alike. Where that observation is not
+ * available, this wrapper is the fallback: its passing assertions (soft ones not) count.
  */
 import { expect as playwrightExpect } from '@playwright/test';
 import type { VerificationKind } from '../executor/step-record.js';
 
 /** Where verification events go: the running attempt. */
 export interface VerificationSink {
-  /** `subject` is what the assertion looked at (a locator or page); a returned promise is awaited before the assertion resolves. */
-  recordVerification(kind: VerificationKind, detail: string, subject?: unknown): void | Promise<void>;
+  recordVerification(kind: VerificationKind, detail: string): void;
+  /** What a passing assertion looked at (a locator or page), so a recording can rest on it; awaited before the assertion resolves. */
+  lookedAt?(subject: unknown): Promise<void>;
 }
 
 let currentSink: VerificationSink | undefined;
+/** False while the attempt counts `expect` steps itself: the wrapper then only reports what they looked at. */
+let counting = true;
 
-/** Set (or clear, with undefined) the attempt that receives verifications in this worker. */
-export function setVerificationSink(sink: VerificationSink | undefined): void {
+/**
+ * Set (or clear, with undefined) the attempt that receives verifications in this worker.
+ * `observed`: the attempt already sees every `expect` step, so the wrapper records nothing.
+ */
+export function setVerificationSink(sink: VerificationSink | undefined, options: { observed?: boolean } = {}): void {
   currentSink = sink;
+  counting = options.observed !== true;
 }
 
 /** A Playwright `Locator` or `Page` (checked by shape: module copies may differ). */
@@ -43,7 +53,11 @@ function wrapMatchers<T extends object>(matchers: T, negated: boolean, subject: 
       const matcher = value as (...args: unknown[]) => unknown;
       return (...args: unknown[]) => {
         // A negated assertion looked at what is not there: nothing to rest an end check on.
-        const record = () => currentSink?.recordVerification('expect', `${negated ? 'not.' : ''}${property}`, negated ? undefined : subject);
+        const record = async (): Promise<void> => {
+          const sink = currentSink;
+          if (counting) sink?.recordVerification('expect', `${negated ? 'not.' : ''}${property}`);
+          if (!negated) await sink?.lookedAt?.(subject);
+        };
         const result = matcher.apply(target, args);
         if (isThenable(result)) {
           return Promise.resolve(result).then(async (resolved) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { E2EError } from '../../errors/index.js';
-import { isEngineError } from '../../executor/engine.js';
+import { isEngineError } from '../../contract/engine.js';
 import { toEngineError } from './action-errors.js';
 
 /** An error shaped like Playwright's: headline, then a coloured call log. */

@@ -4,7 +4,7 @@
  * reason, drop the log (it echoes typed values), and say whether the action may have run.
  */
 import { isE2EError } from '../../errors/index.js';
-import { EngineError } from '../../executor/engine.js';
+import { EngineError } from '../../contract/engine.js';
 
 const STALE = /not attached to the DOM|element is detached|was detached|JSHandle is disposed|Node is detached|Cannot find context with specified id|Execution context was destroyed/i;
 const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed|browser has disconnected|Connection closed/i;

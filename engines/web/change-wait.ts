@@ -6,7 +6,7 @@
  */
 import type { Page, Request } from 'playwright';
 import { E2EError } from '../../errors/index.js';
-import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult } from '../../executor/engine.js';
+import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult } from '../../contract/engine.js';
 import { CONTEXT_GONE, withChangeMonitor } from './observe-page.js';
 import type { PageChangeState } from './page-changes.js';
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserServer } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isE2EError } from '../../errors/index.js';
-import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance } from '../../executor/engine.js';
+import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance } from '../../contract/engine.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
 import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
 import { CHROMIUM_LAUNCH_ARGUMENTS, connectOptionsFor, launchOptionsFor, resolveLaunchOptions, surfaceOf, web } from './index.js';

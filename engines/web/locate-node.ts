@@ -4,7 +4,7 @@
  * No attribute is written to the app's DOM for this, so its observers never see us.
  */
 import type { ElementHandle, Frame, Page } from 'playwright';
-import type { Point } from '../../executor/engine.js';
+import type { Point } from '../../contract/engine.js';
 import { inPageExpression, inPageFunction } from './observe-page.js';
 
 /** In page: the live element behind an id in this document (a text node gives its parent). */

@@ -31,6 +31,8 @@ export class NavigationGuard {
   private readonly context: BrowserContext;
   /** First requests of top-frame navigations whose redirects a page watch judges. */
   private readonly watched = new WeakSet<Request>();
+  /** Refused hops that were already sent with no frame to stop (a popup's second hop): blanked once they commit. */
+  private readonly sentRefused = new Set<string>();
   private redirects: RedirectWatch | undefined;
   private installing: Promise<void> | undefined;
 
@@ -61,6 +63,7 @@ export class NavigationGuard {
     this.installing = undefined;
     await installing.catch(() => undefined);
     this.context.off('page', this.onPage);
+    for (const page of this.context.pages()) page.off('framenavigated', this.onFrameNavigated);
     this.context.off('request', this.onRequest);
     await this.context.unroute('**/*', this.onRoute).catch(() => undefined);
     await this.redirects?.dispose();
@@ -98,6 +101,14 @@ export class NavigationGuard {
 
   private readonly onPage = (page: Page): void => {
     this.redirects?.watch(page, { late: true }).catch(() => undefined);
+    page.on('framenavigated', this.onFrameNavigated);
+    this.onFrameNavigated(page.mainFrame());
+  };
+
+  /** A refused hop that could not be stopped before it was sent never stays on screen. */
+  private readonly onFrameNavigated = (frame: Frame): void => {
+    if (!this.sentRefused.delete(frame.url())) return;
+    frame.goto('about:blank').catch(() => undefined);
   };
 
   private readonly onRequest = (request: Request): void => {
@@ -110,7 +121,8 @@ export class NavigationGuard {
     // A hop the browser followed: judged before it was sent, unless it is the second hop of a navigation
     // no watch saw (a popup's first load, a child frame's). Then it is on the wire: never show its answer.
     if (this.admit(request.url())) return;
-    frame?.goto('about:blank').catch(() => undefined);
+    if (frame === undefined) this.sentRefused.add(request.url());
+    else frame.goto('about:blank').catch(() => undefined);
   };
 
   private readonly onRoute = async (route: Route): Promise<void> => {

@@ -5,8 +5,8 @@
  * functions in a module-level `__name(...)` helper that does not exist inside the page.
  */
 import type { Page } from 'playwright';
-import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../executor/engine.js';
-import { TICKING_RULES } from '../../executor/screen-text.js';
+import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../contract/engine.js';
+import { TICKING_RULES } from '../../contract/volatile-text.js';
 import { MASK_ATTRIBUTE } from './locate-node.js';
 import { installChangeMonitor, type ChangeMonitorArguments } from './page-changes.js';
 import { pageSemantics } from './page-semantics.js';

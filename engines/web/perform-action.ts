@@ -4,7 +4,7 @@
  * point actions use the keyboard and mouse directly. Errors are translated by the caller.
  */
 import type { ElementHandle, Page } from 'playwright';
-import { EngineError, type EngineAction, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../executor/engine.js';
+import { EngineError, type EngineAction, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../contract/engine.js';
 import { checkedState, pointerReady } from './pointer-ready.js';
 
 /** How long a long press holds the pointer down. */

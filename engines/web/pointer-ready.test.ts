@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isEngineError, type EngineInstance, type EngineObservation } from '../../executor/engine.js';
+import { isEngineError, type EngineInstance, type EngineObservation } from '../../contract/engine.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
 import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
 import { surfaceOf } from './index.js';

@@ -19,7 +19,7 @@ import {
   type PointAction,
   type ScreenshotOptions,
   type SessionAction,
-} from '../../executor/engine.js';
+} from '../../contract/engine.js';
 import { toEngineError } from './action-errors.js';
 import { PageChangeWatch } from './change-wait.js';
 import { idAtPoint, MASK_ATTRIBUTE, markForMask, resolveElement, textPosition } from './locate-node.js';

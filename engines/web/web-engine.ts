@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { E2EError, didYouMean } from '../../errors/index.js';
-import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../executor/engine.js';
+import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../contract/engine.js';
 import { resolveLaunchOptions, type ChromiumLaunchOptions } from './browser-discovery.js';
 import { WebAttempt, type AttemptSurface } from './web-attempt.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { judgeAssert } from '../../agent/judgments.js';
 import { createAgent } from '../../agent/create-agent.js';
 import { secret } from '../../executor/secrets.js';
-import type { StepContext } from '../../executor/step-contract.js';
+import type { StepContext } from '../../contract/step-contract.js';
 import { memoryApp } from './support/memory-app.js';
 import { callTools, findId, replyJson, replyText, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
 import { attemptOver } from './support/step-harness.js';

@@ -10,17 +10,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blobPath, FileCacheStore } from '../../cache-format/index.js';
-import type { CacheOutcome } from '../../executor/cache-outcome.js';
-import type { ScreenNode } from '../../executor/engine.js';
+import type { CacheOutcome } from '../../contract/cache-outcome.js';
+import type { ScreenNode } from '../../contract/engine.js';
 import { secret, unique } from '../../executor/secrets.js';
-import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../executor/step-contract.js';
-import { cachedAttempt, type CachedAttemptOptions } from '../../tests/support/cached-attempt.js';
-import { snapshotTree } from '../../tests/support/directory-snapshot.js';
-import { find } from '../../tests/support/hand-built-tree.js';
-import { startLiveScreen, type LiveScreen } from '../../tests/support/live-screen.js';
-import { allNodes } from '../../tests/support/screen-tree.js';
+import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../contract/step-contract.js';
+import { cachedAttempt, type CachedAttemptOptions } from '../support/cached-attempt.js';
+import { snapshotTree } from '../support/directory-snapshot.js';
+import { find } from '../support/hand-built-tree.js';
+import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
+import { allNodes } from '../support/screen-tree.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ADD = 'add a todo {title} and complete it';
 
 let live: LiveScreen;

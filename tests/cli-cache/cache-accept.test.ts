@@ -5,7 +5,7 @@ import { blobPath, encodeEntry, FileCacheStore } from '../../cache-format/index.
 import { acceptProposals, renderAccept } from '../../cli/cache-accept.js';
 import { isE2EError } from '../../errors/index.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
-import { actEntry, control, stateControl, temporaryFolder, writeEntries, writeFile } from './support/cache-fixtures.js';
+import { actEntry, control, stateControl, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
 
 const TEST = 'tests/checkout.e2e.ts::checkout › pays';
 

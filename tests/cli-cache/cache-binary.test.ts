@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
-import { actEntry, commitAll, control, git, temporaryFolder, writeEntries, writeFile } from './support/cache-fixtures.js';
+import { actEntry, commitAll, control, git, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
 import { baseEntries, headEntries } from './support/diff-scenario.js';
 import { runCli } from './support/run-cli.js';
 

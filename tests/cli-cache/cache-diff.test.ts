@@ -6,7 +6,7 @@ import { diffCache, type CacheDiffResult } from '../../cli/cache-diff.js';
 import { renderDiff, renderDiffMarkdown, renderDiffText } from '../../cli/cache-diff-render.js';
 import { isE2EError } from '../../errors/index.js';
 import { compareGolden } from '../support/golden-file.js';
-import { blobOf, commitAll, git, temporaryFolder, writeEntries, writeFile } from './support/cache-fixtures.js';
+import { blobOf, commitAll, git, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
 import { baseEntries, headEntries } from './support/diff-scenario.js';
 
 const update = process.env['UPDATE_GOLDEN'] === '1';

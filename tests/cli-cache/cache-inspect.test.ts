@@ -9,7 +9,7 @@ import { renderCacheShow, showCacheEntry } from '../../cli/cache-show.js';
 import { cacheStats, renderCacheStats } from '../../cli/cache-stats.js';
 import { isE2EError } from '../../errors/index.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
-import { actEntry, control, stateControl, temporaryFolder, writeEntries, writeFile } from './support/cache-fixtures.js';
+import { actEntry, control, stateControl, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
 
 const NOW = new Date('2025-03-06T05:06:07.000Z');
 const SIGN_IN = 'tests/account.e2e.ts::account › signs in';

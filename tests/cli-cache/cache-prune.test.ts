@@ -9,7 +9,7 @@ import { pruneCache, renderPrune, type PruneItem } from '../../cli/cache-prune.j
 import type { TestInventory } from '../../cli/test-inventory.js';
 import { isE2EError } from '../../errors/index.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
-import { actEntry, age, bytesWithVersion, control, writeEntries, writeFile, writeRawEntry, temporaryFolder } from './support/cache-fixtures.js';
+import { actEntry, age, bytesWithVersion, control, writeEntries, writeFile, writeRawEntry, temporaryFolder } from '../support/cache-fixtures.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@ import { blobPath, encodeEntry, refPath, type ActEntry } from '../../cache-forma
 import { textconvCacheFile } from '../../cli/cache-textconv.js';
 import { entryLines } from '../../cli/entry-text.js';
 import { initProject } from '../../cli/init-command.js';
-import { actEntry, commitAll, control, git, stateControl, temporaryFolder, writeEntries, writeFile } from './support/cache-fixtures.js';
+import { actEntry, commitAll, control, git, stateControl, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
 import { CACHE_CLI } from './support/run-cli.js';
 
 let folder: string;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initProject, renderInit } from '../../cli/init-command.js';
 import { CONFIG_TEMPLATE, EXAMPLE_TEST_TEMPLATE, TEXTCONV_COMMAND } from '../../cli/init-templates.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
-import { git, temporaryFolder, writeFile } from './support/cache-fixtures.js';
+import { git, temporaryFolder, writeFile } from '../support/cache-fixtures.js';
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
 

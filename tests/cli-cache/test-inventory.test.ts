@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTestId } from '../../cache-format/test-id.js';
 import { inventoryFromPlaywrightList, listTestInventory } from '../../cli/test-inventory.js';
 import { isE2EError } from '../../errors/index.js';
-import { temporaryFolder, writeFile } from './support/cache-fixtures.js';
+import { temporaryFolder, writeFile } from '../support/cache-fixtures.js';
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
 

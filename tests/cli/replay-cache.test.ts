@@ -22,7 +22,7 @@ import { contentsOf } from '../support/directory-snapshot.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, startE2E, type E2ERun } from '../runner/support/e2e-process.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/replay-cache/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/replay-cache', import.meta.url));
 
 /** The fixture app in its own process; its add button is labelled by an environment variable. */
 interface AppServer {
@@ -165,7 +165,7 @@ describe('the replay cache through the e2e binary', () => {
     expect(run.exitCode, output(run)).toBe(0);
     expect(modelCalls()).toBe(2);
     expect(run.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 2, handedOff: 0, missed: 0 } });
-    expect(run.stdout).toContain('      AI  0 tokens · 0 model calls\n   Cache  2 replayed · 0 handed off · 0 missed\n');
+    expect(run.stdout).toContain('      AI  0 tokens · 0 model calls\n   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified\n');
     expect(run.stdout).toMatch(/\n {2}Report {2}\.e2e\/html-report\/index\.html\n/);
     // --debug: the per-step table, from the report.
     expect(run.stdout).toContain('Steps (--debug): where the time went');

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../agent/create-agent.js';
 import { FileCacheStore } from '../../cache-format/index.js';
-import type { Engine, EngineInstance } from '../../executor/engine.js';
+import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepOutcome } from '../../executor/step-runner.js';
 import { web } from '../../engines/web/index.js';
 import { filesUnder } from '../support/directory-snapshot.js';
@@ -23,7 +23,7 @@ import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, repeatingModel, throwScriptErrors } from '../agent/support/scripted-model.js';
 import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 
 let server: StaticServer;
 const folders: string[] = [];

@@ -14,9 +14,9 @@ import type { Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../agent/create-agent.js';
 import { FileCacheStore } from '../../cache-format/index.js';
-import type { Engine, EngineInstance } from '../../executor/engine.js';
+import type { Engine, EngineInstance } from '../../contract/engine.js';
 import { secret } from '../../executor/secrets.js';
-import type { Observation, StepExecutor } from '../../executor/step-contract.js';
+import type { Observation, StepExecutor } from '../../contract/step-contract.js';
 import { web } from '../../engines/web/index.js';
 import { filesUnder } from '../support/directory-snapshot.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
@@ -24,7 +24,7 @@ import { callTools, findId, scriptedModel, throwScriptErrors } from '../agent/su
 import { countScanned, findLeaks, leakForms } from '../runner/support/secret-scan.js';
 import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 /** Upper and lower case, a space, `+`, `/`, `&`, quotes and angle brackets: every encoding differs from the raw value. */
 const CANARY = 'Zq7 Canary+Pw/42 "x"&<y>';
 const INSTRUCTION = 'submit the token form with {token}';

@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { FileCacheStore, type JudgmentEntry } from '../../cache-format/index.js';
 import { entryChanges } from '../../cli/entry-changes.js';
 import { endCheckLines, entryLines } from '../../cli/entry-text.js';
-import type { CacheOutcome } from '../../executor/cache-outcome.js';
-import type { StepExecutor } from '../../executor/step-contract.js';
+import type { CacheOutcome } from '../../contract/cache-outcome.js';
+import type { StepExecutor } from '../../contract/step-contract.js';
 import { summarize, toReportStep, type ReportTest } from '../../runner/report.js';
 import { throwScriptErrors } from '../agent/support/scripted-model.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
@@ -22,7 +22,7 @@ import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { judgedAttempt, type JudgedAttemptOptions } from './support/judged-attempt.js';
 import { screenJudge, type JudgeRule, type Screen } from './support/screen-judge.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 
 let live: LiveScreen;
 const folders: string[] = [];

@@ -11,7 +11,7 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/behaviour/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/behaviour', import.meta.url));
 
 let servers: FixtureServers;
 let run: E2ERun;
@@ -49,6 +49,10 @@ describe('e2e run with a scripted executor', () => {
     for (const path of ['/page.html', '/landing.html', '/assigned.html']) expect(servers.other.requests).not.toContain(path);
   });
 
+  it("warns about the test's own navigation to another origin between steps, which is stopped too", () => {
+    expect(run.stdout + run.stderr).toContain('/between.html between agent steps was stopped by the origin policy');
+  });
+
   it('never lets a refused 302 hop reach the other origin', () => {
     expect(servers.app.requests).toContain('/redirect-away');
     expect(servers.other.requests).toEqual([]);
@@ -84,7 +88,7 @@ describe('e2e run with a scripted executor', () => {
   it('prints the run summary and totals the usage', () => {
     expect(run.stdout).toContain('      AI  6.3k tokens · 4 model calls\n');
     // The scripted executors keep out of the cache (`cache: 'off'`); the two model-less judgments miss it.
-    expect(run.stdout).toContain('   Cache  0 replayed · 0 handed off · 2 missed\n');
+    expect(run.stdout).toContain('   Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified\n');
     expect(run.report?.summary).toMatchObject({ modelCalls: 4, tokens: { input: 5000, output: 1300, cached: 800 } });
   });
 });

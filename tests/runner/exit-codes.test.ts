@@ -4,14 +4,18 @@
  * test failing POLICY_DENIED), 3 (the app does not answer; highest wins over a 2), and 130
  * (SIGINT while a step runs, with the report still written).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, startE2E } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/exit-codes/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/exit-codes', import.meta.url));
 
 let servers: FixtureServers;
 let closedUrl: string;
@@ -61,6 +65,54 @@ describe('e2e run exit codes', () => {
     });
     expect(run.stdout).toContain('Is the app running?');
   }, 60_000);
+
+  it('exits 3 with CACHE_WRITE_FAILED when a record run could not save a verified step (the cache path is a file)', async () => {
+    const blocker = join(await mkdtemp(join(tmpdir(), 'e2e-unsaved-')), 'cache-is-a-file');
+    writeFileSync(blocker, 'not a folder\n');
+    try {
+      const run = await runE2E(['record', '-c', 'unsaved.config.ts'], { cwd: FIXTURE, env: { ...servers.env, E2E_FIXTURE_CACHE_DIR: blocker } });
+      expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+      expect(run.report?.tests.map((test) => test.outcome)).toEqual(['expected']);
+      expect(run.report?.errors).toEqual([expect.objectContaining({ code: 'CACHE_WRITE_FAILED' })]);
+      expect(run.report?.errors[0]?.message).toContain('1 verified step could not be saved');
+      expect(run.stdout).toContain('Error  CACHE_WRITE_FAILED');
+      expect(readFileSync(blocker, 'utf8')).toBe('not a folder\n');
+    } finally {
+      await rm(dirname(blocker), { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('stops the whole run when the CLI is killed with SIGKILL mid-step: no orphaned Playwright process goes on', async () => {
+    let killed: { worker: number; runner: number } | undefined;
+    const { done } = startE2E(['run', '-c', 'interrupt.config.ts'], {
+      cwd: FIXTURE,
+      env: servers.env,
+      onOutput: (text, child) => {
+        const worker = /WAITING FOR INTERRUPT in worker (\d+)/.exec(text)?.[1];
+        if (killed !== undefined || worker === undefined) return;
+        // The worker's parent is Playwright's runner process, which the CLI started.
+        const runner = Number(readFileSync(`/proc/${worker}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+        killed = { worker: Number(worker), runner };
+        child.kill('SIGKILL');
+      },
+    });
+    // The step would wait 60 s; the run must stop within the 10 s grace of its clean stop, well before that.
+    while (killed === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    const gone = async (pid: number): Promise<boolean> => {
+      for (let waited = 0; waited < 20_000; waited += 200) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return false;
+    };
+    expect(await gone(killed!.runner), 'the Playwright runner process').toBe(true);
+    expect(await gone(killed!.worker), 'the worker').toBe(true);
+    await done;
+  }, 90_000);
 
   it('exits 130 on SIGINT during a step and still writes the report', async () => {
     let interrupted = false;

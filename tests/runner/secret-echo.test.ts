@@ -15,7 +15,7 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { countScanned, filesUnder, findLeaks, leakForms } from './support/secret-scan.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/secret-echo/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/secret-echo', import.meta.url));
 const WRITTEN = join(FIXTURE, '.e2e');
 /** A space, `+`, `/`, quotes, `&` and mixed case: every encoding differs from the raw value. */
 const CANARY = 'Ec7 Canary+Tok/93 "q\'&';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   ensureBuilt();
   rmSync(WRITTEN, { recursive: true, force: true });
   // The same echoing page as the in-process fault test, served from its one copy.
-  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures/', import.meta.url)));
+  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures', import.meta.url)));
   server.route(async (request, response) => {
     if (request.url !== '/record' || request.method !== 'POST') return false;
     const chunks: Buffer[] = [];

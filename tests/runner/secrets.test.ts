@@ -12,7 +12,7 @@ import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 import { countScanned, findLeaks } from './support/secret-scan.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/secrets/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/secrets', import.meta.url));
 const CANARY = 'Kx9 canary/Vault+81';
 
 let servers: FixtureServers;

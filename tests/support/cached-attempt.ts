@@ -5,10 +5,10 @@
  * records), without Playwright Test around it.
  */
 import type { CacheStore } from '../../cache-format/index.js';
-import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../executor/attempt-cache.js';
+import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../step-cache/attempt-cache.js';
 import type { VerificationKind } from '../../executor/step-record.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
-import type { StepExecutor } from '../../executor/step-contract.js';
+import type { StepExecutor } from '../../contract/step-contract.js';
 import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../executor/step-runner.js';
 import { nodeIdsOf } from '../../engines/web/index.js';
 import type { LiveScreen } from './live-screen.js';

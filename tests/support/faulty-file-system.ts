@@ -63,6 +63,11 @@ export class FaultyFileSystem implements FileSystem {
     return this.inner.stat(path);
   }
 
+  async lstat(path: string) {
+    this.enter('lstat', path);
+    return this.inner.lstat(path);
+  }
+
   async readFile(path: string, maxBytes: number) {
     this.enter('readFile', path);
     return this.inner.readFile(path, maxBytes);

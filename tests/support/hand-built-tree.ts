@@ -2,7 +2,7 @@
  * Hand-built observation trees for tests of pure edge cases: `screen(node('button', 'Apply'))`.
  * Ids default to `n1`, `n2`… in creation order; depths are filled in by {@link screen}.
  */
-import type { NodeState, ScreenNode } from '../../executor/engine.js';
+import type { NodeState, ScreenNode } from '../../contract/engine.js';
 
 /** Optional fields of a test node. */
 export interface NodeOptions {

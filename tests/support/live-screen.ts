@@ -3,12 +3,12 @@
  * observing fixture pages served on 127.0.0.1.
  */
 import { fileURLToPath } from 'node:url';
-import type { Engine, EngineInstance, EngineObservation } from '../../executor/engine.js';
+import type { Engine, EngineInstance, EngineObservation } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 
 /** The recorder's fixture pages (shop.html, todos.html). */
-export const CACHE_FIXTURES = fileURLToPath(new URL('../../recorder/fixtures/', import.meta.url));
+export const CACHE_FIXTURES = fileURLToPath(new URL('../../recorder/fixtures', import.meta.url));
 
 /** A browser page on a fixture server. */
 export interface LiveScreen {

@@ -1,5 +1,5 @@
 /** Searches over observed screen trees, for tests. */
-import type { ScreenNode } from '../../executor/engine.js';
+import type { ScreenNode } from '../../contract/engine.js';
 
 /** Every node of a tree, depth-first. */
 export function allNodes(root: ScreenNode): ScreenNode[] {

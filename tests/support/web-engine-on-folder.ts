@@ -3,7 +3,7 @@
  * it: the setup the engine's browser tests share. Registers its own vitest hooks.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Engine, EngineInstance } from '../../executor/engine.js';
+import type { Engine, EngineInstance } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 

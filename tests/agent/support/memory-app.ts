@@ -4,7 +4,7 @@
  * It has an input and an Add button, todos with a toggle and a delete button, a counter, a
  * sign-in form with a password field, a button that always fails, and one that does nothing.
  */
-import { EngineError, type EngineAction, type EngineInstance, type EngineObservation, type NodeRef, type ScreenNode, type SessionAction, type Verb } from '../../../executor/engine.js';
+import { EngineError, type EngineAction, type EngineInstance, type EngineObservation, type NodeRef, type ScreenNode, type SessionAction, type Verb } from '../../../contract/engine.js';
 
 /** The verbs the memory app declares. */
 export const MEMORY_APP_VERBS: readonly Verb[] = ['tap', 'type', 'press', 'check', 'scroll', 'navigate', 'back', 'screenshot', 'tapAt'];

@@ -3,15 +3,15 @@
  * instance: the memory app for fast loop tests, the web engine for browser tests. Artifacts
  * (transcripts, screenshots) are kept for assertions.
  */
-import type { EngineInstance } from '../../../executor/engine.js';
+import type { EngineInstance } from '../../../contract/engine.js';
 import { SecretVault } from '../../../executor/secrets.js';
-import type { OpaqueLanguageModel, StepExecutor } from '../../../executor/step-contract.js';
+import type { OpaqueLanguageModel, StepExecutor } from '../../../contract/step-contract.js';
 import { createAttemptRunner, type AgentEntry, type AttemptRunner, type BuiltInAgent } from '../../../executor/step-runner.js';
 import type { LimitOverrides } from '../../../executor/budgets.js';
-import type { StepInterceptor } from '../../../executor/step-seams.js';
+import type { StepInterceptor } from '../../../contract/step-seams.js';
 import { createBuiltInAgent } from '../../../agent/built-in.js';
 import { MEMORY_APP_VERBS } from './memory-app.js';
-import type { Verb } from '../../../executor/engine.js';
+import type { Verb } from '../../../contract/engine.js';
 
 /** Options of {@link attemptOver}. */
 export interface HarnessOptions {

@@ -6,7 +6,7 @@
  * latter typing an email address), and entries that stay the same.
  */
 import type { ActEntry } from '../../../cache-format/index.js';
-import { actEntry, control, SHOP_ORIGIN, stateControl } from './cache-fixtures.js';
+import { actEntry, control, SHOP_ORIGIN, stateControl } from '../../support/cache-fixtures.js';
 
 const COUPON_TEST = 'tests/checkout.e2e.ts::checkout › applies a coupon and pays';
 const TODO_TEST = 'tests/todos.e2e.ts::todos › adds a todo';

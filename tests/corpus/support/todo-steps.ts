@@ -4,8 +4,8 @@
  * prefix stopped), and the Playwright `expect` that verifies the step afterwards.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { ScreenNode } from '../../../executor/engine.js';
-import type { StepContext, StepExecutor } from '../../../executor/step-contract.js';
+import type { ScreenNode } from '../../../contract/engine.js';
+import type { StepContext, StepExecutor } from '../../../contract/step-contract.js';
 import { allNodes } from '../../support/screen-tree.js';
 
 /** One step of the corpus flow. */

@@ -6,12 +6,12 @@
  * is kept, so a test can scan it.
  */
 import type { CacheStore } from '../../../cache-format/index.js';
-import { createAttemptCache, type AttemptCache, type WriteReport } from '../../../executor/attempt-cache.js';
+import { createAttemptCache, type AttemptCache, type WriteReport } from '../../../step-cache/attempt-cache.js';
 import type { LimitOverrides } from '../../../executor/budgets.js';
-import type { Engine, EngineInstance } from '../../../executor/engine.js';
+import type { Engine, EngineInstance } from '../../../contract/engine.js';
 import { E2EError } from '../../../errors/index.js';
 import { redactDeep, SecretVault, type SecretRef } from '../../../executor/secrets.js';
-import type { StepExecutor } from '../../../executor/step-contract.js';
+import type { StepExecutor } from '../../../contract/step-contract.js';
 import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../../executor/step-runner.js';
 import { REPORT_VERSION, toReportStep, type AttemptPayload } from '../../../runner/report.js';
 

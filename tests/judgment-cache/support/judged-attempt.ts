@@ -6,9 +6,9 @@
  */
 import type { CacheStore } from '../../../cache-format/index.js';
 import { createBuiltInAgent } from '../../../agent/built-in.js';
-import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../../executor/attempt-cache.js';
+import { createAttemptCache, type AttemptCache, type AttemptCacheMode, type WriteReport } from '../../../step-cache/attempt-cache.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../../executor/secrets.js';
-import type { StepExecutor } from '../../../executor/step-contract.js';
+import type { StepExecutor } from '../../../contract/step-contract.js';
 import { createAttemptRunner, type AgentEntry, type AttemptRunner, type StepOutcome } from '../../../executor/step-runner.js';
 import type { LiveScreen } from '../../support/live-screen.js';
 

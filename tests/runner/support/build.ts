@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 const SOURCE_FOLDERS = ['errors', 'cache-format', 'recorder', 'replayer', 'executor', 'engines', 'agent', 'runner', 'cli'];
 const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'runner', 'index.js')];

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
 
 /** Where the fixture pages live. */
-export const APP_FOLDER = fileURLToPath(new URL('../fixtures/shared/app/', import.meta.url));
+export const APP_FOLDER = fileURLToPath(new URL('../fixtures/shared/app', import.meta.url));
 
 /** The running fixture servers. */
 export interface FixtureServers {

@@ -10,7 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 
 /** A compiled copy of the worker and what it imports. */
 export interface CompiledWorker {

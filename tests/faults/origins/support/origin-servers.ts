@@ -37,6 +37,9 @@ function redirect(response: ServerResponse, status: number, location: string, he
   return true;
 }
 
+/** How long after a press the "after the step" controls leave: past the end of a step that only taps. */
+export const LATE_MS = 1500;
+
 /** The app's start page: one way out per control. `other` is the other origin. */
 function startPage(other: string): string {
   return `<!doctype html>
@@ -54,17 +57,25 @@ function startPage(other: string): string {
   <button type="button" id="two-hop-window">Open two-hop window</button>
   <button type="button" id="later">Leave later</button>
   <button type="button" id="embed">Embed partner</button>
+  <button type="button" id="much-later">Leave after the step</button>
+  <button type="button" id="moving-window">Open moving window</button>
+  <button type="button" id="two-hop-window-later">Open two-hop window after the step</button>
   <form method="post" action="${other}/submit"><input name="q" aria-label="Partner query" value="hello"><button>Send to partner</button></form>
   <form method="post" action="/submit"><input name="q" aria-label="Local query" value="hello local"><button>Send here</button></form>
   <form method="post" action="/submit" target="_blank"><input name="q" aria-label="Window query" value="hello window"><button>Send in new window</button></form>
   <form method="post" action="/submit-away"><input name="q" aria-label="Leaving query" value="hello away"><button>Send and leave</button></form>
   <script>
     const other = ${JSON.stringify(other)};
+    const LATE_MS = ${LATE_MS};
     document.getElementById('window').addEventListener('click', () => window.open(other + '/popup.html'));
     document.getElementById('redirecting-window').addEventListener('click', () => window.open('/redirect-away'));
     document.getElementById('local-window').addEventListener('click', () => window.open('/hop-local'));
     document.getElementById('two-hop-window').addEventListener('click', () => window.open('/hop-one'));
     document.getElementById('later').addEventListener('click', () => setTimeout(() => { location.href = other + '/timer.html'; }, 150));
+    // Long enough for the step that pressed them to have ended: these leave between steps.
+    document.getElementById('much-later').addEventListener('click', () => setTimeout(() => { location.href = other + '/late.html'; }, LATE_MS));
+    document.getElementById('moving-window').addEventListener('click', () => window.open('/mover.html'));
+    document.getElementById('two-hop-window-later').addEventListener('click', () => setTimeout(() => window.open('/hop-one'), LATE_MS));
     document.getElementById('embed').addEventListener('click', () => {
       const frame = document.createElement('iframe');
       frame.title = 'Partner frame';
@@ -101,6 +112,10 @@ export async function startOriginServers(): Promise<OriginServers> {
         return html(response, '<!doctype html><title>Framed form</title><h1>Framed form</h1><iframe title="Form frame" src="/form-frame.html"></iframe>');
       case '/form-frame.html':
         return html(response, '<!doctype html><title>Form frame</title><form method="post" action="/submit"><input name="q" aria-label="Frame query" value="hello frame"><button>Send from frame</button></form>');
+      case '/refreshing.html':
+        return html(response, `<!doctype html><title>Refreshing</title><meta http-equiv="refresh" content="${LATE_MS / 1000};url=${other.origin}/refreshed.html"><h1>Refreshing</h1>`);
+      case '/mover.html':
+        return html(response, `<!doctype html><title>Mover</title><h1>Mover</h1><script>setTimeout(() => { location.href = ${JSON.stringify(other.origin)} + '/moved.html'; }, ${LATE_MS});</script>`);
       case '/landed.html':
         return html(response, LANDED_PAGE);
       case '/redirect-away':

@@ -4,7 +4,7 @@
  * is closed after each test. Registers its own vitest hooks.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Engine } from '../../../../executor/engine.js';
+import type { Engine } from '../../../../contract/engine.js';
 import { web } from '../../../../engines/web/index.js';
 import { startOriginServers, type OriginServers } from './origin-servers.js';
 import { openPolicedPage, type PolicedPage } from './policed-page.js';

@@ -5,9 +5,9 @@
  * way it ends an agent's.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Engine, EngineInstance, ScreenNode } from '../../../../executor/engine.js';
+import type { Engine, EngineInstance, ScreenNode } from '../../../../contract/engine.js';
 import { SecretVault } from '../../../../executor/secrets.js';
-import type { StepContext, StepExecutor } from '../../../../executor/step-contract.js';
+import type { StepContext, StepExecutor } from '../../../../contract/step-contract.js';
 import { createAttemptRunner, type AttemptRunner, type StepOutcome } from '../../../../executor/step-runner.js';
 
 /** What a scripted step does on the screen it observed first. */

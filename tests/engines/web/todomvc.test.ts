@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EngineAction, EngineInstance, EngineObservation, ScreenNode } from '../../executor/engine.js';
-import { renderScreen, shapeOf } from '../../executor/screen-text.js';
-import { settleAfterAction } from '../../executor/settle.js';
-import { compareGolden } from '../../tests/support/golden-file.js';
-import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';
-import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
-import { surfaceOf } from './index.js';
+import type { EngineAction, EngineInstance, EngineObservation, ScreenNode } from '../../../contract/engine.js';
+import { renderScreen, shapeOf } from '../../../executor/screen-text.js';
+import { settleAfterAction } from '../../../executor/settle.js';
+import { compareGolden } from '../../support/golden-file.js';
+import { allNodes, nodeNamed } from '../../support/screen-tree.js';
+import { webEngineOnFolder } from '../../support/web-engine-on-folder.js';
+import { surfaceOf } from '../../../engines/web/index.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');

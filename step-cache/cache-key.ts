@@ -7,9 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { assertKeyPartsSafe, computeKey, normalizeInstruction, REPLAY_POLICY_VERSION, type KeyParts } from '../cache-format/index.js';
-import { secretPlaceholder } from './secrets.js';
-import type { ParamSource } from './instruction.js';
-import type { InterceptedStep } from './step-seams.js';
+import { secretPlaceholder, type ParamSource } from '../contract/param-values.js';
+import type { InterceptedStep } from '../contract/step-seams.js';
 
 /** What the key takes from the run rather than from the step. */
 export interface KeyScope {
@@ -60,6 +59,19 @@ export function occurrenceIdentity(
   redact: (text: string) => string,
 ): string {
   return JSON.stringify([step.kind, normalizeInstruction(step.template), Object.entries(keyParams(step.paramSources, redact)).sort()]);
+}
+
+/** Counts the steps of one attempt by {@link occurrenceIdentity}: each step's occurrence key part. */
+export class OccurrenceCounter {
+  readonly #seen = new Map<string, number>();
+
+  /** The occurrence of `step` (0 for the first of its identity); call once per step, in order. */
+  next(step: Pick<InterceptedStep, 'info' | 'template' | 'paramSources'>, redact: (text: string) => string): number {
+    const identity = occurrenceIdentity({ kind: step.info.kind, template: step.template, paramSources: step.paramSources }, redact);
+    const occurrence = this.#seen.get(identity) ?? 0;
+    this.#seen.set(identity, occurrence + 1);
+    return occurrence;
+  }
 }
 
 /**

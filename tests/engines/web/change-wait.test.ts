@@ -1,15 +1,15 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isE2EError } from '../../errors/index.js';
-import type { EngineInstance, EngineObservation } from '../../executor/engine.js';
-import { shapeOf } from '../../executor/screen-text.js';
-import { settleAfterAction } from '../../executor/settle.js';
-import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';
-import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
-import { web } from './index.js';
+import { isE2EError } from '../../../errors/index.js';
+import type { EngineInstance, EngineObservation } from '../../../contract/engine.js';
+import { shapeOf } from '../../../executor/screen-text.js';
+import { settleAfterAction } from '../../../executor/settle.js';
+import { allNodes, nodeNamed } from '../../support/screen-tree.js';
+import { serveStatic, type StaticServer } from '../../support/static-server.js';
+import { web } from '../../../engines/web/index.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'web', 'fixtures');
 const TIMEOUT = { timeoutMs: 5000 };
 
 const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });

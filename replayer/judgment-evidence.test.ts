@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkEvidence } from '../replayer/check-evidence.js';
+import { checkEvidence } from './check-evidence.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
-import { describeEvidenceCheck } from './describe-evidence.js';
-import { buildJudgmentEvidence, isCountQuestion, type JudgmentEvidenceInput } from './judgment-evidence.js';
+import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
+import { buildJudgmentEvidence, isCountQuestion, type JudgmentEvidenceInput } from '../recorder/judgment-evidence.js';
 
 const URL_NOW = 'http://127.0.0.1:4173/orders/123?tab=open';
 

@@ -23,8 +23,8 @@ import {
   type RecordedAction,
   type StateControl,
   type TargetDescription,
-} from '../../../cache-format/index.js';
-import { buildActEntry } from '../../../recorder/record-step.js';
+} from '../../cache-format/index.js';
+import { buildActEntry } from '../../recorder/record-step.js';
 
 /** A fresh temp folder. */
 export async function temporaryFolder(prefix: string): Promise<string> {

@@ -7,37 +7,11 @@
  * failure evicts its entry unless a new recording replaced it. Read-only caches are never
  * written; with a proposal store, new and healed recordings go there instead.
  */
-import type { ScreenNode } from './engine.js';
 import { canonicalEncode, type ActEntry, type CacheStore, type Entry } from '../cache-format/index.js';
-import { buildActEntry } from '../recorder/record-step.js';
-import type { StepRecorder } from '../recorder/record-step.js';
-import type { CacheOutcome, CacheWrite } from './cache-outcome.js';
-import type { StepKey } from './cache-key.js';
-import type { Logger } from './logger.js';
-import type { StepVerdict } from './step-contract.js';
-import type { VerificationKind } from './step-record.js';
-
-/** The entry an attempt found under a step's key when the step started. */
-export interface SeenEntry {
-  blob: string;
-  /** The stored `act` entry, when it read as one. */
-  entry?: ActEntry;
-}
-
-/** One `act` step as the attempt cache tracked it. */
-export interface TrackedStep {
-  index: number;
-  key: StepKey;
-  recorder: StepRecorder;
-  uniqueValues: Readonly<Record<string, string>>;
-  outcome: CacheOutcome;
-  seen?: SeenEntry;
-  executor?: { name: string; version?: string };
-  verdict?: StepVerdict;
-  modelCalls?: number;
-  /** The screen once the page held still after the executor concluded (the recording's end). */
-  endScreen?: { tree: ScreenNode; url: string };
-}
+import type { CacheWrite } from '../contract/cache-outcome.js';
+import type { Logger } from '../contract/logger.js';
+import type { VerificationKind } from '../contract/step-seams.js';
+import type { TrackedStep } from './tracked-step.js';
 
 /** Where writes may go, decided once per attempt. */
 export interface WriteTargets {
@@ -88,36 +62,11 @@ export async function saveEntry<E extends Entry>(
   return 'no-change';
 }
 
-/** The write of one tracked step. Never throws for a failing store: the failure is logged and reported as `no-change`. */
-export async function writeStep(step: TrackedStep, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Promise<CacheWrite> {
-  if (step.outcome.mode === 'self-finalized' || targets.frozen) return 'no-change';
-  const label = `step ${step.index} (entry ${step.key.key})`;
-  const candidate = candidateEntry(step, verifiedBy, targets);
-  try {
-    if (candidate.kind === 'entry') {
-      const saved = await saveEntry(candidate.entry, step.seen, sameFlow, targets, label);
-      if (saved !== undefined) return saved;
-    }
-    if (step.outcome.mode === 'agent-concluded' && step.seen !== undefined && targets.store !== undefined) {
-      return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
-    }
-  } catch (error) {
-    targets.logger.warn(targets.redact(`cache: could not update ${label}: ${error instanceof Error ? error.message : String(error)}`));
-    return 'no-change';
-  }
-  if (candidate.kind === 'unconfirmed') return 'unconfirmed';
-  if (candidate.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${candidate.reason}`));
-  return 'no-change';
-}
+/** What a finished step would be saved as. */
+export type Candidate<E extends Entry> = { kind: 'entry'; entry: E } | { kind: 'unconfirmed' } | { kind: 'not-cacheable'; reason: string } | { kind: 'none' };
 
-type Candidate = { kind: 'entry'; entry: ActEntry } | { kind: 'unconfirmed' } | { kind: 'not-cacheable'; reason: string } | { kind: 'none' };
-
-/** The entry a passed step would be saved as, or why there is none. */
-function candidateEntry(step: TrackedStep, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Candidate {
-  if (step.verdict?.status !== 'passed') return { kind: 'none' };
-  const finished = step.recorder.finish(step.endScreen);
-  if (finished.kind === 'not-cacheable') return finished;
-  if (!targets.attemptPassed || verifiedBy === undefined) return { kind: 'unconfirmed' };
+/** Who recorded an entry and when, and what verified it. */
+export function provenanceOf(step: TrackedStep, verifiedBy: VerificationKind, targets: WriteTargets): ActEntry['provenance'] {
   const provenance: ActEntry['provenance'] = {
     verifiedBy,
     executor: step.executor?.name ?? 'unknown',
@@ -125,12 +74,38 @@ function candidateEntry(step: TrackedStep, verifiedBy: VerificationKind | undefi
     recordedAt: targets.recordedAt,
   };
   if (step.executor?.version !== undefined) provenance.executorVersion = step.executor.version;
-  return buildActEntry(finished.recording, {
-    key: step.key.key,
-    keyParts: step.key.parts,
-    summary: step.verdict.summary,
-    provenance,
-    redact: targets.redact,
-    uniqueValues: step.uniqueValues,
-  });
+  return provenance;
+}
+
+/**
+ * The write of one tracked step, `act` or judgment: save its candidate, else evict the stale
+ * entry it saw. Never throws for a failing store: the failure is logged and reported as `failed`.
+ */
+export async function writeStep<E extends Entry>(
+  step: TrackedStep<E>,
+  candidate: (targets: WriteTargets) => Candidate<E>,
+  same: (left: E, right: E) => boolean,
+  targets: WriteTargets,
+): Promise<CacheWrite> {
+  if (step.outcome.mode === 'self-finalized' || targets.frozen) return 'no-change';
+  const label = `step ${step.index} (entry ${step.key.key})`;
+  const found = candidate(targets);
+  try {
+    if (found.kind === 'entry') {
+      const saved = await saveEntry(found.entry, step.seen, same, targets, label);
+      if (saved !== undefined) return saved;
+    }
+    if (step.stale && step.seen !== undefined && targets.store !== undefined) {
+      return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
+    }
+  } catch (error) {
+    // The run then exits CACHE_WRITE_FAILED (the report's run-level errors): a lost recording is not a pass.
+    const message = targets.redact(`could not update ${label}: ${error instanceof Error ? error.message : String(error)}`);
+    targets.logger.warn(`cache: ${message}`);
+    step.outcome.writeError = message;
+    return 'failed';
+  }
+  if (found.kind === 'unconfirmed') return 'unconfirmed';
+  if (found.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${found.reason}`));
+  return 'no-change';
 }

@@ -2,8 +2,7 @@
  * Volatile text: the parts of screen text that change from run to run without the app
  * changing (dates, times, durations, ids, tokens). Recording and replay both compare text
  * through {@link comparableText}, so a ticking clock is not an outcome and a new order id is
- * not a different button. It lives in recorder/ because the recorder needs it to diff the
- * start and end screens, and replayer/ may import recorder/ but not the reverse.
+ * not a different button.
  *
  * Placeholders, applied in this order (earlier rules win where they overlap):
  *
@@ -197,4 +196,23 @@ export function looksLikeMintedToken(value: string): boolean {
 /** True when `value` contains a date, a clock time or a relative time (see the table above). */
 export function looksLikeDateOrTime(value: string): boolean {
   return /\{(?:datetime|date|time|ago)\}/.test(normalizeVolatileText(value));
+}
+
+// Ticking text: what a screen's shape ignores while it settles (a clock, a timer), narrower than the rules above.
+
+const CLOCK_TIME = /(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:\s?[AaPp]\.?[Mm]\.?)?(?!\d)/g;
+const DURATION = /(?<![\w.])\d+(?:[.,]\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/gi;
+/** Roles whose content ticks by design. */
+export const TICKING_ROLES: ReadonlySet<string> = new Set(['timer', 'marquee', 'progressbar', 'meter']);
+
+/** The ticking rules as plain data, for engines that filter changes in the page (`waitForChange`). */
+export const TICKING_RULES = {
+  clockTime: CLOCK_TIME.source,
+  duration: DURATION.source,
+  roles: [...TICKING_ROLES],
+} as const;
+
+/** Text with clock times and durations read as placeholders (`12:34:56` → `#:#`, `3s ago` → `# ago`). */
+export function maskTickingText(text: string): string {
+  return text.replace(CLOCK_TIME, '#:#').replace(DURATION, '#');
 }

@@ -36,7 +36,9 @@ export type CacheWrite =
   /** The entry no longer replays and nothing replaced it; it was removed. */
   | 'evicted'
   /** Nothing to write: a replayed step, a step that failed, nothing a replay could check, or a read-only cache. */
-  | 'no-change';
+  | 'no-change'
+  /** The store could not save (or evict) it: disk full, a read-only folder, a file where the cache folder should be. The run exits 3, `CACHE_WRITE_FAILED`. */
+  | 'failed';
 
 /** The cache outcome of one step. */
 export interface CacheOutcome {
@@ -48,6 +50,8 @@ export interface CacheOutcome {
   entry?: string;
   /** Set at the end of the attempt. */
   write?: CacheWrite;
+  /** Why the write `failed` (redacted; no paths beyond the cache's own). */
+  writeError?: string;
 }
 
 /** A step's final outcome, as {@link AttemptCache.finishAttempt} reports it. */

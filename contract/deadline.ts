@@ -154,13 +154,24 @@ export class Deadline {
   }
 }
 
-/** A promise that resolves after `milliseconds`, or rejects early when `deadline` stops. */
-export function sleep(milliseconds: number, deadline?: Deadline): Promise<void> {
-  const delay = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, milliseconds);
-    deadline?.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+/**
+ * The one cancellable wait: resolves after `milliseconds`, or rejects as soon as `stop`
+ * aborts, with `stopError(reason)` (default: the stop's `E2EError`, else `CANCELLED`).
+ */
+export function sleep(milliseconds: number, stop?: Deadline | AbortSignal, stopError: (reason: unknown) => unknown = asStopError): Promise<void> {
+  const signal = stop instanceof Deadline ? stop.signal : stop;
+  if (signal?.aborted === true) return Promise.reject(stopError(signal.reason));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(stopError(signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
-  return deadline === undefined ? delay : deadline.race(delay);
 }
 
 /** Normalize an abort reason into an `E2EError`. */

@@ -10,7 +10,7 @@
  */
 import type { ErrorCode } from '../errors/index.js';
 import type { NodeRef, ScreenNode, Verb } from './engine.js';
-import type { ParamSource } from './instruction.js';
+import type { ParamSource } from './param-values.js';
 import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetInfo } from './step-contract.js';
 
 /** An observation as the runner keeps it: redacted, always with its tree. */
@@ -62,6 +62,9 @@ export interface ActionEvent {
   mayHaveCommitted: boolean;
 }
 
+/** What passed a verification that confirms the steps before it. */
+export type VerificationKind = 'expect' | 'assert' | 'waitFor' | 'extract';
+
 /** Subscriber to {@link ActionEvent}s. Must not throw; errors are logged and ignored. */
 export type ActionListener = (event: ActionEvent) => void;
 
@@ -72,12 +75,6 @@ export interface InterceptedStep {
   template: string;
   /** Where each param came from (`unique()` values, secrets by name). */
   paramSources: Record<string, ParamSource>;
-  /**
-   * How many earlier steps of this attempt had the same kind, instruction and params as the
-   * cache key holds them (`unique()` values as placeholders, secrets by name): two calls that
-   * differ only in their `unique()` value are occurrences 0 and 1.
-   */
-  occurrence: number;
   agent: { name: string; context: string };
   /** The executor that runs after the interceptor; absent when none can run (no model), so only a replay can finish the step. */
   executor?: { name: string; version?: string; cache: 'inherit' | 'off' };

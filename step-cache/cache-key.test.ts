@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeKey, FileCacheStore, REPLAY_POLICY_VERSION } from '../cache-format/index.js';
 import { sampleActEntry, sampleKeyParts } from '../tests/support/sample-entries.js';
-import { contextDigest, occurrenceIdentity, stepKey, type KeyScope } from './cache-key.js';
+import { contextDigest, OccurrenceCounter, occurrenceIdentity, stepKey, type KeyScope } from './cache-key.js';
 import { NearestEntryIndex } from './nearest-entry.js';
-import type { InterceptedStep } from './step-seams.js';
+import type { InterceptedStep } from '../contract/step-seams.js';
 
 const SECRET = 'hunter2-password';
 
@@ -19,7 +19,6 @@ function step(overrides: Partial<InterceptedStep> = {}): InterceptedStep {
       password: { kind: 'secret', name: 'adminPassword' },
       title: { kind: 'unique', value: 'todo-1719' },
     },
-    occurrence: 0,
     agent: { name: 'default', context: 'A todo app.' },
     executor: { name: 'built-in', cache: 'inherit' },
     attempt: { testId: 'todos.e2e.ts::todos › signs in', retry: 0, titlePath: ['todos', 'signs in'] },
@@ -84,6 +83,25 @@ describe('step keys', () => {
     const one = identity(step());
     const two = identity(step({ paramSources: { ...step().paramSources, title: { kind: 'unique', value: 'other' } } }));
     expect(two).toBe(one);
+  });
+
+  it('counts occurrences as the cache key does: two acts that differ only in their unique() value are 0 and 1', () => {
+    const counter = new OccurrenceCounter();
+    const seen: Array<[string, number]> = [];
+    const call = (kind: InterceptedStep['info']['kind'], instruction: string, title: InterceptedStep['paramSources'][string]) => {
+      const intercepted = step({ info: { kind, instruction, params: {}, index: seen.length, secrets: [] }, template: 'add {title}', paramSources: { title } });
+      seen.push([instruction, counter.next(intercepted, scope.redact)]);
+    };
+    call('act', 'add todo-1', { kind: 'unique', value: 'todo-1' });
+    call('act', 'add todo-2', { kind: 'unique', value: 'todo-2' });
+    call('act', 'add Milk', { kind: 'literal', value: 'Milk' });
+    call('assert', 'add todo-3', { kind: 'unique', value: 'todo-3' });
+    expect(seen).toEqual([
+      ['add todo-1', 0],
+      ['add todo-2', 1],
+      ['add Milk', 0],
+      ['add todo-3', 0],
+    ]);
   });
 });
 

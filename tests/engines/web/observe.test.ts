@@ -1,15 +1,15 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { EngineInstance } from '../../executor/engine.js';
-import { diffScreens, renderScreen, shapeOf } from '../../executor/screen-text.js';
-import { settleAfterAction } from '../../executor/settle.js';
-import { compareGolden } from '../../tests/support/golden-file.js';
-import { allNodes, nodeNamed } from '../../tests/support/screen-tree.js';
-import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
-import { surfaceOf } from './index.js';
+import type { EngineInstance } from '../../../contract/engine.js';
+import { diffScreens, renderScreen, shapeOf } from '../../../executor/screen-text.js';
+import { settleAfterAction } from '../../../executor/settle.js';
+import { compareGolden } from '../../support/golden-file.js';
+import { allNodes, nodeNamed } from '../../support/screen-tree.js';
+import { webEngineOnFolder } from '../../support/web-engine-on-folder.js';
+import { surfaceOf } from '../../../engines/web/index.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'web', 'fixtures');
 const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
 
 // One browser for the whole file (the engine shares it across attempts).

@@ -1,0 +1,154 @@
+/**
+ * The `act` steps of an attempt: keyed, replayed with no model by the replayer
+ * (`self-finalized`), handed to the agent with a `replayedPrefix` where replay stops
+ * (`agent-concluded`), or left to the agent from the start (`missed`). Every action of the
+ * step, replayed ones included, goes to its recorder, so a healed step's recording is the
+ * replayed prefix plus the agent's actions.
+ */
+import type { ActEntry, Entry } from '../cache-format/index.js';
+import type { CacheWrite } from '../contract/cache-outcome.js';
+import type { ScreenNode } from '../contract/engine.js';
+import type { ActionEvent, FinishedStepView, InterceptResult, InterceptedStep, StepServices, VerificationKind } from '../contract/step-seams.js';
+import { fillUniquePlaceholders } from '../contract/unique-placeholders.js';
+import { isE2EError } from '../errors/index.js';
+import { buildActEntry, StepRecorder } from '../recorder/record-step.js';
+import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
+import type { StepKey } from './cache-key.js';
+import { provenanceOf, sameFlow, writeStep, type Candidate, type WriteTargets } from './cache-writes.js';
+import { decideStep, staleStep, trackStep, type DecisionContext, type StepWording, type TrackedStep } from './tracked-step.js';
+
+/** One `act` step as the cache tracked it. */
+export interface TrackedAct extends TrackedStep<ActEntry> {
+  recorder: StepRecorder;
+  uniqueValues: Readonly<Record<string, string>>;
+  /** The screen once the page held still after the executor concluded (the recording's end). */
+  endScreen?: { tree: ScreenNode; url: string };
+}
+
+/** Options of {@link ActCache}. */
+export interface ActCacheOptions extends DecisionContext {
+  /** The name of the configured secret whose value is exactly `value`, if any. */
+  secretNameOf(value: string): string | undefined;
+  /** Replay waits (tests shorten them). Defaults: the replayer's. */
+  replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+}
+
+const WORDING: StepWording = {
+  retry: 'runs the agent from the start',
+  noLongerReplays: 'its cache entry no longer replays',
+  noRepairer: 'has no model or executor to repair it',
+  staleFix: 'record it again with `e2e record`',
+  entryName: 'an act entry',
+};
+
+const isActEntry = (entry: Entry): entry is ActEntry => entry.kind === 'act';
+
+/** The `act` entries of one attempt. */
+export class ActCache {
+  readonly #options: ActCacheOptions;
+  readonly #steps = new Map<number, TrackedAct>();
+
+  constructor(options: ActCacheOptions) {
+    this.#options = options;
+  }
+
+  /** The steps tracked so far. */
+  get tracked(): readonly TrackedAct[] {
+    return [...this.#steps.values()];
+  }
+
+  /** The step being recorded at `index` (the agent ran it, or finished it after a replay), if any. */
+  recording(index: number): TrackedAct | undefined {
+    const step = this.#steps.get(index);
+    return step === undefined || step.outcome.mode === 'self-finalized' ? undefined : step;
+  }
+
+  /** A policed action of an `act` step: its recorder keeps it. */
+  noteAction(event: ActionEvent): void {
+    if (event.step.kind === 'act') this.#steps.get(event.step.index)?.recorder.recordEvent(event);
+  }
+
+  /** The interceptor for an `act` step already keyed as `key`. */
+  async intercept(step: InterceptedStep, key: StepKey, services: StepServices): Promise<InterceptResult> {
+    if (step.executor?.cache === 'off') return {};
+    const uniqueValues: Record<string, string> = {};
+    const literalParams: Record<string, string> = {};
+    for (const [name, source] of Object.entries(step.paramSources)) {
+      if (source.kind === 'unique') uniqueValues[name] = source.value;
+      else if (source.kind === 'literal') literalParams[name] = source.value;
+    }
+    const tracked: TrackedAct = {
+      ...trackStep<ActEntry>(step, key),
+      recorder: new StepRecorder({
+        instruction: step.info.instruction,
+        literalParams,
+        uniqueValues,
+        secretNameOf: (value) => this.#options.secretNameOf(value),
+      }),
+      uniqueValues,
+    };
+    this.#steps.set(step.info.index, tracked);
+    return decideStep(tracked, step, this.#options, WORDING, isActEntry, (entry) => this.#replay(tracked, step, services, entry), endScreenOf(tracked));
+  }
+
+  async #replay(tracked: TrackedAct, step: InterceptedStep, services: StepServices, entry: ActEntry): Promise<InterceptResult> {
+    const replayOptions = this.#options.replay ?? {};
+    let replay: ReplayOutcome;
+    try {
+      replay = await replayStep({
+        entry,
+        actions: services.actions,
+        briefActions: services.briefActions,
+        observe: () => services.observe({ tree: true }),
+        uniqueValues: tracked.uniqueValues,
+        secretsAvailable: step.info.secrets,
+        signal: services.signal,
+        ...(replayOptions.waitForTargetMs === undefined ? {} : { waitForTargetMs: replayOptions.waitForTargetMs }),
+        ...(replayOptions.pollIntervalMs === undefined ? {} : { pollIntervalMs: replayOptions.pollIntervalMs }),
+      });
+    } catch (error) {
+      // A hard stop (timeout, cancellation, spent budget) ends the step; the entry stays as it is.
+      const code = isE2EError(error) ? error.code : 'ENGINE_FAILURE';
+      tracked.outcome = { mode: 'missed', reason: 'action-failed', detail: `the replay was stopped (${code})`, entry: tracked.key.key };
+      throw error;
+    }
+    if (replay.kind === 'finished') {
+      tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };
+      if (replay.notes !== undefined && replay.notes.length > 0) tracked.outcome.detail = replay.notes.join('; ');
+      const summary = fillUniquePlaceholders(entry.summary, tracked.uniqueValues);
+      return { handled: { verdict: { status: 'passed', summary }, cache: { ...tracked.outcome } } };
+    }
+    if (this.#options.strict || step.executor === undefined) return staleStep(tracked, step, this.#options, WORDING, replay.reason, replay.detail, endScreenOf(tracked));
+    tracked.outcome = { mode: 'agent-concluded', reason: replay.reason, detail: replay.detail, entry: tracked.key.key };
+    tracked.stale = true;
+    return { continueWith: replay.prefix, cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
+  }
+
+  /** Write one tracked step; `verifiedBy` is the first passing verification after it. */
+  write(step: TrackedAct, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Promise<CacheWrite> {
+    return writeStep(step, () => candidateOf(step, verifiedBy, targets), sameFlow, targets);
+  }
+}
+
+/** The entry a passed step would be saved as, or why there is none. */
+function candidateOf(step: TrackedAct, verifiedBy: VerificationKind | undefined, targets: WriteTargets): Candidate<ActEntry> {
+  if (step.verdict?.status !== 'passed') return { kind: 'none' };
+  const finished = step.recorder.finish(step.endScreen);
+  if (finished.kind === 'not-cacheable') return finished;
+  if (!targets.attemptPassed || verifiedBy === undefined) return { kind: 'unconfirmed' };
+  return buildActEntry(finished.recording, {
+    key: step.key.key,
+    keyParts: step.key.parts,
+    summary: step.verdict.summary,
+    provenance: provenanceOf(step, verifiedBy, targets),
+    redact: targets.redact,
+    uniqueValues: step.uniqueValues,
+  });
+}
+
+/** Keeps the step's settled end screen for its recording. */
+function endScreenOf(tracked: TrackedAct): (finished: FinishedStepView) => void {
+  return (finished) => {
+    if (finished.endScreen !== undefined) tracked.endScreen = { tree: finished.endScreen.tree, url: finished.endScreen.url };
+  };
+}

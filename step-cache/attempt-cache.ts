@@ -1,0 +1,275 @@
+/**
+ * The replay cache of one attempt (DESIGN §6), plugged into the step runner's two seams: its
+ * interceptor keys each step and hands it to the {@link ActCache} or the {@link JudgmentCache};
+ * its listener gives them every policed action. Nothing is written while the attempt runs:
+ * {@link AttemptCache.finishAttempt} saves the verified recordings, keeps unchanged ones, and
+ * evicts entries that needed repair. step-cache/README.md follows one step through it.
+ */
+import type { CacheStore } from '../cache-format/index.js';
+import type { WriteReport } from '../contract/cache-outcome.js';
+import { systemClock, type Clock } from '../contract/deadline.js';
+import { silentLogger, type Logger } from '../contract/logger.js';
+import type { ScreenNode } from '../contract/engine.js';
+import type { StepVerdict } from '../contract/step-contract.js';
+import type { ActionListener, InterceptResult, InterceptedStep, StepInterceptor, StepServices, VerificationKind } from '../contract/step-seams.js';
+import type { ErrorCode } from '../errors/index.js';
+import { ActCache } from './act-cache.js';
+import { OccurrenceCounter, stepKey, type KeyScope } from './cache-key.js';
+import type { WriteTargets } from './cache-writes.js';
+import { JudgmentCache } from './judgment-cache.js';
+import { NearestEntryIndex } from './nearest-entry.js';
+import type { TrackedStep } from './tracked-step.js';
+
+export type { CacheMode, CacheOutcome, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
+
+/** Cache modes (DESIGN §6). */
+export type AttemptCacheMode = 'read-write' | 'read-only' | 'off';
+
+/** Options of {@link createAttemptCache}. */
+export interface AttemptCacheOptions {
+  /** The cache (opened read-only in `read-only` mode). */
+  store: CacheStore;
+  mode: AttemptCacheMode;
+  /** A step whose entry exists but no longer replays fails `REPLAY_STALE` with no model call. */
+  strict: boolean;
+  /** The Playwright project (one per target). */
+  projectId: string;
+  /** The test id key part (`formatTestId(file, titlePath)`); default the runner's `attempt.testId`. */
+  testId?: string | undefined;
+  /** `app.identity` (default the app URL's origin). */
+  appIdentity: string;
+  /** The engine's name and contract version (never its patch version). */
+  engine: { name: string; contractVersion: number };
+  /** This e2e's version, for provenance. */
+  toolVersion: string;
+  /** Configured secrets, name → value: values are checked out of every key and entry. */
+  secrets: Readonly<Record<string, string | undefined>>;
+  /** Redacts configured secret values (the attempt's vault). */
+  redact(text: string): string;
+  /** `e2e run --propose <dir>`: in read-only mode, new and healed recordings are written here. */
+  proposalStore?: CacheStore | undefined;
+  /** Note replays in the store's hit ledger (read-write mode only). */
+  hitsEnabled: boolean;
+  clock?: Clock | undefined;
+  logger?: Logger | undefined;
+  /** Replay waits (tests shorten them). Defaults: the replayer's (5 s, 100 ms). */
+  replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+}
+
+/** Verification kinds that confirm the `act` steps before them. */
+const CONFIRMING: ReadonlySet<string> = new Set<VerificationKind>(['expect', 'assert', 'waitFor']);
+
+/** Failures after which no entry changes: no model answered, the run was model-free, or it was interrupted. */
+const FREEZING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED', 'REPLAY_STALE', 'CANCELLED']);
+
+/** A finished step as the runner records it (`AttemptRunner.records`). */
+export interface FinishedStep {
+  index: number;
+  status: StepVerdict['status'];
+  summary: string;
+  errorCode?: StepVerdict['errorCode'];
+}
+
+/** How the attempt ended. */
+export interface AttemptEnd {
+  /** True when the test passed. */
+  passed: boolean;
+  /** The attempt failed because no model answered (`MODEL_UNAVAILABLE`, `MODEL_PROVIDER_FAILED`): nothing changes. */
+  noModelAnswered?: boolean;
+  /** The run was interrupted (first Ctrl-C): nothing changes. */
+  interrupted?: boolean;
+  /** The runner's step records, instead of calling `stepFinished` for each step. */
+  steps?: readonly FinishedStep[];
+  /** The runner's passed verifications, instead of calling `verificationPassed` for each. */
+  verifications?: readonly { kind: VerificationKind; afterStep: number }[];
+}
+
+/** What a verification looked at: node ids of a redacted screen. */
+export interface LookedAtScreen {
+  tree: ScreenNode;
+  url: string;
+  nodeIds: readonly string[];
+}
+
+/** The cache of one attempt. */
+export interface AttemptCache {
+  /** Pass as the runner's `stepInterceptor`. */
+  interceptor: StepInterceptor;
+  /** Pass as the runner's `onAction`. */
+  listener: ActionListener;
+  /** A verification passed after step `afterStepIndex` (the last finished step; -1 before any). */
+  verificationPassed(kind: VerificationKind, afterStepIndex: number): void;
+  /** True when what a verification after step `afterStepIndex` looks at would go into a recording (that step is an `act` step the agent ran). */
+  wantsLookedAt(afterStepIndex: number): boolean;
+  /**
+   * What a passing verification after step `afterStepIndex` looked at: nodes of a redacted
+   * screen (an `expect`'s locator; an `agent.assert`'s evidence arrives by itself). The
+   * step's recording then rests its end check on them (`recorder/end-purpose.ts`).
+   */
+  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void;
+  /** Step `stepIndex` ended with `verdict`. */
+  stepFinished(stepIndex: number, verdict: StepVerdict): void;
+  /** Write what the attempt verified; returns each cached step's final outcome (with `write`). Call once. */
+  finishAttempt(end: AttemptEnd): Promise<WriteReport[]>;
+}
+
+/** Create the cache of one attempt. */
+export function createAttemptCache(options: AttemptCacheOptions): AttemptCache {
+  return new AttemptCacheImpl(options);
+}
+
+class AttemptCacheImpl implements AttemptCache {
+  readonly #options: AttemptCacheOptions;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #scope: KeyScope;
+  readonly #acts: ActCache;
+  readonly #judgments: JudgmentCache;
+  readonly #occurrences = new OccurrenceCounter();
+  readonly #verifications: { kind: VerificationKind; afterStep: number }[] = [];
+  #finished: Promise<WriteReport[]> | undefined;
+
+  readonly interceptor: StepInterceptor = (step, services) => this.#intercept(step, services);
+  readonly listener: ActionListener = (event) => {
+    this.#judgments.noteAction(event);
+    this.#acts.noteAction(event);
+  };
+
+  constructor(options: AttemptCacheOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger;
+    const secretValues = Object.values(options.secrets).filter((value): value is string => value !== undefined && value !== '');
+    this.#scope = {
+      projectId: options.projectId,
+      testId: options.testId,
+      appIdentity: options.appIdentity,
+      engine: options.engine,
+      redact: options.redact,
+      secretValues,
+    };
+    const decision = { store: options.store, nearest: new NearestEntryIndex(options.store), strict: options.strict, redact: options.redact };
+    this.#acts = new ActCache({ ...decision, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
+    this.#judgments = new JudgmentCache({ ...decision, clock: options.clock, replay: options.replay });
+  }
+
+  verificationPassed(kind: VerificationKind, afterStepIndex: number): void {
+    this.#verifications.push({ kind, afterStep: afterStepIndex });
+  }
+
+  wantsLookedAt(afterStepIndex: number): boolean {
+    return this.#options.mode !== 'off' && this.#acts.recording(afterStepIndex) !== undefined;
+  }
+
+  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void {
+    if (this.#options.mode === 'off') return;
+    this.#acts.recording(afterStepIndex)?.recorder.lookedAt({ screen: { tree: lookedAt.tree, url: lookedAt.url }, nodeIds: lookedAt.nodeIds });
+  }
+
+  /** A live judgment's evidence is also what it looked at to verify the `act` step right before it. */
+  #withEvidenceForAct(index: number, result: InterceptResult): InterceptResult {
+    if ('handled' in result) return result;
+    const afterStep = result.afterStep;
+    return {
+      ...result,
+      afterStep: (finished) => {
+        afterStep?.(finished);
+        const evidence = finished.evidence;
+        if (finished.verdict.status !== 'passed' || evidence?.screen === undefined || !evidence.cacheable) return;
+        this.verificationLookedAt(index - 1, { tree: evidence.screen.tree, url: evidence.screen.url, nodeIds: evidence.nodeIds });
+      },
+    };
+  }
+
+  stepFinished(stepIndex: number, verdict: StepVerdict): void {
+    const step = this.#tracked().find((tracked) => tracked.index === stepIndex);
+    if (step !== undefined) step.verdict = verdict;
+  }
+
+  finishAttempt(end: AttemptEnd): Promise<WriteReport[]> {
+    this.#finished ??= this.#finish(end);
+    return this.#finished;
+  }
+
+  #tracked(): TrackedStep[] {
+    return [...this.#acts.tracked, ...this.#judgments.tracked];
+  }
+
+  // --- the interceptor -------------------------------------------------------------------
+
+  async #intercept(step: InterceptedStep, services: StepServices): Promise<InterceptResult> {
+    // Every step counts, cached or not, so an occurrence key part never depends on what was cached before it.
+    const occurrence = this.#occurrences.next(step, this.#options.redact);
+    if (this.#options.mode === 'off') return {};
+    this.#judgments.noteStep(step);
+    if (step.info.kind === 'act') {
+      const key = await stepKey(step, occurrence, this.#scope);
+      // Judgments after this act are keyed after it, whether or not it is cached itself.
+      this.#judgments.noteActKey(key.key);
+      return this.#acts.intercept(step, key, services);
+    }
+    // Judgments are keyed after the acts before them, and replayed by their evidence.
+    if (!this.#judgments.accepts(step)) return {};
+    const result = await this.#judgments.intercept(step, await stepKey(step, occurrence, this.#scope, this.#judgments.actKeys), services);
+    return step.info.kind === 'extract' ? result : this.#withEvidenceForAct(step.info.index, result);
+  }
+
+  #secretNameOf(value: string): string | undefined {
+    for (const [name, secret] of Object.entries(this.#options.secrets)) if (secret !== undefined && secret !== '' && secret === value) return name;
+    return undefined;
+  }
+
+  // --- the end of the attempt ------------------------------------------------------------
+
+  async #finish(end: AttemptEnd): Promise<WriteReport[]> {
+    for (const record of end.steps ?? []) {
+      const verdict: StepVerdict = { status: record.status, summary: record.summary };
+      if (record.errorCode !== undefined) verdict.errorCode = record.errorCode;
+      this.stepFinished(record.index, verdict);
+    }
+    for (const verification of end.verifications ?? []) this.verificationPassed(verification.kind, verification.afterStep);
+    const modelFree = this.#tracked().some((step) => step.verdict?.errorCode !== undefined && FREEZING_CODES.has(step.verdict.errorCode));
+    const targets: WriteTargets = {
+      frozen: end.interrupted === true || (!end.passed && (end.noModelAnswered === true || modelFree)),
+      attemptPassed: end.passed,
+      toolVersion: this.#options.toolVersion,
+      recordedAt: new Date(this.#clock.now()).toISOString(),
+      redact: this.#options.redact,
+      logger: this.#logger,
+    };
+    if (this.#options.mode === 'read-write' && !this.#options.store.readOnly) targets.store = this.#options.store;
+    else if (this.#options.mode === 'read-only' && this.#options.proposalStore !== undefined) targets.proposals = this.#options.proposalStore;
+    const reports: WriteReport[] = [];
+    for (const step of [...this.#acts.tracked].sort(byIndex)) {
+      step.outcome.write = await this.#acts.write(step, this.#verifiedBy(step.index), targets);
+      reports.push(await this.#reported(step));
+    }
+    for (const step of [...this.#judgments.tracked].sort(byIndex)) {
+      step.outcome.write = await this.#judgments.write(step, targets);
+      reports.push(await this.#reported(step));
+    }
+    return reports.sort((left, right) => left.stepIndex - right.stepIndex);
+  }
+
+  /** The step's final outcome; a replayed step is noted in the hit ledger. */
+  async #reported(step: TrackedStep): Promise<WriteReport> {
+    if (step.outcome.mode === 'self-finalized') await this.#noteHit(step.key.key);
+    return { stepIndex: step.index, outcome: { ...step.outcome } };
+  }
+
+  /** The kind of the first passing verification after step `index`. */
+  #verifiedBy(index: number): VerificationKind | undefined {
+    return this.#verifications.find((verification) => verification.afterStep >= index && CONFIRMING.has(verification.kind))?.kind;
+  }
+
+  async #noteHit(key: string): Promise<void> {
+    if (!this.#options.hitsEnabled || this.#options.mode !== 'read-write') return;
+    try {
+      await this.#options.store.recordHit(key, new Date(this.#clock.now()));
+    } catch (error) {
+      this.#logger.debug(`cache: could not note the hit of ${key}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+const byIndex = (left: { index: number }, right: { index: number }): number => left.index - right.index;

@@ -1,0 +1,176 @@
+/**
+ * One odd file in a cache folder is that entry's problem, never the whole command's: a folder
+ * or a named pipe under a ref's name, a folder under a blob's name. And the store never
+ * writes, renames or deletes outside the cache folder through a planted symbolic link. Run
+ * through the (test-only) cache binary, as a user meets it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { blobPath, FileCacheStore, refPath } from '../../../cache-format/index.js';
+import { RunLedger } from '../../../cache-format/run-ledger.js';
+import { nodeFileSystem } from '../../../cache-format/index.js';
+import { actEntry, age, control, temporaryFolder, writeEntries, writeFile } from '../../support/cache-fixtures.js';
+import { runCli } from '../../cli-cache/support/run-cli.js';
+import { snapshotTree } from '../../support/directory-snapshot.js';
+
+const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const TEST_ID = 'tests/checkout.e2e.ts::checkout › pays';
+const DAY = 24 * 3_600_000;
+
+let project: string;
+let cache: string;
+
+beforeEach(async () => {
+  project = await temporaryFolder('odd-files');
+  cache = join(project, '.e2e', 'cache');
+  symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+  writeFile(join(project, 'playwright.config.mjs'), "export default { testDir: 'tests', testMatch: '**/*.e2e.ts', projects: [{ name: 'web' }] };\n");
+  writeFile(join(project, 'tests', 'checkout.e2e.ts'), "import { test } from '@playwright/test';\ntest.describe('checkout', () => { test('pays', async () => {}); });\n");
+});
+
+afterEach(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+/** `e2e cache prune …` with the project's Playwright config, which lists the tests. */
+function prune(args: string[]) {
+  return runCli(project, [...args, '--config', 'playwright.config.mjs']);
+}
+
+function step(instruction: string) {
+  return actEntry({ testId: TEST_ID, instruction, actions: [{ verb: 'tap', target: control('button', instruction) }] });
+}
+
+/** Two good entries and the key of a third whose ref path gets something odd. */
+async function cacheWithOddRef(plant: (path: string) => void): Promise<{ good: string[]; odd: string }> {
+  const good = [await step('Pay'), await step('Apply the coupon')];
+  await writeEntries(cache, good);
+  const odd = await step('Odd one');
+  const path = refPath(cache, odd.key);
+  mkdirSync(dirname(path), { recursive: true });
+  plant(path);
+  return { good: good.map((entry) => entry.key), odd: odd.key };
+}
+
+const plantFolder = (path: string): void => void mkdirSync(path);
+const plantPipe = (path: string): void => void execFileSync('mkfifo', [path]);
+
+describe.each([
+  ['a folder', plantFolder],
+  ['a named pipe', plantPipe],
+])('%s named like a ref', (_label, plant) => {
+  it('is listed as an invalid entry by ls and stats, and every command still exits 0', async () => {
+    const { good, odd } = await cacheWithOddRef(plant);
+    const ls = await runCli(project, ['cache', 'ls', '--json']);
+    expect(ls.code, ls.stderr).toBe(0);
+    const listing = JSON.parse(ls.stdout) as { entries: Array<{ key: string }>; unreadable: Array<{ key: string }> };
+    expect(listing.entries.map((row) => row.key).sort()).toEqual([...good].sort());
+    expect(listing.unreadable.map((row) => row.key)).toEqual([odd]);
+    const stats = await runCli(project, ['cache', 'stats']);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toMatch(/unreadable: +1\n/);
+    const show = await runCli(project, ['cache', 'show', good[0]!]);
+    expect(show.code, show.stderr).toBe(0);
+  });
+
+  it('is removed by prune (or named when it cannot be), and the good entries stay', async () => {
+    const { good, odd } = await cacheWithOddRef(plant);
+    const dry = await prune(['cache', 'prune', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(odd);
+    const pruned = await prune(['cache', 'prune']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const listed = (await new FileCacheStore(cache).list()).map((ref) => ref.key);
+    expect(listed.filter((key) => good.includes(key)).sort()).toEqual([...good].sort());
+    if (listed.includes(odd)) expect(pruned.stdout).toContain(`could not remove ${odd}`);
+  });
+});
+
+describe('a folder named like a blob', () => {
+  it('does not stop prune half-way: the other unreferenced blobs go, and the folder is named', async () => {
+    const store = new FileCacheStore(cache);
+    const keptBlob = (await store.write(await step('Pay'))).blob;
+    const first = await step('Removed first');
+    const second = await step('Removed second');
+    const blobs = [(await store.write(first)).blob, (await store.write(second)).blob];
+    await store.delete(first.key);
+    await store.delete(second.key);
+    // Sorts before every real blob, so the sweep meets it first.
+    const planted = '0000000000000000-12';
+    mkdirSync(blobPath(cache, planted), { recursive: true });
+    writeFile(join(blobPath(cache, planted), 'inside'), 'x');
+    for (const path of Object.keys(snapshotTree(cache))) age(join(cache, path), 10 * DAY);
+    age(blobPath(cache, planted), 10 * DAY);
+    const pruned = await prune(['cache', 'prune']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    for (const blob of blobs) expect(existsSync(blobPath(cache, blob))).toBe(false);
+    expect(existsSync(blobPath(cache, keptBlob))).toBe(true);
+    expect(pruned.stdout).toContain(`could not remove ${planted}`);
+    expect(existsSync(join(blobPath(cache, planted), 'inside'))).toBe(true);
+  });
+});
+
+describe('a symbolic link inside the cache folder', () => {
+  let outside: string;
+
+  beforeEach(() => {
+    outside = join(project, 'outside');
+    mkdirSync(outside);
+  });
+
+  it('is never written through: a write whose shard folder links outside is CACHE_WRITE_FAILED and nothing lands outside', async () => {
+    const entry = await step('Pay');
+    const shard = dirname(refPath(cache, entry.key));
+    mkdirSync(dirname(shard), { recursive: true });
+    symlinkSync(outside, shard, 'dir');
+    const error = await new FileCacheStore(cache).write(entry).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'CACHE_WRITE_FAILED' });
+    expect((error as Error).message).toContain('symbolic link');
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('is never written through when the blobs folder itself links outside', async () => {
+    mkdirSync(cache, { recursive: true });
+    symlinkSync(outside, join(cache, 'blobs'), 'dir');
+    await expect(new FileCacheStore(cache).write(await step('Pay'))).rejects.toMatchObject({ code: 'CACHE_WRITE_FAILED' });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('is never deleted through: prune and clear leave the files behind a linked shard alone', async () => {
+    // A ref-like file outside the cache, reachable only through a linked shard folder.
+    const orphan = await actEntry({ testId: 'tests/gone.e2e.ts::gone › was deleted', instruction: 'Old', actions: [{ verb: 'tap', target: control('button', 'Old') }] });
+    const scratch = join(project, 'scratch');
+    await writeEntries(scratch, [orphan]);
+    const realShard = dirname(refPath(scratch, orphan.key));
+    const before = snapshotTree(realShard);
+    mkdirSync(join(cache, 'refs'), { recursive: true });
+    symlinkSync(realShard, dirname(refPath(cache, orphan.key)), 'dir');
+    const pruned = await prune(['cache', 'prune']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(snapshotTree(realShard)).toEqual(before);
+    const clear = await runCli(project, ['cache', 'clear']);
+    expect([0, 3]).toContain(clear.code);
+    expect(snapshotTree(realShard)).toEqual(before);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+});
+
+describe('the run ledger', () => {
+  it('a run record dated in the future does not make prune --unused-for 1 remove entries that were just hit', async () => {
+    const hits = join(project, '.e2e', 'hits');
+    const entries = [await step('Pay'), await step('Apply the coupon')];
+    await writeEntries(cache, entries);
+    const store = new FileCacheStore(cache, { hitsDirectory: hits });
+    const ledger = new RunLedger(nodeFileSystem, hits);
+    await ledger.record(new Date(Date.now() - 60_000));
+    for (const entry of entries) await store.recordHit(entry.key, new Date());
+    await ledger.record(new Date(Date.now() + 365 * 24 * 3_600_000));
+    const pruned = await prune(['cache', 'prune', '--unused-for', '1']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect((await store.list()).map((ref) => ref.key).sort()).toEqual(entries.map((entry) => entry.key).sort());
+    expect(pruned.stdout).toContain('dated in the future');
+  });
+});
