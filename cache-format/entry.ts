@@ -109,6 +109,31 @@ export const stateControlSchema = z.strictObject({
 /** A control proving an outcome (see {@link stateControlSchema}). */
 export type StateControl = z.infer<typeof stateControlSchema>;
 
+/**
+ * Why an end check proves the step, strongest first: `acted` (a control the step acted on),
+ * `announced` (an alert or status message), `verified` (what the verification after the
+ * step looked at), `typed` (it shows a value the step typed), `incidental` (it merely
+ * changed nearby). Absent on entries recorded before purposes were weighed: the replayer
+ * derives it from the entry's own actions.
+ */
+export const endBasisSchema = z.enum(['acted', 'announced', 'verified', 'typed', 'incidental']);
+/** Why an end check proves the step (see {@link endBasisSchema}). */
+export type EndBasis = z.infer<typeof endBasisSchema>;
+
+/** A control that appeared or went away during the step, with why it proves the step. */
+export const endControlSchema = z.strictObject({ ...stateControlSchema.shape, basis: endBasisSchema.optional() });
+/** An appeared or gone control (see {@link endControlSchema}). */
+export type EndControl = z.infer<typeof endControlSchema>;
+
+/** A control the step acted on, as the step left it: still there in these states, or gone. */
+export const actedCheckSchema = z.strictObject({
+  target: targetDescriptionSchema,
+  present: z.boolean(),
+  states: z.array(recordedStateSchema).max(5),
+});
+/** A control the step acted on, as the step left it (see {@link actedCheckSchema}). */
+export type ActedCheck = z.infer<typeof actedCheckSchema>;
+
 /** A route: origin + path + query (fragment dropped). */
 export const routeSchema = z.strictObject({
   origin: longText,
@@ -165,8 +190,12 @@ export const actEntrySchema = z.strictObject({
   endRoute: routeSchema,
   /** Origins the recording visited (replay refuses an action on any other). */
   origins: z.array(longText).max(20),
-  appeared: z.array(stateControlSchema).max(MAX_STATE_CONTROLS),
-  gone: z.array(stateControlSchema).max(MAX_STATE_CONTROLS),
+  appeared: z.array(endControlSchema).max(MAX_STATE_CONTROLS),
+  gone: z.array(endControlSchema).max(MAX_STATE_CONTROLS),
+  /** The controls the step acted on, as it left them (additions to version 1, like the fields below). */
+  acted: z.array(actedCheckSchema).max(MAX_STATE_CONTROLS).optional(),
+  /** Controls the verification after the step looked at that were on the screen before the step too. */
+  verified: z.array(stateControlSchema).max(MAX_STATE_CONTROLS).optional(),
   summary: shortText,
   provenance: provenanceSchema,
 });

@@ -53,6 +53,7 @@ function facts(content: ContentChanges, show: (text: string) => string): string[
   change('end route', content.endRoute);
   change('route', content.route);
   change('extracted', content.extracted);
+  change('end rests on', content.endEvidence);
   if (content.newTypedValues.length > 0) lines.push(`new typed values: ${content.newTypedValues.map(show).join(', ')}`);
   if (content.newOrigins.length > 0) lines.push(`new origins: ${content.newOrigins.map(show).join(', ')}`);
   for (const gap of content.newGaps) lines.push(`became a gap: ${show(gap)}`);
@@ -75,7 +76,12 @@ function textStep(step: StepDiff): string[] {
     case 'added':
       return [
         `  added     ${stepTitle(step.head)} (key ${step.head.key})`,
-        ...nested([...step.outline.actions.map((action, index) => `${index + 1}. ${action}`), ...step.outline.endChecks, ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.join(', ')}`] : [])]),
+        ...nested([
+          ...step.outline.actions.map((action, index) => `${index + 1}. ${action}`),
+          ...step.outline.endChecks,
+          ...(step.outline.endEvidence === undefined ? [] : [`end rests on: ${step.outline.endEvidence}`]),
+          ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.join(', ')}`] : []),
+        ]),
       ];
     case 'removed':
       return [`  removed   ${stepTitle(step.base)} (key ${step.base.key})`];
@@ -127,7 +133,10 @@ function markdownStep(step: StepDiff): string[] {
       return [
         `**added** ${title(step.head)} (key ${code(step.head.key)})`,
         ...block([...step.outline.actions.map((action) => `+ ${action}`), ...(step.outline.endChecks.length > 0 ? ['# end checks', ...step.outline.endChecks.map((check) => `+ ${check}`)] : [])]),
-        ...bullets(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.map(code).join(', ')}`] : []),
+        ...bullets([
+          ...(step.outline.endEvidence === undefined ? [] : [`end rests on: ${markdownText(step.outline.endEvidence)}`]),
+          ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.map(code).join(', ')}`] : []),
+        ]),
       ];
     case 'removed':
       return [`**removed** ${title(step.base)} (key ${code(step.base.key)})`];

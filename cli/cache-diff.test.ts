@@ -75,7 +75,28 @@ describe('pairing re-keyed entries', () => {
     const reads: string[] = [];
     const result = await diffCacheStates(await stateOf('base', [kept], reads), await stateOf('head', [kept, added], reads));
     expect(result.counts).toMatchObject({ added: 1, unchanged: 1 });
-    expect(result.risks).toEqual([]);
+    expect(result.risks.filter((risk) => risk.kind === 'new-origin')).toEqual([]);
     expect(reads.sort()).toEqual([added.key, kept.key].sort());
+  });
+});
+
+describe('what end checks rest on', () => {
+  it('flags a new entry whose end only the route proves, and shows what each check rests on', async () => {
+    const routeOnly = await actEntry({ testId: TEST, instruction: 'open the help', actions: [{ verb: 'tap', target: control('button', 'Help') }] });
+    const typed = await actEntry({
+      testId: TEST,
+      instruction: 'add Buy milk',
+      actions: [{ verb: 'type', target: control('textbox', 'New todo'), value: { kind: 'literal', value: 'Buy milk' }, replace: true }],
+      appeared: [stateControl('listitem', 'Buy milk'), stateControl('checkbox', 'Mark all as complete')],
+    });
+    const result = await diffCacheStates(await stateOf('base', []), await stateOf('head', [routeOnly, typed]));
+    expect(result.risks.filter((risk) => risk.kind === 'weak-end-check')).toEqual([
+      { kind: 'weak-end-check', testId: TEST, step: 'act "open the help"', detail: 'its end is proven weakly (only the route): a broken app could replay it' },
+    ]);
+    const text = renderDiffText(result);
+    expect(text).toContain('appeared: listitem "Buy milk" (typed)');
+    expect(text).toContain('appeared: checkbox "Mark all as complete" (incidental)');
+    expect(text).toContain('end rests on: strong (1 typed, 1 incidental)');
+    expect(text).toContain('end rests on: WEAK: only the route');
   });
 });

@@ -9,7 +9,7 @@
 import { explainKeyChange, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
-import { describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';
+import { describeEndEvidence, describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';
 import { entryChanges, hasContentChanges, literalsOfEntry, sensitiveLiterals, type ContentChanges, type SensitiveLiteral } from './entry-changes.js';
 
 /** Which step an entry records. */
@@ -38,6 +38,8 @@ export interface KeyPartChange {
 export interface RecordingOutline {
   actions: string[];
   endChecks: string[];
+  /** What the end check rests on (`act` entries): `strong (…)` or `WEAK: …`. */
+  endEvidence?: string;
   origins: string[];
   sensitiveLiterals: SensitiveLiteral[];
 }
@@ -58,7 +60,7 @@ export interface TestDiff {
 
 /** A change a reviewer should look at first. */
 export interface DiffRisk {
-  kind: 'new-origin' | 'fewer-end-checks' | 'sensitive-value' | 'unreadable-entry';
+  kind: 'new-origin' | 'fewer-end-checks' | 'weak-end-check' | 'sensitive-value' | 'unreadable-entry';
   testId: string;
   /** The step (or key) concerned. */
   step: string;
@@ -155,6 +157,12 @@ function risksOf(step: StepDiff, baseOrigins: ReadonlySet<string>): DiffRisk[] {
   const content = step.change === 'added' ? undefined : step.content;
   if (content !== undefined && content.endCheckCounts.head < content.endCheckCounts.base) {
     risks.push({ kind: 'fewer-end-checks', testId, step: phrase, detail: `checks fewer outcomes (${content.endCheckCounts.base} → ${content.endCheckCounts.head} end checks)` });
+  }
+  // A new entry is flagged when only the route proves it; a re-recording when it lost its strong checks.
+  const weakEnd = step.change === 'added' ? step.outline.endEvidence === 'WEAK: only the route' : content?.weakerEnd === true;
+  if (weakEnd) {
+    const restsOn = step.change === 'added' ? step.outline.endEvidence! : content!.endEvidence!.head;
+    risks.push({ kind: 'weak-end-check', testId, step: phrase, detail: `its end is proven weakly (${restsOn.replace(/^WEAK: /, '')}): a broken app could replay it` });
   }
   const literals = step.change === 'added' ? step.outline.sensitiveLiterals : (content?.sensitiveLiterals ?? []);
   for (const literal of literals) {
@@ -265,7 +273,9 @@ export async function diffCacheStates(base: CacheState, head: CacheState): Promi
   for (const to of onlyHead.filter((entry) => !pairedKeys.has(entry.key))) {
     const actions = to.entry.kind === 'act' ? to.entry.actions.map(describeAction) : [];
     const origins = to.entry.kind === 'act' ? to.entry.origins : [];
-    steps.push({ change: 'added', head: identityOf(to), outline: { actions, endChecks: endCheckLines(to.entry), origins, sensitiveLiterals: sensitiveLiterals(literalsOfEntry(to.entry)) } });
+    const outline: RecordingOutline = { actions, endChecks: endCheckLines(to.entry), origins, sensitiveLiterals: sensitiveLiterals(literalsOfEntry(to.entry)) };
+    if (to.entry.kind === 'act') outline.endEvidence = describeEndEvidence(to.entry);
+    steps.push({ change: 'added', head: identityOf(to), outline });
   }
   const baseOrigins = await baseOriginsFor(base, baseResults, steps);
   const byTest = new Map<string, StepDiff[]>();

@@ -8,7 +8,8 @@ import { diffArrays } from 'diff';
 import type { Entry, RecordedAction } from '../cache-format/index.js';
 import { describeAction, describeTypedValue } from '../recorder/describe-action.js';
 import { formatRoute } from '../recorder/route-of.js';
-import { describeProvenance, endCheckLines } from './entry-text.js';
+import { endEvidenceOf } from '../recorder/end-purpose.js';
+import { describeEndEvidence, describeProvenance, endCheckLines } from './entry-text.js';
 import { maskValue, sensitiveKinds, type SensitiveKind } from './risky-values.js';
 
 /** One line of a line diff. */
@@ -52,6 +53,10 @@ export interface ContentChanges {
   sensitiveLiterals: SensitiveLiteral[];
   summary?: BeforeAfter;
   extracted?: BeforeAfter;
+  /** What the end check rests on (`act` entries), when that changed. */
+  endEvidence?: BeforeAfter;
+  /** True when the new recording's end is proven weakly and the old one's was not. */
+  weakerEnd?: boolean;
   provenance?: BeforeAfter;
 }
 
@@ -142,6 +147,9 @@ export function entryChanges(base: Entry, head: Entry): ContentChanges {
     const end = changed(formatRoute(base.endRoute), formatRoute(head.endRoute));
     if (start !== undefined) changes.startRoute = start;
     if (end !== undefined) changes.endRoute = end;
+    const evidence = changed(describeEndEvidence(base), describeEndEvidence(head));
+    if (evidence !== undefined) changes.endEvidence = evidence;
+    if (endEvidenceOf(head).strength === 'weak' && endEvidenceOf(base).strength === 'strong') changes.weakerEnd = true;
   }
   if (base.kind !== 'act' && head.kind !== 'act') {
     const route = changed(formatRoute(base.route), formatRoute(head.route));
@@ -158,6 +166,6 @@ export function entryChanges(base: Entry, head: Entry): ContentChanges {
 
 /** True when `changes` has anything to say (a re-keyed entry may carry the same recording). */
 export function hasContentChanges(changes: ContentChanges): boolean {
-  const { endCheckCounts: _counts, newTypedValues, newOrigins, newGaps, sensitiveLiterals: literals, ...rest } = changes;
+  const { endCheckCounts: _counts, newTypedValues, newOrigins, newGaps, sensitiveLiterals: literals, weakerEnd: _weaker, ...rest } = changes;
   return newTypedValues.length + newOrigins.length + newGaps.length + literals.length > 0 || Object.keys(rest).length > 0;
 }

@@ -4,8 +4,9 @@
  * the origins, the summary and the provenance. Deterministic (no "ago"), so `git diff` of two
  * renderings shows only what changed.
  */
-import type { Entry, EvidenceCheck, KeyParts, StateControl } from '../cache-format/index.js';
-import { describeAction, describeStateControl } from '../recorder/describe-action.js';
+import type { ActEntry, ActedCheck, EndBasis, Entry, EvidenceCheck, KeyParts, StateControl } from '../cache-format/index.js';
+import { describeAction, describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
+import { basisFromEntry, endEvidenceOf, purposeOfActions } from '../recorder/end-purpose.js';
 import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
 import { formatRoute } from '../recorder/route-of.js';
 import { alignColumns, quoteText } from './text-format.js';
@@ -27,9 +28,32 @@ export function describeStep(parts: KeyParts): string {
   return phrase;
 }
 
-/** An end check as a line: `appeared: status "Saved"`, `gone: dialog "Confirm"`. */
-export function describeEndCheck(check: 'appeared' | 'gone', control: StateControl): string {
-  return `${check}: ${describeStateControl(control)}`;
+/** An end check as a line: `appeared: status "Saved" (announced)`, `gone: dialog "Confirm"`. */
+export function describeEndCheck(check: 'appeared' | 'gone', control: StateControl, basis?: EndBasis): string {
+  return `${check}: ${describeStateControl(control)}${basis === undefined ? '' : ` (${basis})`}`;
+}
+
+/** A control the step acted on, as a line: `acted: unnamed checkbox in listitem "Buy milk" ends [checked]`. */
+export function describeActedCheck(check: ActedCheck): string {
+  const end = check.present ? (check.states.length === 0 ? 'stays' : `ends [${check.states.join(' ')}]`) : 'ends gone';
+  return `acted: ${describeTargetPhrase(check.target)} ${end}`;
+}
+
+/** The end checks of an `act` entry, each with what it rests on. */
+function actEndCheckLines(entry: ActEntry): string[] {
+  const purpose = purposeOfActions(entry.actions);
+  return [
+    ...entry.appeared.map((control) => describeEndCheck('appeared', control, basisFromEntry(control, purpose))),
+    ...entry.gone.map((control) => describeEndCheck('gone', control, basisFromEntry(control, purpose))),
+    ...(entry.acted ?? []).map(describeActedCheck),
+    ...(entry.verified ?? []).map((control) => `verified: ${describeStateControl(control)} present`),
+  ];
+}
+
+/** How strongly an `act` entry's end is proven, as a line (`strong: 2 typed, 1 acted`; `WEAK: only the route`). */
+export function describeEndEvidence(entry: ActEntry): string {
+  const evidence = endEvidenceOf(entry);
+  return evidence.strength === 'strong' ? `strong (${evidence.restsOn})` : `WEAK: ${evidence.restsOn}`;
 }
 
 /** A judgment's evidence check as a line: `expect listitem "Buy milk" present`, `expect 1 × listitem present`. */
@@ -39,7 +63,7 @@ export function describeEvidence(check: EvidenceCheck): string {
 
 /** The end checks of an entry as lines (appeared/gone for `act`, evidence for judgments). */
 export function endCheckLines(entry: Entry): string[] {
-  if (entry.kind === 'act') return [...entry.appeared.map((control) => describeEndCheck('appeared', control)), ...entry.gone.map((control) => describeEndCheck('gone', control))];
+  if (entry.kind === 'act') return actEndCheckLines(entry);
   return entry.evidence.map(describeEvidence);
 }
 
@@ -90,6 +114,7 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
   }
   const checks = endCheckLines(entry);
   lines.push(entry.kind === 'act' ? 'End checks:' : 'Evidence:', ...(checks.length === 0 ? ['  (none)'] : checks.map((line) => `  ${line}`)));
+  if (entry.kind === 'act') lines.push(`End rests on: ${describeEndEvidence(entry)}`);
   if (entry.kind === 'act') lines.push(`Origins: ${entry.origins.length === 0 ? '(none)' : entry.origins.join(', ')}`);
   if (entry.kind !== 'act' && entry.extracted !== undefined) lines.push(`Extracted: ${entry.extracted}`);
   lines.push(`Summary: ${entry.summary}`, `Provenance: ${describeProvenance(entry)}`);

@@ -60,9 +60,10 @@ describe('StepRecorder', () => {
     ]);
     expect(recording.startRoute).toEqual({ origin: ORIGIN, path: '/', query: '' });
     expect(recording.origins).toEqual([ORIGIN]);
-    expect(recording.appeared[0]).toEqual({ role: 'status', name: '', text: '1 items left', states: [] });
-    expect(recording.appeared).toContainEqual({ role: 'listitem', name: 'Buy milk', states: [] });
-    expect(recording.gone).toEqual([{ role: 'status', name: '', text: '0 items left', states: [] }]);
+    // Each check says why it proves the step: the status announces, the item shows the typed title.
+    expect(recording.appeared[0]).toEqual({ role: 'status', name: '', text: '1 items left', states: [], basis: 'announced' });
+    expect(recording.appeared).toContainEqual({ role: 'listitem', name: 'Buy milk', states: [], basis: 'typed' });
+    expect(recording.gone).toEqual([{ role: 'status', name: '', text: '0 items left', states: [], basis: 'announced' }]);
 
     const built = buildActEntry(recording, metadata);
     expect(built.kind).toBe('entry');
@@ -94,7 +95,7 @@ describe('StepRecorder', () => {
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
     expect(result.recording.actions[0]).toMatchObject({ value: { kind: 'unique', param: 'email' } });
-    expect(result.recording.appeared).toContainEqual({ role: 'listitem', name: 'Invited {unique:email}', states: [] });
+    expect(result.recording.appeared).toContainEqual({ role: 'listitem', name: 'Invited {unique:email}', states: [], basis: 'typed' });
     expect(JSON.stringify(result.recording)).not.toContain(email);
   });
 

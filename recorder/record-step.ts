@@ -6,8 +6,11 @@
  */
 import {
   MAX_ACTIONS,
+  MAX_STATE_CONTROLS,
   actEntrySchema,
   type ActEntry,
+  type ActedCheck,
+  type EndControl,
   type KeyParts,
   type RecordedAction,
   type Route,
@@ -16,13 +19,17 @@ import {
 import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from './describe-action.js';
+import { actedChecks, basisOf, lookedAtIdentities, verifiedControls, type ActedTarget } from './end-purpose.js';
 import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
 import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
-import { diffStateControls } from './state-controls.js';
+import { diffStateControls, stateControlKey } from './state-controls.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
 import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
 import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
 import { clip } from '../contract/text.js';
+
+/** Most verifications of one step whose looked-at nodes are kept. */
+const MAX_LOOKS = 8;
 
 /** Most origins an entry lists (the entry schema's cap). */
 export const MAX_ORIGINS = 20;
@@ -60,8 +67,18 @@ export interface StepRecording {
   startRoute: Route;
   endRoute: Route;
   origins: string[];
-  appeared: StateControl[];
-  gone: StateControl[];
+  appeared: EndControl[];
+  gone: EndControl[];
+  /** The controls the step acted on, as it left them. */
+  acted?: ActedCheck[];
+  /** Unchanged controls the verification after the step looked at. */
+  verified?: StateControl[];
+}
+
+/** What the verification after a step looked at: nodes of the screen it passed on. */
+export interface LookedAt {
+  screen: ScreenSnapshot;
+  nodeIds: readonly string[];
 }
 
 /** The end of a recording: ready, or why the step cannot be cached. */
@@ -77,6 +94,9 @@ export class StepRecorder {
   #last: ScreenSnapshot | undefined;
   #performed = 0;
   #problem: string | undefined;
+  readonly #acted: ActedTarget[] = [];
+  readonly #typed: string[] = [];
+  readonly #lookedAt: LookedAt[] = [];
 
   constructor(options: StepRecorderOptions) {
     this.#options = options;
@@ -105,8 +125,22 @@ export class StepRecorder {
       beforeIndex: this.#index(input.before.tree),
       valueOrigin: input.valueOrigin,
     });
-    if (conversion.kind === 'action') this.#push(conversion.action);
-    else if (conversion.kind === 'not-cacheable') this.#problem = `action ${this.#performed} (${input.call.verb}): ${conversion.reason}`;
+    if (conversion.kind === 'action') {
+      this.#push(conversion.action);
+      this.#notePurpose(input.call, conversion.action);
+    } else if (conversion.kind === 'not-cacheable') this.#problem = `action ${this.#performed} (${input.call.verb}): ${conversion.reason}`;
+  }
+
+  /** What a verification after the step looked at (each verification before the next step adds to it). */
+  lookedAt(lookedAt: LookedAt): void {
+    if (this.#lookedAt.length < MAX_LOOKS) this.#lookedAt.push(lookedAt);
+  }
+
+  #notePurpose(call: ActionCall, action: RecordedAction): void {
+    if ((call.verb === 'type' || call.verb === 'select' || call.verb === 'typeText') && call.value.trim() !== '') this.#typed.push(call.value.trim());
+    if ('target' in call && call.target !== undefined && 'target' in action && action.target !== undefined && call.verb !== 'hover' && call.verb !== 'scroll' && call.verb !== 'scrollTo' && call.verb !== 'press') {
+      this.#acted.push({ id: call.target.id, target: action.target });
+    }
   }
 
   /** Record one runner action event (the `onAction` seam). */
@@ -140,12 +174,23 @@ export class StepRecorder {
       return { kind: 'not-cacheable', reason: `the step visited ${this.#origins.size} origins (at most ${MAX_ORIGINS} are recorded)` };
     }
     const uniqueValues = this.#options.uniqueValues ?? {};
-    const mask = (control: StateControl): StateControl => mapTextFields(control, (text) => maskUniqueValues(text, uniqueValues));
-    const changes = diffStateControls(this.#index(start.tree), this.#index(last.tree));
+    const mask = <T extends StateControl>(control: T): T => mapTextFields(control, (text) => maskUniqueValues(text, uniqueValues));
+    const endIndex = this.#index(last.tree);
+    const changes = diffStateControls(this.#index(start.tree), endIndex);
     const routeChanged = !sameRouteShape(startRoute, endRoute);
     if (changes.appeared.length === 0 && changes.gone.length === 0 && !routeChanged) {
       return { kind: 'not-cacheable', reason: `the step changed nothing a replay could check (still on ${formatRoute(endRoute)})` };
     }
+    const lookedAt = new Set<string>();
+    const verifiedByKey = new Map<string, StateControl>();
+    for (const looked of this.#lookedAt) {
+      const lookedIndex = this.#index(looked.screen.tree);
+      for (const identity of lookedAtIdentities(lookedIndex, looked.nodeIds)) lookedAt.add(identity);
+      for (const control of verifiedControls(lookedIndex, looked.nodeIds, [...changes.appeared, ...changes.gone], this.#typed)) verifiedByKey.set(stateControlKey(control), control);
+    }
+    const context = { actedTargets: this.#acted.map((item) => item.target), typedValues: this.#typed, lookedAt };
+    const withBasis = (control: StateControl): EndControl => ({ ...mask(control), basis: basisOf(control, context) });
+    const verified = [...verifiedByKey.values()].slice(0, MAX_STATE_CONTROLS);
     return {
       kind: 'recorded',
       recording: {
@@ -153,8 +198,10 @@ export class StepRecorder {
         startRoute,
         endRoute,
         origins: [...this.#origins].sort(),
-        appeared: changes.appeared.map(mask),
-        gone: changes.gone.map(mask),
+        appeared: changes.appeared.map(withBasis),
+        gone: changes.gone.map(withBasis),
+        acted: actedChecks(this.#acted, endIndex, (target) => mapTextFields(target, (text) => maskUniqueValues(text, uniqueValues))),
+        verified: verified.map(mask),
       },
     };
   }
@@ -211,6 +258,8 @@ export function buildActEntry(recording: StepRecording, metadata: ActEntryMetada
     origins: recording.origins,
     appeared: recording.appeared,
     gone: recording.gone,
+    ...(recording.acted === undefined || recording.acted.length === 0 ? {} : { acted: recording.acted }),
+    ...(recording.verified === undefined || recording.verified.length === 0 ? {} : { verified: recording.verified }),
     summary: clip(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {}), MAX_SUMMARY_CHARS),
     provenance: metadata.provenance,
   };

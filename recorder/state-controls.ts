@@ -7,7 +7,7 @@
 import type { StateControl } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
 import type { NodeState } from '../contract/engine.js';
-import { MAX_NAME_CHARS, MAX_TEXT_CHARS, clipText, containerKey, type IndexedNode, type TreeIndex } from './tree-index.js';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS, childLabelOf, clipText, containerKey, sitsInContainer, type IndexedNode, type TreeIndex } from './tree-index.js';
 import { comparableText } from '../contract/volatile-text.js';
 
 /** States kept for end checks, in this order. */
@@ -80,8 +80,11 @@ export function nodeMatchesStateControl(
   const sameStates = states.length === control.states.length && states.every((state, position) => state === control.states[position]);
   if (!sameStates && !anyStates) return false;
   // A node that is a state control has name-else-text as its index label.
-  if (stateControlOf(indexed) === undefined || indexed.comparableLabel !== comparableLabel) return false;
-  return control.container === undefined || containerKey(indexed.container) === containerKey(control.container);
+  const sameLabel = stateControlOf(indexed) !== undefined && indexed.comparableLabel === comparableLabel;
+  // Markup churn: an item that lost its name still shows it through a child label (a title that became a button).
+  const throughChild = !sameLabel && indexed.label === '' && comparableLabel !== '' && comparableText(childLabelOf(node)) === comparableLabel;
+  if (!sameLabel && !throughChild) return false;
+  return control.container === undefined || containerKey(indexed.container) === containerKey(control.container) || sitsInContainer(indexed, control.container);
 }
 
 /** How many nodes of the tree are the control (see {@link nodeMatchesStateControl}). */

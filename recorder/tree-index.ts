@@ -141,7 +141,8 @@ export function contentNameOf(container: ScreenNode): string {
   return '';
 }
 
-function containerNameOf(node: ScreenNode): string {
+/** The name a container is known by: its own, else (rows and items) its content's ({@link contentNameOf}). */
+export function containerNameOf(node: ScreenNode): string {
   const own = clipText(node.name, MAX_CONTAINER_NAME_CHARS);
   return own === '' && CONTENT_NAMED_CONTAINERS.has(node.role) ? contentNameOf(node) : own;
 }
@@ -186,3 +187,42 @@ function buildIndex(root: ScreenNode): TreeIndex {
   }
   return { root, nodes, byId, twins };
 }
+
+/** How deep below an unnamed item a child label is looked for. */
+const CHILD_LABEL_DEPTH = 3;
+
+/**
+ * The label an unnamed row, list item, tree item or article shows through a child, controls
+ * included (a todo whose title is a button): the first labelled descendant that is not a
+ * field. Empty for a named node or one without such a child. Used only when re-finding a
+ * recorded control across markup churn, never to name containers while recording.
+ */
+export function childLabelOf(node: ScreenNode): string {
+  if (!CONTENT_NAMED_CONTAINERS.has(node.role) || containerNameOf(node) !== '') return '';
+  const queue: { node: ScreenNode; depth: number }[] = node.children.map((child) => ({ node: child, depth: 1 }));
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    const label = next.node.role === 'textbox' || next.node.role === 'checkbox' ? '' : labelOf(next.node);
+    if (label !== '') return clipText(label, MAX_CONTAINER_NAME_CHARS);
+    if (next.depth < CHILD_LABEL_DEPTH) for (const child of next.node.children) queue.push({ node: child, depth: next.depth + 1 });
+  }
+  return '';
+}
+
+/**
+ * True when `indexed` sits inside `container` loosely: its nearest named container is it, or
+ * any ancestor of the container's role is named so (a wrapper added in between), or is an
+ * unnamed item that shows the name through a child label.
+ */
+export function sitsInContainer(indexed: IndexedNode, container: ContainerInfo): boolean {
+  const wanted = containerKey(container);
+  if (containerKey(indexed.container) === wanted) return true;
+  const wantedName = comparableText(container.name);
+  for (let ancestor = indexed.parent; ancestor !== undefined; ancestor = ancestor.parent) {
+    if (ancestor.node.role !== container.role) continue;
+    const name = containerNameOf(ancestor.node);
+    if (comparableText(name === '' ? childLabelOf(ancestor.node) : name) === wantedName) return true;
+  }
+  return false;
+}
+

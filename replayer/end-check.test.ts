@@ -84,4 +84,89 @@ describe('checkEndState', () => {
     expect(checkEndState({ entry, replayStart: { tree: screen(), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` }, uniqueValues: { email: 'run-two@example.test' } })).toEqual({ ok: true });
     expect(checkEndState({ entry, replayStart: { tree: screen(), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` }, uniqueValues: { email: 'other@example.test' } }).ok).toBe(false);
   });
+
+  describe('weighing checks by what proves the step', () => {
+    const field = { role: 'textbox', name: 'New todo', twinIndex: 0, twinCount: 1 };
+    const toggle = { role: 'checkbox', name: '', container: { role: 'listitem', name: 'Buy milk' }, twinIndex: 0, twinCount: 1 };
+    const addTwo: Parameters<typeof checkEndState>[0]['entry'] = {
+      startRoute: route('/'),
+      endRoute: route('/'),
+      actions: [
+        { verb: 'type', target: field, value: { kind: 'literal', value: 'Buy milk' }, replace: true },
+        { verb: 'press', target: field, key: 'Enter' },
+      ],
+      appeared: [
+        { role: 'listitem', name: 'Buy milk', states: [], basis: 'typed' },
+        { role: 'checkbox', name: 'Mark all as complete', states: [], basis: 'incidental' },
+        { role: 'link', name: 'All', states: [], basis: 'incidental' },
+        { role: 'text', name: '', text: '1 item left', states: [], basis: 'incidental' },
+      ],
+      gone: [],
+    };
+    const todoScreen = (titles: string[], extras: ReturnType<typeof node>[] = []) =>
+      screen(node('textbox', 'New todo'), node('list', '', titles.map((title) => node('listitem', title, [node('checkbox', '')]))), ...extras);
+
+    it('tolerates an incidental control that another implementation does not have, and says so', () => {
+      const end = todoScreen(['Buy milk'], [node('link', 'All'), node('text', '', { text: '1 item left' })]);
+      expect(checkEndState({ entry: addTwo, replayStart: { tree: todoScreen([]), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } })).toEqual({
+        ok: true,
+        tolerated: ['checkbox "Mark all as complete" did not appear'],
+      });
+    });
+
+    it('refuses when the purpose did not show, however many incidental controls hold', () => {
+      const end = todoScreen(['-'], [node('checkbox', 'Mark all as complete'), node('link', 'All'), node('text', '', { text: '1 item left' })]);
+      expect(checkEndState({ entry: addTwo, replayStart: { tree: todoScreen([]), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } })).toMatchObject({
+        ok: false,
+        detail: 'listitem "Buy milk" did not appear',
+      });
+    });
+
+    it('refuses when most incidental controls fail even though the purpose showed', () => {
+      const end = todoScreen(['Buy milk']);
+      expect(checkEndState({ entry: addTwo, replayStart: { tree: todoScreen([]), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } })).toMatchObject({
+        ok: false,
+        detail: 'checkbox "Mark all as complete" did not appear (and 2 more of 3 incidental checks)',
+      });
+    });
+
+    it('requires every incidental check when no strong check changed during the replay', () => {
+      const entry = { ...addTwo, appeared: [{ role: 'heading', name: 'Done', states: [], basis: 'incidental' as const }, { role: 'link', name: 'All', states: [], basis: 'incidental' as const }] };
+      const end = screen(node('link', 'All'));
+      expect(checkEndState({ entry, replayStart: { tree: screen(), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } })).toMatchObject({ ok: false, detail: 'heading "Done" did not appear' });
+    });
+
+    it('checks a control the step acted on in the state the step left it, found by its description', () => {
+      const entry = { ...addTwo, actions: [{ verb: 'check' as const, target: toggle, checked: true }], appeared: [], acted: [{ target: toggle, present: true, states: ['checked' as const] }] };
+      const row = (states: ('checked')[]) => screen(node('list', '', [node('listitem', 'Buy milk', [node('checkbox', '', { states })])]));
+      expect(checkEndState({ entry, replayStart: { tree: row([]), url: `${ORIGIN}/` }, end: { tree: row(['checked']), url: `${ORIGIN}/` } })).toEqual({ ok: true });
+      expect(checkEndState({ entry, replayStart: { tree: row([]), url: `${ORIGIN}/` }, end: { tree: row([]), url: `${ORIGIN}/` } })).toMatchObject({
+        ok: false,
+        detail: 'unnamed checkbox in listitem "Buy milk", which the step acted on, is not [checked] (it is [no state])',
+      });
+    });
+
+    it('requires what the verification looked at to still be there', () => {
+      const entry = {
+        ...addTwo,
+        actions: [{ verb: 'tap' as const, target: { role: 'button', name: 'Clear completed', twinIndex: 0, twinCount: 1 } }],
+        appeared: [],
+        gone: [{ role: 'listitem', name: 'Buy milk', states: [], basis: 'incidental' as const }],
+        verified: [{ role: 'listitem', name: 'Walk the dog', states: [] }],
+      };
+      const start = todoScreen(['Buy milk', 'Walk the dog'], [node('button', 'Clear completed')]);
+      expect(checkEndState({ entry, replayStart: { tree: start, url: `${ORIGIN}/` }, end: { tree: todoScreen(['Walk the dog']), url: `${ORIGIN}/` } })).toEqual({ ok: true });
+      expect(checkEndState({ entry, replayStart: { tree: start, url: `${ORIGIN}/` }, end: { tree: todoScreen([]), url: `${ORIGIN}/` } })).toMatchObject({
+        ok: false,
+        detail: 'listitem "Walk the dog", which the verification after the step looked at, is not on the screen',
+      });
+    });
+
+    it('derives the bases of an entry recorded before they existed from its own actions', () => {
+      const { appeared, ...rest } = addTwo;
+      const legacy = { ...rest, appeared: appeared.map(({ basis: _basis, ...control }) => control) };
+      const end = todoScreen(['Buy milk'], [node('link', 'All'), node('text', '', { text: '1 item left' })]);
+      expect(checkEndState({ entry: legacy, replayStart: { tree: todoScreen([]), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } })).toMatchObject({ ok: true });
+    });
+  });
 });

@@ -1,17 +1,30 @@
 /**
- * The end-state proof of a replay (DESIGN §6, step 4). A replay finished only when the live
- * page sits on the recorded end route, every control that appeared during the recording is
- * present with its recorded states, every control that went away is absent, AND at least one
- * of those changes happened during this replay: an outcome that was already on the screen
- * when the replay started proves nothing. Text compares with volatile parts as placeholders.
+ * The end-state proof of a replay (DESIGN §6, step 4), resting on what proves the step
+ * (`recorder/end-purpose.ts`):
+ *
+ * - the live page sits on the recorded end route;
+ * - every strong check holds: appeared/gone controls the step acted on, announced, showed
+ *   its typed values or the verification looked at; each control the step acted on is as the
+ *   step left it (re-found by its description, in the recorded states, or gone); each
+ *   unchanged control the verification looked at is present;
+ * - incidental checks (controls that merely changed nearby) count for less: once a strong
+ *   check changed during this replay, at least half of them must hold (markup churn may
+ *   drop a "Mark all as complete" checkbox); otherwise every one must;
+ * - AND at least one holding change happened during this replay: an outcome that was already
+ *   on the screen when the replay started proves nothing.
+ *
+ * Text compares with volatile parts as placeholders. A finished check lists the incidental
+ * checks it tolerated, for the outcome's detail.
  */
-import type { ActEntry, StateControl } from '../cache-format/entry.js';
+import type { ActEntry, ActedCheck, EndControl, StateControl } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { describeStateControl } from '../recorder/describe-action.js';
+import { describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
+import { basisFromEntry, purposeOfActions, STRONG_BASES } from '../recorder/end-purpose.js';
 import { sameRouteShape, routeOf } from '../recorder/route-of.js';
-import { countStateControl, statesOfLookalikes } from '../recorder/state-controls.js';
+import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../recorder/state-controls.js';
 import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
+import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';
 
 /** A screen for the end check. */
@@ -22,7 +35,7 @@ export interface EndCheckScreen {
 
 /** What the end check compares. */
 export interface EndCheckInput {
-  entry: Pick<ActEntry, 'startRoute' | 'endRoute' | 'appeared' | 'gone'>;
+  entry: Pick<ActEntry, 'startRoute' | 'endRoute' | 'appeared' | 'gone'> & Partial<Pick<ActEntry, 'actions' | 'acted' | 'verified'>>;
   /** The screen when the replay started. */
   replayStart: EndCheckScreen;
   /** The screen now. */
@@ -32,7 +45,7 @@ export interface EndCheckInput {
 }
 
 /** The outcome of the end check. */
-export type EndCheckResult = { ok: true } | { ok: false; reason: 'end-mismatch'; detail: string };
+export type EndCheckResult = { ok: true; tolerated?: string[] } | { ok: false; reason: 'end-mismatch'; detail: string };
 
 function asIndex(tree: ScreenNode | TreeIndex): TreeIndex {
   return 'byId' in tree ? tree : indexTree(tree);
@@ -49,6 +62,44 @@ function statesHint(index: TreeIndex, control: StateControl): string {
   return ` (present as ${lookalikes.map((states) => `[${states.join(' ') || 'no state'}]`).join(', ')})`;
 }
 
+interface Evaluated {
+  holds: boolean;
+  changed: boolean;
+  strong: boolean;
+  failure: string;
+}
+
+function sameStates(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((state, position) => state === right[position]);
+}
+
+function formatStates(states: readonly string[]): string {
+  return `[${states.join(' ') || 'no state'}]`;
+}
+
+/** A control the step acted on, on the end screen (and whether it was otherwise at the replay's start). */
+function evaluateActed(check: ActedCheck, start: TreeIndex, end: TreeIndex): Evaluated {
+  const phrase = `${describeTargetPhrase(check.target)}, which the step acted on,`;
+  const atEnd = matchTarget(check.target, end);
+  const atStart = matchTarget(check.target, start);
+  const statesAt = (index: TreeIndex, match: ReturnType<typeof matchTarget>): string[] | undefined =>
+    match.kind === 'found' ? recordedStatesOf(index.byId.get(match.id)?.node.states ?? []) : undefined;
+  const endStates = statesAt(end, atEnd);
+  const startStates = statesAt(start, atStart);
+  if (!check.present) {
+    return { holds: atEnd.kind === 'not-found', changed: atStart.kind !== 'not-found', strong: true, failure: `${phrase} is still on the screen` };
+  }
+  if (atEnd.kind === 'ambiguous') return { holds: false, changed: false, strong: true, failure: `${phrase} cannot be told apart (${atEnd.detail})` };
+  if (endStates === undefined) return { holds: false, changed: false, strong: true, failure: `${phrase} is gone` };
+  const holds = sameStates(endStates, check.states);
+  return {
+    holds,
+    changed: startStates === undefined || !sameStates(startStates, check.states),
+    strong: true,
+    failure: `${phrase} is not ${formatStates(check.states)} (it is ${formatStates(endStates)})`,
+  };
+}
+
 /** Check the end state of a replay. */
 export function checkEndState(input: EndCheckInput): EndCheckResult {
   const { entry } = input;
@@ -56,30 +107,67 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
   if (route.kind === 'mismatch') return mismatch(`end route ${route.detail}`);
 
   const uniqueValues = input.uniqueValues ?? {};
-  const fill = (control: StateControl): StateControl => mapTextFields(control, (text) => fillUniquePlaceholders(text, uniqueValues));
-  const appeared = entry.appeared.map(fill);
-  const gone = entry.gone.map(fill);
+  const fillText = (text: string): string => fillUniquePlaceholders(text, uniqueValues);
+  const fill = <T extends StateControl>(control: T): T => mapTextFields(control, fillText);
   const startIndex = asIndex(input.replayStart.tree);
   const endIndex = asIndex(input.end.tree);
+  const purpose = purposeOfActions(entry.actions ?? []);
+  const isStrong = (control: EndControl): boolean => STRONG_BASES.has(basisFromEntry(control, purpose));
 
-  let changedDuringReplay = false;
-  for (const control of appeared) {
+  const evaluated: Evaluated[] = [];
+  for (const recorded of entry.appeared) {
+    const control = fill(recorded);
     const atEnd = countStateControl(endIndex, control);
-    if (atEnd === 0) return mismatch(`${describeStateControl(control)} did not appear${statesHint(endIndex, control)}`);
-    if (atEnd > countStateControl(startIndex, control)) changedDuringReplay = true;
+    evaluated.push({
+      holds: atEnd > 0,
+      changed: atEnd > countStateControl(startIndex, control),
+      strong: isStrong(recorded),
+      failure: `${describeStateControl(control)} did not appear${statesHint(endIndex, control)}`,
+    });
   }
-  for (const control of gone) {
-    if (countStateControl(endIndex, control) > 0) return mismatch(`${describeStateControl(control)} is still on the screen`);
-    if (countStateControl(startIndex, control) > 0) changedDuringReplay = true;
+  for (const recorded of entry.gone) {
+    const control = fill(recorded);
+    evaluated.push({
+      holds: countStateControl(endIndex, control) === 0,
+      changed: countStateControl(startIndex, control) > 0,
+      strong: isStrong(recorded),
+      failure: `${describeStateControl(control)} is still on the screen`,
+    });
   }
+  for (const check of entry.acted ?? []) {
+    evaluated.push(evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex));
+  }
+  for (const recorded of entry.verified ?? []) {
+    const control = fill(recorded);
+    evaluated.push({
+      holds: countStateControl(endIndex, control) > 0,
+      changed: false,
+      strong: true,
+      failure: `${describeStateControl(control)}, which the verification after the step looked at, is not on the screen${statesHint(endIndex, control)}`,
+    });
+  }
+
+  const strongFailure = evaluated.find((check) => check.strong && !check.holds);
+  if (strongFailure !== undefined) return mismatch(strongFailure.failure);
+  const incidental = evaluated.filter((check) => !check.strong);
+  const failing = incidental.filter((check) => !check.holds);
+  const purposeShown = evaluated.some((check) => check.strong && check.changed);
+  // Churn may drop incidental controls, but never most of them, and only once the purpose showed.
+  if (failing.length > 0 && (!purposeShown || failing.length * 2 > incidental.length)) {
+    const extra = failing.length > 1 ? ` (and ${failing.length - 1} more of ${incidental.length} incidental checks)` : '';
+    return mismatch(`${failing[0]!.failure}${extra}`);
+  }
+
+  let changedDuringReplay = evaluated.some((check) => check.holds && check.changed);
   if (!changedDuringReplay && !sameRouteShape(entry.startRoute, entry.endRoute)) {
     const startRoute = routeOf(input.replayStart.url);
     changedDuringReplay = startRoute === undefined || !sameRouteShape(startRoute, entry.endRoute);
   }
   if (!changedDuringReplay) {
-    const first = appeared[0] ?? gone[0];
-    const example = first === undefined ? '' : `: ${describeStateControl(first)} was already ${appeared[0] === undefined ? 'gone' : 'on the screen'} when the replay started`;
+    const appeared = entry.appeared[0];
+    const first = appeared ?? entry.gone[0];
+    const example = first === undefined ? '' : `: ${describeStateControl(fill(first))} was already ${appeared === undefined ? 'gone' : 'on the screen'} when the replay started`;
     return mismatch(`no recorded change happened during the replay${example}`);
   }
-  return { ok: true };
+  return failing.length === 0 ? { ok: true } : { ok: true, tolerated: failing.map((check) => check.failure) };
 }

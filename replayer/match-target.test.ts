@@ -74,4 +74,44 @@ describe('matchTarget', () => {
     expect(matchTarget({ role: 'button', name: 'Add to cart', twinIndex: 0, twinCount: 1 }, tree)).toMatchObject({ kind: 'found', id: 'x' });
     expect(find(tree, 'button', 'ADD TO CART').id).toBe('x');
   });
+
+  describe('across markup churn', () => {
+    const recordedToggle = (): TargetDescription => recorded(screen(node('listitem', 'Buy milk', [node('checkbox', '', { id: 'old' })])), 'old');
+
+    it('finds a todo whose title became a button, and the checkbox inside it', () => {
+      const after = screen(
+        node('list', '', [
+          node('listitem', '', [node('button', 'Walk the dog'), node('checkbox', '', { id: 'other' })]),
+          node('listitem', '', { id: 'item' }, [node('button', 'Buy milk'), node('checkbox', '', { id: 'new' })]),
+        ]),
+      );
+      expect(matchTarget(recordedToggle(), after)).toEqual({ kind: 'found', id: 'new', evidence: 'despite markup churn' });
+      const item = recorded(screen(node('listitem', 'Buy milk', { id: 'row' })), 'row');
+      expect(matchTarget(item, after)).toEqual({ kind: 'found', id: 'item', evidence: 'despite markup churn' });
+    });
+
+    it('finds an unnamed checkbox that is now named, in its row', () => {
+      const after = screen(node('listitem', 'Buy milk', [node('checkbox', 'Toggle Buy milk', { id: 'new' })]), node('listitem', 'Walk the dog', [node('checkbox', 'Toggle Walk the dog')]));
+      expect(matchTarget(recordedToggle(), after)).toEqual({ kind: 'found', id: 'new', evidence: 'despite markup churn' });
+    });
+
+    it('finds a control a wrapper element now sits around', () => {
+      const before = screen(node('listitem', 'Buy milk', [node('button', 'Delete', { id: 'old' })]));
+      const after = screen(node('listitem', 'Buy milk', [node('group', 'Actions', [node('button', 'Delete', { id: 'new' })])]), node('listitem', 'Walk the dog', [node('group', 'Actions', [node('button', 'Delete')])]));
+      expect(matchTarget(recorded(before, 'old'), after)).toEqual({ kind: 'found', id: 'new', evidence: 'despite markup churn' });
+    });
+
+    it('still refuses when two controls fit', () => {
+      const twins = screen(node('listitem', 'Buy milk', [node('checkbox', 'Done'), node('checkbox', 'Starred')]));
+      expect(matchTarget(recordedToggle(), twins)).toMatchObject({ kind: 'ambiguous', detail: '2 controls match unnamed checkbox in listitem "Buy milk", recorded as 1 of 1' });
+      const twoItems = screen(node('listitem', '', [node('button', 'Buy milk'), node('checkbox', '')]), node('listitem', '', [node('button', 'Buy milk'), node('checkbox', '')]));
+      expect(matchTarget(recordedToggle(), twoItems)).toMatchObject({ kind: 'ambiguous' });
+    });
+
+    it('never re-finds an unlabelled control outside any container', () => {
+      const before = screen(node('checkbox', '', { id: 'old' }));
+      expect(matchTarget(recorded(before, 'old'), screen(node('checkbox', 'Subscribe')))).toMatchObject({ kind: 'not-found' });
+    });
+  });
 });
+

@@ -11,6 +11,12 @@
  * 4. **position among twins**: when a tier finds several equally good candidates, a unique
  *    literal (not placeholder-equal) label decides; otherwise, if there are exactly as many
  *    candidates as recorded twins, the recorded position decides.
+ * 5. **despite markup churn**: when no tier finds anything, the same family of role with
+ *    the recorded label, or an unnamed item showing it through a child label (a todo whose
+ *    title became a button), or, for a control recorded without a label, any label (an
+ *    unnamed checkbox that is now named); inside the recorded container, where any ancestor
+ *    of its role counts (a wrapper added in between) and an unnamed item counts by its child
+ *    label. Twins are decided as in tier 4; two that fit are still refused.
  *
  * Labels and container names compare with volatile text as placeholders and case folded
  * (`contract/volatile-text.ts`). Several candidates that twin position cannot decide →
@@ -20,11 +26,11 @@ import type { TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeTargetPhrase } from '../recorder/describe-action.js';
-import { containerKey, indexTree, labelOf, type IndexedNode, type TreeIndex } from '../recorder/tree-index.js';
+import { childLabelOf, CONTENT_NAMED_CONTAINERS, containerKey, indexTree, labelOf, sitsInContainer, type IndexedNode, type TreeIndex } from '../recorder/tree-index.js';
 import { comparableText } from '../contract/volatile-text.js';
 
 /** Which evidence found the target. */
-export type MatchEvidence = 'test id + role' | 'role + name' | 'role + name + container' | 'name within container' | 'position among twins';
+export type MatchEvidence = 'test id + role' | 'role + name' | 'role + name + container' | 'name within container' | 'position among twins' | 'despite markup churn';
 
 /** The outcome of re-finding a target. */
 export type TargetMatch =
@@ -152,5 +158,22 @@ export function matchTarget(target: TargetDescription, tree: ScreenNode | TreeIn
     );
     if (byFamily !== undefined) return byFamily;
   }
+  const despiteChurn = resolve(wanted, churnCandidates(wanted, index), 'despite markup churn');
+  if (despiteChurn !== undefined) return despiteChurn;
   return { kind: 'not-found', detail: notFoundDetail(wanted, index) };
+}
+
+/** Candidates that fit the recorded control once markup churn is allowed for (tier 5). */
+function churnCandidates(wanted: Wanted, index: TreeIndex): IndexedNode[] {
+  const { target } = wanted;
+  // A control recorded without a label is only ever re-found inside its container.
+  if (wanted.label === '' && target.container === undefined) return [];
+  const itemRole = CONTENT_NAMED_CONTAINERS.has(target.role);
+  return index.nodes.filter((candidate) => {
+    if (!sameFamily(target.role, candidate.node.role)) return false;
+    if (target.container !== undefined && !sitsInContainer(candidate, target.container)) return false;
+    if (wanted.label === '') return true;
+    if (candidate.comparableLabel === wanted.comparableLabel) return true;
+    return itemRole && candidate.label === '' && comparableText(childLabelOf(candidate.node)) === wanted.comparableLabel;
+  });
 }

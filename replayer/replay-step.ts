@@ -24,7 +24,8 @@ export type ReplayStopReason = 'wrong-context' | 'target-not-found' | 'target-am
 
 /** The outcome of a replay. */
 export type ReplayOutcome =
-  | { kind: 'finished'; actions: string[] }
+  /** `notes`: what the end check tolerated or the replay skipped, for the outcome's detail. */
+  | { kind: 'finished'; actions: string[]; notes?: string[] }
   | { kind: 'stopped'; reason: ReplayStopReason; detail: string; prefix: ReplayedPrefix };
 
 /** Default bounded wait for a missing control, and for the end state to settle. */
@@ -288,7 +289,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
   const deadline = Date.now() + waitMs;
   for (;;) {
     const check = checkEndState({ entry, replayStart, end: current, uniqueValues });
-    if (check.ok) return { kind: 'finished', actions: ran };
+    if (check.ok) return check.tolerated === undefined ? { kind: 'finished', actions: ran } : { kind: 'finished', actions: ran, notes: check.tolerated.map((line) => `tolerated: ${line}`) };
     if (Date.now() >= deadline) return stopped(new ReplayStop('end-mismatch', `after all ${total} actions, ${check.detail}`), undefined);
     await sleep(pollMs, signal, passReason);
     current = await observe();

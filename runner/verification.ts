@@ -13,16 +13,21 @@ import type { VerificationKind } from '../executor/step-record.js';
 /** Where verification events go: the running attempt. */
 export interface VerificationSink {
   recordVerification(kind: VerificationKind, detail: string): void;
+  /** What a passing assertion looked at (a locator or page), so a recording can rest on it; awaited before the assertion resolves. */
+  lookedAt?(subject: unknown): Promise<void>;
 }
 
 let currentSink: VerificationSink | undefined;
+/** False while the attempt counts `expect` steps itself: the wrapper then only reports what they looked at. */
+let counting = true;
 
 /**
  * Set (or clear, with undefined) the attempt that receives verifications in this worker.
  * `observed`: the attempt already sees every `expect` step, so the wrapper records nothing.
  */
 export function setVerificationSink(sink: VerificationSink | undefined, options: { observed?: boolean } = {}): void {
-  currentSink = options.observed === true ? undefined : sink;
+  currentSink = sink;
+  counting = options.observed !== true;
 }
 
 /** A Playwright `Locator` or `Page` (checked by shape: module copies may differ). */
@@ -39,23 +44,28 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 const CHAINS = new Set<PropertyKey>(['not', 'resolves', 'rejects']);
 
-function wrapMatchers<T extends object>(matchers: T, negated: boolean): T {
+function wrapMatchers<T extends object>(matchers: T, negated: boolean, subject: unknown): T {
   return new Proxy(matchers, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (CHAINS.has(property) && typeof value === 'object' && value !== null) return wrapMatchers(value, negated || property === 'not');
+      if (CHAINS.has(property) && typeof value === 'object' && value !== null) return wrapMatchers(value, negated || property === 'not', subject);
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       const matcher = value as (...args: unknown[]) => unknown;
       return (...args: unknown[]) => {
-        const record = () => currentSink?.recordVerification('expect', `${negated ? 'not.' : ''}${property}`);
+        // A negated assertion looked at what is not there: nothing to rest an end check on.
+        const record = async (): Promise<void> => {
+          const sink = currentSink;
+          if (counting) sink?.recordVerification('expect', `${negated ? 'not.' : ''}${property}`);
+          if (!negated) await sink?.lookedAt?.(subject);
+        };
         const result = matcher.apply(target, args);
         if (isThenable(result)) {
-          return Promise.resolve(result).then((resolved) => {
-            record();
+          return Promise.resolve(result).then(async (resolved) => {
+            await record();
             return resolved;
           });
         }
-        record();
+        void record();
         return result;
       };
     },
@@ -68,7 +78,7 @@ function wrapExpect<T extends typeof playwrightExpect>(original: T): T {
     apply(target, thisArgument, args: unknown[]) {
       const assertion: unknown = Reflect.apply(target, thisArgument, args);
       if (!isScreenSubject(args[0]) || typeof assertion !== 'object' || assertion === null) return assertion;
-      return wrapMatchers(assertion, false);
+      return wrapMatchers(assertion, false, args[0]);
     },
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);

@@ -57,6 +57,12 @@ export class ActCache {
     return [...this.#steps.values()];
   }
 
+  /** The step being recorded at `index` (the agent ran it, or finished it after a replay), if any. */
+  recording(index: number): TrackedAct | undefined {
+    const step = this.#steps.get(index);
+    return step === undefined || step.outcome.mode === 'self-finalized' ? undefined : step;
+  }
+
   /** A policed action of an `act` step: its recorder keeps it. */
   noteAction(event: ActionEvent): void {
     if (event.step.kind === 'act') this.#steps.get(event.step.index)?.recorder.recordEvent(event);
@@ -108,6 +114,7 @@ export class ActCache {
     }
     if (replay.kind === 'finished') {
       tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };
+      if (replay.notes !== undefined && replay.notes.length > 0) tracked.outcome.detail = replay.notes.join('; ');
       const summary = fillUniquePlaceholders(entry.summary, tracked.uniqueValues);
       return { handled: { verdict: { status: 'passed', summary }, cache: { ...tracked.outcome } } };
     }

@@ -9,6 +9,7 @@ import type { CacheStore } from '../cache-format/index.js';
 import type { CacheMode, WriteReport } from '../contract/cache-outcome.js';
 import { systemClock, type Clock } from '../contract/deadline.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
+import type { ScreenNode } from '../contract/engine.js';
 import type { StepVerdict } from '../contract/step-contract.js';
 import type { ActionListener, InterceptResult, InterceptedStep, StepInterceptor, StepServices, VerificationKind } from '../contract/step-seams.js';
 import type { ErrorCode } from '../errors/index.js';
@@ -84,6 +85,13 @@ export interface AttemptEnd {
   verifications?: readonly { kind: VerificationKind; afterStep: number }[];
 }
 
+/** What a verification looked at: node ids of a redacted screen. */
+export interface LookedAtScreen {
+  tree: ScreenNode;
+  url: string;
+  nodeIds: readonly string[];
+}
+
 /** The cache of one attempt. */
 export interface AttemptCache {
   /** Pass as the runner's `stepInterceptor`. */
@@ -92,6 +100,14 @@ export interface AttemptCache {
   listener: ActionListener;
   /** A verification passed after step `afterStepIndex` (the last finished step; -1 before any). */
   verificationPassed(kind: VerificationKind, afterStepIndex: number): void;
+  /** True when what a verification after step `afterStepIndex` looks at would go into a recording (that step is an `act` step the agent ran). */
+  wantsLookedAt(afterStepIndex: number): boolean;
+  /**
+   * What a passing verification after step `afterStepIndex` looked at: nodes of a redacted
+   * screen (an `expect`'s locator; an `agent.assert`'s evidence arrives by itself). The
+   * step's recording then rests its end check on them (`recorder/end-purpose.ts`).
+   */
+  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void;
   /** Step `stepIndex` ended with `verdict`. */
   stepFinished(stepIndex: number, verdict: StepVerdict): void;
   /** Write what the attempt verified; returns each cached step's final outcome (with `write`). Call once. */
@@ -142,6 +158,30 @@ class AttemptCacheImpl implements AttemptCache {
     this.#verifications.push({ kind, afterStep: afterStepIndex });
   }
 
+  wantsLookedAt(afterStepIndex: number): boolean {
+    return this.#options.mode !== 'off' && this.#acts.recording(afterStepIndex) !== undefined;
+  }
+
+  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void {
+    if (this.#options.mode === 'off') return;
+    this.#acts.recording(afterStepIndex)?.recorder.lookedAt({ screen: { tree: lookedAt.tree, url: lookedAt.url }, nodeIds: lookedAt.nodeIds });
+  }
+
+  /** A live judgment's evidence is also what it looked at to verify the `act` step right before it. */
+  #withEvidenceForAct(index: number, result: InterceptResult): InterceptResult {
+    if ('handled' in result) return result;
+    const afterStep = result.afterStep;
+    return {
+      ...result,
+      afterStep: (finished) => {
+        afterStep?.(finished);
+        const evidence = finished.evidence;
+        if (finished.verdict.status !== 'passed' || evidence?.screen === undefined || !evidence.cacheable) return;
+        this.verificationLookedAt(index - 1, { tree: evidence.screen.tree, url: evidence.screen.url, nodeIds: evidence.nodeIds });
+      },
+    };
+  }
+
   stepFinished(stepIndex: number, verdict: StepVerdict): void {
     const step = this.#tracked().find((tracked) => tracked.index === stepIndex);
     if (step !== undefined) step.verdict = verdict;
@@ -171,7 +211,8 @@ class AttemptCacheImpl implements AttemptCache {
     }
     // Judgments are keyed after the acts before them, and replayed by their evidence.
     if (!this.#judgments.accepts(step)) return {};
-    return this.#judgments.intercept(step, await stepKey(step, occurrence, this.#scope, this.#judgments.actKeys), services);
+    const result = await this.#judgments.intercept(step, await stepKey(step, occurrence, this.#scope, this.#judgments.actKeys), services);
+    return step.info.kind === 'extract' ? result : this.#withEvidenceForAct(step.info.index, result);
   }
 
   #secretNameOf(value: string): string | undefined {

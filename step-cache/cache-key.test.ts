@@ -112,12 +112,17 @@ describe('miss explanations', () => {
       const store = new FileCacheStore(folder);
       await store.write(await sampleActEntry(sampleKeyParts()));
       await store.write(await sampleActEntry(sampleKeyParts({ testId: 'other.e2e.ts::other', instruction: 'add one todo' })));
+      await store.write(await sampleActEntry(sampleKeyParts({ testId: 'todos.e2e.ts::todos › adds' })));
       const index = new NearestEntryIndex(store);
       expect(await index.explain(sampleKeyParts({ instruction: 'add one todo' }))).toBe('no entry; nearest entry of this test differs in the instruction');
       expect(await index.explain(sampleKeyParts({ contextDigest: 'ffff', occurrence: 1 }))).toBe(
         "no entry; nearest entry of this test differs in the agent's context and the occurrence index",
       );
       expect(await index.explain(sampleKeyParts({ testId: 'new.e2e.ts::new' }))).toBe('no entry; this test has no recorded entries');
+      // Same file, same instruction, another title: the test was likely renamed.
+      expect(await index.explain(sampleKeyParts({ testId: 'todos.e2e.ts::todos › adds two' }))).toBe(
+        'no entry; this test has no recorded entries, but "todos.e2e.ts::todos › adds" in the same file has one for the same instruction (renamed? record it again; `e2e cache prune` then removes the old title\'s entries)',
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

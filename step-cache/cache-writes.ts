@@ -31,8 +31,8 @@ export interface WriteTargets {
 
 /** The recorded flow: what a replay repeats and checks. Provenance and summary are not part of it. */
 function flowOf(entry: ActEntry): string {
-  const { actions, startRoute, endRoute, origins, appeared, gone } = entry;
-  return canonicalEncode({ actions, startRoute, endRoute, origins, appeared, gone });
+  const { actions, startRoute, endRoute, origins, appeared, gone, acted, verified } = entry;
+  return canonicalEncode({ actions, startRoute, endRoute, origins, appeared, gone, acted, verified });
 }
 
 /** True when two entries replay the same way (a re-recording that need not rewrite the file). */

@@ -5,6 +5,7 @@
  * on a miss, once per attempt, and only key parts are kept.
  */
 import { explainKeyChange, type CacheStore, type KeyParts } from '../cache-format/index.js';
+import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 
 /** Parallel entry reads while indexing. */
 const READ_CONCURRENCY = 16;
@@ -32,7 +33,15 @@ export class NearestEntryIndex {
       return { detail: 'no entry', differences: [] };
     }
     const sameKind = candidates.filter((parts) => parts.kind === wanted.kind);
-    if (sameKind.length === 0) return { detail: 'no entry; this test has no recorded entries', differences: [] };
+    if (sameKind.length === 0) {
+      const renamed = await this.#renamedFrom(wanted);
+      if (renamed.length === 0) return { detail: 'no entry; this test has no recorded entries', differences: [] };
+      const titles = renamed.map((testId) => JSON.stringify(testId)).join(', ');
+      return {
+        detail: `no entry; this test has no recorded entries, but ${titles} in the same file ${renamed.length === 1 ? 'has one' : 'have some'} for the same instruction (renamed? record it again; \`e2e cache prune\` then removes the old title's entries)`,
+        differences: [],
+      };
+    }
     let best: { parts: KeyParts; differences: string[] } | undefined;
     for (const parts of sameKind) {
       const differences = explainKeyChange(parts, wanted);
@@ -41,6 +50,19 @@ export class NearestEntryIndex {
     const differences = best!.differences;
     if (differences.length === 0) return { detail: 'no entry; the nearest entry of this test has equal key parts but another key (written by another e2e version?)', differences };
     return { detail: `no entry; nearest entry of this test differs in ${joinPhrases(differences)}`, differences };
+  }
+
+  /** Other tests of the same file with an entry of the same kind and instruction: the test was likely renamed from one of them. */
+  async #renamedFrom(wanted: KeyParts): Promise<string[]> {
+    const cut = wanted.testId.indexOf(TEST_ID_FILE_SEPARATOR);
+    if (cut === -1) return [];
+    const file = wanted.testId.slice(0, cut + TEST_ID_FILE_SEPARATOR.length);
+    const found: string[] = [];
+    for (const [testId, parts] of await this.#index()) {
+      if (testId === wanted.testId || !testId.startsWith(file)) continue;
+      if (parts.some((candidate) => candidate.kind === wanted.kind && candidate.instruction === wanted.instruction && candidate.target === wanted.target)) found.push(testId);
+    }
+    return found.sort().slice(0, 3);
   }
 
   #index(): Promise<Map<string, KeyParts[]>> {

@@ -8,3 +8,4 @@ export type { WebEngineOptions, WebSurface } from './web-engine.js';
 export { findChromium, playwrightCanRecordVideo, resolveLaunchOptions, CHROMIUM_LAUNCH_ARGUMENTS, SYSTEM_CHROMIUM_NAMES } from './browser-discovery.js';
 export type { ChromiumLaunchOptions, ChromiumLocation, ChromiumSource, FindChromiumOptions } from './browser-discovery.js';
 export { LONG_PRESS_MS } from './perform-action.js';
+export { nodeIdsOf } from './locate-node.js';

@@ -5,7 +5,7 @@
  */
 import type { ElementHandle, Frame, Page } from 'playwright';
 import type { Point } from '../../contract/engine.js';
-import { inPageExpression } from './observe-page.js';
+import { inPageExpression, inPageFunction } from './observe-page.js';
 
 /** In page: the live element behind an id in this document (a text node gives its parent). */
 function elementOfIdInPage(id: string): Element | null {
@@ -159,3 +159,68 @@ export async function markForMask(page: Page, ids: string[] | null): Promise<num
 
 /** The attribute {@link markForMask} sets. */
 export const MASK_ATTRIBUTE = 'data-e2e-mask';
+
+/**
+ * In page: the id of the listed node that stands for `element` — the element itself, a
+ * `text` node keyed by one of its text children, else its nearest listed ancestor.
+ */
+function listedIdOfElementInPage(element: Element): string | null {
+  interface IdState {
+    ids: WeakMap<Node, string>;
+    elements: Map<string, Node>;
+  }
+  const state = (element.ownerDocument.defaultView as unknown as Record<symbol, IdState | undefined> | null)?.[Symbol.for('e2e.observer')];
+  if (state === undefined) return null;
+  const listed = (node: Node): string | null => {
+    const id = state.ids.get(node);
+    return id !== undefined && state.elements.get(id) === node ? id : null;
+  };
+  for (let node: Element | null = element; node !== null; node = node.parentElement) {
+    const own = listed(node);
+    if (own !== null) return own;
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      const textId = child.nodeType === 3 ? listed(child) : null;
+      if (textId !== null) return textId;
+    }
+  }
+  return null;
+}
+
+const LISTED_ID_OF_ELEMENT = inPageFunction<undefined, string | null>(listedIdOfElementInPage);
+
+/** Something Playwright's `expect` looked at: a locator (page subjects have no nodes). */
+interface LocatorLike {
+  elementHandles(): Promise<ElementHandle<Node>[]>;
+}
+
+function isLocatorLike(value: unknown): value is LocatorLike {
+  return typeof value === 'object' && value !== null && typeof (value as { elementHandles?: unknown }).elementHandles === 'function' && typeof (value as { filter?: unknown }).filter === 'function';
+}
+
+/**
+ * The node ids (of the latest observation) of the elements a Playwright locator matches now,
+ * in document order without repeats; empty for a page or anything else. Never throws: a
+ * locator that no longer resolves gives what it could.
+ */
+export async function nodeIdsOf(subject: unknown): Promise<string[]> {
+  if (!isLocatorLike(subject)) return [];
+  let handles: ElementHandle<Node>[];
+  try {
+    handles = await subject.elementHandles();
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  for (const handle of handles) {
+    try {
+      const element = handle.asElement();
+      const id = element === null ? null : await element.evaluate(LISTED_ID_OF_ELEMENT, undefined);
+      if (id !== null && !ids.includes(id)) ids.push(id);
+    } catch {
+      // An element detached meanwhile proves nothing.
+    } finally {
+      await handle.dispose();
+    }
+  }
+  return ids;
+}

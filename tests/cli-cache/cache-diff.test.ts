@@ -71,11 +71,12 @@ describe('e2e cache diff between two git revisions', () => {
     expect(rekeyed?.change === 'rekeyed' ? rekeyed.keyChanges : undefined).toEqual([{ part: 'the instruction', base: 'search for shoes', head: 'search for red shoes' }]);
   });
 
-  it('flags a new origin, fewer end checks and literals that look like a card number or an email address, masked', () => {
-    expect(betweenCommits.risks.map((risk) => risk.kind)).toEqual(['new-origin', 'fewer-end-checks', 'sensitive-value', 'sensitive-value']);
+  it('flags a new origin, fewer end checks, an end proven weakly and literals that look like a card number or an email address, masked', () => {
+    expect(betweenCommits.risks.map((risk) => risk.kind)).toEqual(['new-origin', 'fewer-end-checks', 'weak-end-check', 'sensitive-value', 'sensitive-value']);
     const details = betweenCommits.risks.map((risk) => risk.detail).join('\n');
     expect(details).toContain('https://pay.example.com');
     expect(details).toContain('3 → 1 end checks');
+    expect(details).toContain('its end is proven weakly (only 1 incidental control)');
     expect(details).toContain('a card number: "4242…" (19 characters)');
     expect(details).toContain('an email address: "jane…" (20 characters)');
     expect(details).not.toContain('jane.doe@example.com');

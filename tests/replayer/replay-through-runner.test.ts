@@ -173,8 +173,10 @@ describe('record and replay through the step runner', () => {
     ]);
     expect(entry.actions[1]).toMatchObject({ target: { testId: 'add-todo' } });
     expect(entry.startRoute).toEqual({ origin: live.server.origin, path: '/todos.html', query: '' });
-    expect(entry.appeared).toContainEqual({ role: 'checkbox', name: 'Toggle', states: ['checked'], container: { role: 'listitem', name: 'Buy milk' } });
-    expect(entry.appeared[0]).toEqual({ role: 'status', name: '', text: 'Completed Buy milk', states: [] });
+    expect(entry.appeared).toContainEqual({ role: 'checkbox', name: 'Toggle', states: ['checked'], container: { role: 'listitem', name: 'Buy milk' }, basis: 'acted' });
+    expect(entry.appeared[0]).toEqual({ role: 'status', name: '', text: 'Completed Buy milk', states: [], basis: 'announced' });
+    // The controls the step acted on, as it left them: the field still there, the toggle checked.
+    expect(entry.acted).toContainEqual({ target: expect.objectContaining({ role: 'checkbox', name: 'Toggle' }), present: true, states: ['checked'] });
     expect(entry.origins).toEqual([live.server.origin]);
   });
 
@@ -277,7 +279,8 @@ describe('record and replay through the step runner', () => {
 
   it('does not count an outcome that was already on the screen', async () => {
     await live.open('todos.html');
-    const alreadyDone: ActEntry = { ...entry, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
+    const { acted: _acted, ...withoutActed } = entry;
+    const alreadyDone: ActEntry = { ...withoutActed, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
     const replay = attempt(scriptedExecutor(), alreadyDone);
     await replay.run('Buy milk');
     expect(replay.replays[0]).toMatchObject({

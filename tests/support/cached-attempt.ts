@@ -11,6 +11,7 @@ import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/se
 import type { StepExecutor } from '../../contract/step-contract.js';
 import type { AttemptRunner, StepOutcome } from '../../executor/step-runner.js';
 import { wireAttempt } from '../../runner/wire-attempt.js';
+import { nodeIdsOf } from '../../engines/web/index.js';
 import type { LiveScreen } from './live-screen.js';
 
 /** Options of {@link cachedAttempt}. */
@@ -37,6 +38,8 @@ export interface CachedAttempt {
   act(instruction: string, params?: Record<string, string | SecretRef | UniqueValue>): Promise<StepOutcome>;
   /** A passing verification after the latest step (what `expect` reports). */
   verify(kind?: VerificationKind): void;
+  /** A passing `expect` on `locator` after the latest step, with what it looked at (what the runner host reports). */
+  verifyLocator(locator: unknown): Promise<void>;
   /** End the attempt as the fixture teardown does. */
   finish(passed?: boolean): Promise<WriteReport[]>;
 }
@@ -85,6 +88,13 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     cache,
     act: (instruction, params) => runner.runStep('act', instruction, params === undefined ? undefined : { params }),
     verify: (kind = 'expect') => runner.recordVerification(kind, 'toBeVisible'),
+    verifyLocator: async (locator) => {
+      const afterStep = runner.records.length - 1;
+      runner.recordVerification('expect', 'toBeVisible');
+      if (!cache.wantsLookedAt(afterStep)) return;
+      const observation = await options.live.instance.observe();
+      cache.verificationLookedAt(afterStep, { tree: observation.root, url: observation.url, nodeIds: await nodeIdsOf(locator) });
+    },
     finish: async (passed = true) => {
       const reports = await finish({ passed });
       runner.close();

@@ -41,23 +41,15 @@ export function htmlPages(pages: ReadonlyMap<string, string>): RouteHandler {
   };
 }
 
-/** Serve `root` (a folder) on 127.0.0.1 at a free port. */
-export async function serveStatic(root: string | undefined, options: { port?: number } = {}): Promise<StaticServer> {
-  const handlers: RouteHandler[] = [];
-  const requests: string[] = [];
-  const base = root === undefined ? undefined : resolve(root);
-  const server: Server = createServer(async (request, response) => {
+/** A route serving files from the folder `rootOf()` names at the time of each request (`/` gives `index.html`). */
+export function folderRoute(rootOf: () => string): RouteHandler {
+  return async (request, response) => {
+    const base = resolve(rootOf());
     const path = decodeURIComponent((request.url ?? '/').split('?')[0] ?? '/');
-    requests.push(path);
-    for (const handler of handlers) if (await handler(request, response)) return;
-    if (base === undefined) {
-      response.writeHead(404).end('not found');
-      return;
-    }
     let file = normalize(join(base, path));
     if (!file.startsWith(base)) {
       response.writeHead(403).end('forbidden');
-      return;
+      return true;
     }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
@@ -67,6 +59,25 @@ export async function serveStatic(root: string | undefined, options: { port?: nu
     } catch {
       response.writeHead(404).end('not found');
     }
+    return true;
+  };
+}
+
+/** Serve `root` (a folder) on 127.0.0.1 at a free port. */
+export async function serveStatic(root: string | undefined, options: { port?: number } = {}): Promise<StaticServer> {
+  const handlers: RouteHandler[] = [];
+  const requests: string[] = [];
+  const base = root === undefined ? undefined : resolve(root);
+  const serveBase = folderRoute(() => base ?? '.');
+  const server: Server = createServer(async (request, response) => {
+    const path = decodeURIComponent((request.url ?? '/').split('?')[0] ?? '/');
+    requests.push(path);
+    for (const handler of handlers) if (await handler(request, response)) return;
+    if (base === undefined) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    await serveBase(request, response);
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolveListen) => server.listen(options.port ?? 0, '127.0.0.1', resolveListen));

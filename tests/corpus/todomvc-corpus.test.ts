@@ -1,0 +1,172 @@
+/**
+ * The replay corpus: a TodoMVC flow recorded on one implementation from the `todomvc`
+ * package, replayed on other implementations of the same spec and on planted regressions
+ * (copies of the recorded app with one behaviour broken). Each app is served at the same
+ * origin, so the entries' keys, routes and origins fit every app. A step counts as
+ * *replayed* when it self-finalized with no executor call, *handed off* otherwise, and as a
+ * *false pass* when it self-finalized but the test's own `expect` after it then failed: the
+ * replay accepted an outcome the user's verification rejects. The table is printed.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileCacheStore } from '../../cache-format/index.js';
+import { surfaceOf, web } from '../../engines/web/index.js';
+import type { CacheOutcome } from '../../contract/cache-outcome.js';
+import type { Engine } from '../../contract/engine.js';
+import { cachedAttempt } from '../support/cached-attempt.js';
+import type { LiveScreen } from '../support/live-screen.js';
+import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { TODO_STEPS, todoExecutor } from './support/todo-steps.js';
+
+const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
+const RECORDED_ON = 'vanillajs';
+/** Implementations that load offline (no CDN, no build step) and follow the spec's markup closely enough to drive. */
+const IMPLEMENTATIONS = ['react', 'backbone', 'angularjs', 'knockoutjs', 'emberjs', 'vue', 'mithril', 'canjs', 'dojo', 'typescript-angular'];
+
+/** Planted regressions: the recorded app with one behaviour broken in its controller. */
+const REGRESSIONS: Readonly<Record<string, { from: string; to: string }>> = {
+  'toggle does nothing': {
+    from: 'Controller.prototype.toggleComplete = function (id, completed, silent) {',
+    to: 'Controller.prototype.toggleComplete = function (id, completed, silent) { return;',
+  },
+  'add drops the text': { from: 'that.model.create(title, function () {', to: "that.model.create('-', function () {" },
+  'clear completed removes all': {
+    from: 'Controller.prototype.removeCompletedItems = function () {\n\t\tvar that = this;\n\t\tthat.model.read({ completed: true }, function (data) {',
+    to: 'Controller.prototype.removeCompletedItems = function () {\n\t\tvar that = this;\n\t\tthat.model.read(function (data) {',
+  },
+  'filter shows all': { from: 'that.model.read({ completed: false }, function (data) {', to: 'that.model.read(function (data) {' },
+};
+
+interface AppRun {
+  app: string;
+  replayed: number;
+  handedOff: number;
+  falsePasses: number;
+  failedExpects: number;
+  details: string[];
+}
+
+let server: StaticServer;
+let engine: Engine;
+let root = join(EXAMPLES, RECORDED_ON);
+const folders: string[] = [];
+const cacheFolder = mkdtempSync(join(tmpdir(), 'e2e-corpus-'));
+folders.push(cacheFolder);
+
+beforeAll(async () => {
+  server = await serveStatic(undefined);
+  server.route(folderRoute(() => root));
+  engine = web({ env: process.env });
+});
+afterAll(async () => {
+  await engine.dispose?.();
+  await server.close();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function plantRegression(name: string): string {
+  const { from, to } = REGRESSIONS[name]!;
+  const folder = mkdtempSync(join(tmpdir(), 'e2e-regression-'));
+  folders.push(folder);
+  cpSync(join(EXAMPLES, RECORDED_ON), folder, { recursive: true });
+  const controller = join(folder, 'js', 'controller.js');
+  const source = readFileSync(controller, 'utf8');
+  if (!source.includes(from)) throw new Error(`the regression "${name}" does not apply to ${RECORDED_ON}'s controller.js`);
+  writeFileSync(controller, source.replace(from, to));
+  return folder;
+}
+
+/** Run the whole flow on the app in `folder`: recording (read-write) or replaying (read-only). */
+async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-only'): Promise<AppRun> {
+  root = folder;
+  const instance = await engine.start({ baseUrl: server.url });
+  const live: LiveScreen = { server, engine, instance, open: () => instance.observe(), close: () => instance.close() };
+  const run: AppRun = { app, replayed: 0, handedOff: 0, falsePasses: 0, failedExpects: 0, details: [] };
+  try {
+    await instance.session.open(server.url);
+    const page = surfaceOf(engine).page();
+    // Some implementations render their markup from templates after load.
+    await page.waitForSelector('#new-todo, .new-todo', { timeout: 20_000 });
+    const executor = todoExecutor();
+    const store = new FileCacheStore(cacheFolder, { readOnly: mode === 'read-only' });
+    const attempt = cachedAttempt({ live, store, executor, mode, waitForTargetMs: 1_500 });
+    let allPassed = true;
+    for (const step of TODO_STEPS) {
+      const callsBefore = executor.calls;
+      const outcome = await attempt.act(step.instruction);
+      const cache = outcome.cache as CacheOutcome | undefined;
+      const selfFinalized = cache?.mode === 'self-finalized' && executor.calls === callsBefore;
+      let verified = false;
+      if (outcome.verdict.status === 'passed') {
+        try {
+          await attempt.verifyLocator(await step.verify(page));
+          verified = true;
+        } catch {
+          verified = false;
+        }
+      }
+      if (!verified) {
+        allPassed = false;
+        run.failedExpects++;
+      }
+      if (selfFinalized) run.replayed++;
+      else run.handedOff++;
+      if (selfFinalized && !verified) run.falsePasses++;
+      if (!selfFinalized || !verified) {
+        run.details.push(`${step.instruction}: ${cache?.mode ?? 'no cache'}${cache?.reason === undefined ? '' : ` (${cache.reason}: ${cache.detail ?? ''})`}${verified ? '' : ', expect failed'}`);
+      }
+    }
+    await attempt.finish(allPassed);
+  } finally {
+    await instance.close();
+  }
+  return run;
+}
+
+function table(runs: readonly AppRun[]): string {
+  const rows = [['app', 'replayed', 'handed off', 'false passes', 'failed expects'], ...runs.map((run) => [run.app, run.replayed, run.handedOff, run.falsePasses, run.failedExpects].map(String))];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')).join('\n');
+}
+
+describe('the TodoMVC replay corpus', () => {
+  const runs: AppRun[] = [];
+
+  it(`records the flow on ${RECORDED_ON} with every step verified`, async () => {
+    const run = await runFlow(`${RECORDED_ON} (recording)`, join(EXAMPLES, RECORDED_ON), 'read-write');
+    expect(run.failedExpects, run.details.join('\n')).toBe(0);
+    await expect(new FileCacheStore(cacheFolder, { readOnly: true }).list()).resolves.toHaveLength(TODO_STEPS.length);
+    runs.push(run);
+    // The recorded app itself replays every step.
+    runs.push(await runFlow(RECORDED_ON, join(EXAMPLES, RECORDED_ON), 'read-only'));
+    expect(runs[1]!.replayed, runs[1]!.details.join('\n')).toBe(TODO_STEPS.length);
+  }, 120_000);
+
+  it('replays on other implementations without a false pass', async () => {
+    const replays: AppRun[] = [];
+    for (const app of IMPLEMENTATIONS) replays.push(await runFlow(app, join(EXAMPLES, app), 'read-only'));
+    runs.push(...replays);
+    for (const run of replays) expect(run.falsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
+    // Most implementations of the same spec replay every step with no executor call.
+    expect(replays.filter((run) => run.replayed === TODO_STEPS.length).length).toBeGreaterThanOrEqual(IMPLEMENTATIONS.length - 2);
+  }, 600_000);
+
+  it('never passes a planted regression', async () => {
+    const replays: AppRun[] = [];
+    for (const name of Object.keys(REGRESSIONS)) replays.push(await runFlow(`regression: ${name}`, plantRegression(name), 'read-only'));
+    runs.push(...replays);
+    for (const run of replays) {
+      // The regression is real: the user's own verification catches it on some step.
+      expect(run.failedExpects, run.app).toBeGreaterThan(0);
+      expect(run.falsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
+    }
+  }, 300_000);
+
+  afterAll(() => {
+    console.log(`\nTodoMVC corpus (recorded on ${RECORDED_ON}, ${TODO_STEPS.length} steps per app)\n${table(runs)}\n`);
+    for (const run of runs) for (const detail of run.details) console.log(`  ${run.app}: ${detail}`);
+  });
+});
