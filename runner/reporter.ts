@@ -49,13 +49,16 @@ export interface E2EReporterOptions {
 const TEXT_OR_FILE_REPORTERS = new Set(['list', 'line', 'dot', 'failures', 'github', 'html', 'blob', 'null', 'perfetto', 'coverage']);
 
 /** Where the summary goes: stdout unless another reporter may write a report there. */
-export function summaryStream(reporters: readonly (readonly [string, unknown?])[], ownPath: string): 'stdout' | 'stderr' {
-  return reporters.every(([name]) => name === ownPath || TEXT_OR_FILE_REPORTERS.has(name)) ? 'stdout' : 'stderr';
+export function summaryStream(reporters: readonly (readonly [string, unknown?])[], ownPath: string | readonly string[]): 'stdout' | 'stderr' {
+  const own = typeof ownPath === 'string' ? [ownPath] : ownPath;
+  return reporters.every(([name]) => own.includes(name) || TEXT_OR_FILE_REPORTERS.has(name)) ? 'stdout' : 'stderr';
 }
 
 export { DEFAULT_REPORT_PATH };
 
 const OWN_PATH = fileURLToPath(import.meta.url);
+/** The redacting reporter e2e puts first: ours too, it prints nothing. */
+const REDACTING_PATH = fileURLToPath(new URL('./redacting-reporter.js', import.meta.url));
 
 function firstLine(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
@@ -138,7 +141,7 @@ export default class E2EReporter implements Reporter {
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
     const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
-    const stream = summaryStream(this.#config?.reporter ?? [], OWN_PATH);
+    const stream = summaryStream(this.#config?.reporter ?? [], [OWN_PATH, REDACTING_PATH]);
     printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()], stream);
   }
 

@@ -70,7 +70,7 @@ describe('the executor contract through e2e run', () => {
     expect(step?.turns?.map((turn) => turn.calls)).toEqual([[expect.stringMatching(/^tap \{"target":"n\d+"\}$/)], [expect.stringMatching(/^complete_step /)]]);
     expect(step?.turns?.[0]?.outcome).toMatch(/^failed: tap #n\d+ failed \(ACTION_FAILED\): .*something is in the way: .*<div class="cookie-banner">.*intercepts pointer events/);
     // Playwright prints the failure with the last turns under the step's error.
-    expect(first.stdout).toContain('agent.act failed (ACTION_FAILED): A cookie banner is in the way of Save.');
+    expect(first.stdout).toContain('expect(agent).act("save the checkout") failed (ACTION_FAILED): A cookie banner is in the way of Save.');
     expect(first.stdout).toMatch(/Last model turns \(2 of 2\):\n\s+turn \d+: tap \{"target":"n\d+"\} → failed: .*intercepts pointer events/);
   });
 

@@ -75,7 +75,8 @@ function reportTest(finished: E2ERun, title: string): ReportTest {
 }
 
 function summaryOf(finished: E2ERun): string {
-  return finished.stdout.split('\n').find((line) => line.startsWith('   Cache  ')) ?? '(no summary)';
+  // With a custom reporter beside ours, the summary goes to stderr (the reporter may own stdout).
+  return `${finished.stdout}\n${finished.stderr}`.split('\n').find((line) => line.startsWith('   Cache  ')) ?? '(no summary)';
 }
 
 const PLAYWRIGHT_EXPECT = 'an expect from Playwright Test verifies the step before it';
@@ -115,7 +116,7 @@ describe('a record run', () => {
     // The secret step changed nothing a replay could check (a field's value), so nothing was saved: a miss.
     expect(summaryOf(recorded.run)).toBe('   Cache  0 replayed · 0 handed off · 2 recorded · 1 missed · 1 unverified');
     expect(recorded.run.report?.summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 2, missed: 1, unverified: 1 });
-    expect(recorded.run.stdout).toMatch(/Not recorded: nothing verified this step\. .*'@playwright\/test'.*\n {4}tests\/unchecked\.e2e\.ts:6 {2}agent\.act 'add a todo "Buy milk"'\n/);
+    expect(`${recorded.run.stdout}${recorded.run.stderr}`).toMatch(/Not recorded: nothing verified this step\. .*'@playwright\/test'.*\n {4}tests\/unchecked\.e2e\.ts:6 {2}agent\.act 'add a todo "Buy milk"'\n/);
   });
 
   it("points every agent step, its nested steps and every expect at the test's line", () => {
@@ -197,7 +198,7 @@ describe('later runs', () => {
     const test = loggedTest(steps, 'a step the agent cannot do fails the test');
     expect(test.errorLocation).toEqual({ file: join(FIXTURE, 'tests', 'failing.e2e.ts'), line: 7 });
     const failedStep = test.steps.find((step) => step.title === `agent.act 'archive the todo "Buy milk"'`);
-    expect(failedStep?.error).toContain('agent.act failed (ACTION_FAILED): There is no "Archive" button on the screen.');
+    expect(failedStep?.error).toContain('failed (ACTION_FAILED): There is no "Archive" button on the screen.');
     expect(outline(failedStep?.steps ?? [])).toContain('test.step | type "Buy milk" into textbox "New todo" @tests/failing.e2e.ts:7');
     expect(summaryOf(failed)).toBe('   Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified');
   }, 120_000);

@@ -40,7 +40,7 @@ describe('a page that leaves the allowed origins between steps', () => {
     const outcome = await policed.act('press the button that leaves after the step', async (context, screen) => {
       await context.actions.tap({ id: find(screen, 'button', 'Leave after the step').id });
     }, { maxMs: 0 });
-    expect(outcome.verdict.status).toBe('passed');
+    expect(outcome.verdict.status, outcome.verdict.summary).toBe('passed');
     await sleep(AFTER_LATE_MS);
     expect(otherRequests()).toEqual([]);
     expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);

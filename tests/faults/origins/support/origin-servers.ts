@@ -38,7 +38,7 @@ function redirect(response: ServerResponse, status: number, location: string, he
 }
 
 /** How long after a press the "after the step" controls leave: past the end of a step that only taps. */
-export const LATE_MS = 1500;
+export const LATE_MS = 4000;
 
 /** The app's start page: one way out per control. `other` is the other origin. */
 function startPage(other: string): string {
