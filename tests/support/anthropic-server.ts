@@ -4,8 +4,8 @@
  * (a user turn's `tool_result` blocks become a tool message) and answered by a scripted
  * model, non-streamed; a reply's reasoning goes out as a signed `thinking` block.
  */
+import { answerOr500, listenOnLoopback } from './loopback-listen.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Brain, ExchangeMessage, ExchangeRequest } from './model-exchange.js';
 
 /** A running server. */
@@ -74,7 +74,7 @@ function parsedArguments(value: string | Record<string, unknown>): unknown {
 export async function startAnthropicServer(brain: Brain): Promise<AnthropicServer> {
   const requests: ExchangeRequest[] = [];
   const server: Server = createServer((incoming, response) => {
-    void (async () => {
+    answerOr500(response, async () => {
       const text = await readBody(incoming);
       if (!(incoming.url ?? '').endsWith('/messages')) {
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not found' } }));
@@ -117,20 +117,7 @@ export async function startAnthropicServer(brain: Brain): Promise<AnthropicServe
         usage: { input_tokens: usage.input, output_tokens: usage.output },
       };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-    })().catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500).end(String(error));
     });
   });
-  server.keepAliveTimeout = 500;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, requests);
 }

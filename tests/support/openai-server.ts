@@ -3,8 +3,8 @@
  * answered by a scripted responder (tool calls, text, errors, stalls, broken streams), in
  * plain JSON or as an SSE stream, and every request is kept with its arrival time.
  */
+import { answerOr500, listenOnLoopback } from './loopback-listen.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /** One chat message as the provider sends it. */
 export interface ChatMessage {
@@ -121,7 +121,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 export async function startOpenAIServer(responder: Responder): Promise<OpenAIServer> {
   const requests: ChatRequest[] = [];
   const server: Server = createServer((incoming, response) => {
-    void (async () => {
+    answerOr500(response, async () => {
       const text = await readBody(incoming);
       if (!(incoming.url ?? '').endsWith('/chat/completions')) {
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
@@ -165,20 +165,7 @@ export async function startOpenAIServer(responder: Responder): Promise<OpenAISer
           if (request.stream) streamCompletion(response, reply, request.index);
           else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(reply, request.index)));
       }
-    })().catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500).end(String(error));
     });
   });
-  server.keepAliveTimeout = 500;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, requests);
 }

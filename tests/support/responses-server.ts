@@ -5,8 +5,8 @@
  * sends back by reference (`item_reference`, the SDK's default with `store`) are resolved from
  * what this server answered before.
  */
+import { answerOr500, listenOnLoopback } from './loopback-listen.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { argumentsText, type Brain, type ExchangeMessage, type ExchangeRequest } from './model-exchange.js';
 
 /** A running server. */
@@ -82,7 +82,7 @@ export async function startResponsesServer(brain: Brain): Promise<ResponsesServe
   const requests: ExchangeRequest[] = [];
   const known = new Map<string, Item>();
   const server: Server = createServer((incoming, response) => {
-    void (async () => {
+    answerOr500(response, async () => {
       const text = await readBody(incoming);
       if (!(incoming.url ?? '').endsWith('/responses')) {
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
@@ -125,20 +125,7 @@ export async function startResponsesServer(brain: Brain): Promise<ResponsesServe
         usage: { input_tokens: usage.input, output_tokens: usage.output, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
       };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-    })().catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500).end(String(error));
     });
   });
-  server.keepAliveTimeout = 500;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, requests);
 }
