@@ -6,7 +6,6 @@
  */
 import type { Engine } from '../contract/engine.js';
 import { secretPlaceholder, type SecretDefinition } from '../executor/secrets.js';
-import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import type { AgentConfig } from './config.js';
 import type { CacheMode } from './environment.js';
 
