@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeKey, contentAddress, encodeEntry, readEntryBytes, type ActEntry, type Entry, type JudgmentEntry } from '../cache-format/index.js';
-import { actEntry, control, keyPartsOf, stateControl } from '../tests/support/cache-fixtures.js';
+import { contentAddress, encodeEntry, readEntryBytes, type ActEntry, type Entry } from '../cache-format/index.js';
+import { actEntry, assertEntry, control, stateControl } from '../tests/support/cache-fixtures.js';
 import { diffCacheStates, type StepDiff } from './cache-diff.js';
 import { renderDiffMarkdown, renderDiffText } from './cache-diff-render.js';
 import type { CacheState } from './cache-state-source.js';
@@ -32,21 +32,6 @@ function step(instruction: string, options: { target?: string; contextDigest?: s
     actions: [{ verb: 'tap', target: control('button', options.button ?? 'Add') }],
     appeared: [stateControl('listitem', 'Buy milk')],
   });
-}
-
-/** An assert keyed after the acts `preceding`, as the judgment cache keys it. */
-async function judgment(testId: string, preceding: readonly string[]): Promise<JudgmentEntry> {
-  const keyParts = { ...keyPartsOf({ testId, instruction: 'two todos are open' }), kind: 'assert' as const, preceding: [...preceding] };
-  return {
-    version: 1,
-    kind: 'assert',
-    key: await computeKey(keyParts),
-    keyParts,
-    route: { origin: 'http://127.0.0.1:4173', path: '/', query: '' },
-    evidence: [{ control: stateControl('listitem', 'Buy milk'), expect: 'present' }],
-    summary: 'Two todos are open.',
-    provenance: { verifiedBy: 'assert', executor: 'e2e/agent', toolVersion: '0.1.0', recordedAt: '2025-03-04T05:06:07.000Z' },
-  };
 }
 
 function changes(steps: readonly StepDiff[]): string[] {
@@ -82,7 +67,7 @@ describe('pairing re-keyed entries', () => {
     const testOf = async (testId: string) => {
       const first = await step('add a todo', { testId });
       const second = await step('add a todo', { testId, occurrence: 1 });
-      return [first, second, await judgment(testId, [first.key, second.key])];
+      return [first, second, await assertEntry(testId, [first.key, second.key])];
     };
     const result = await diffCacheStates(await stateOf('base', await testOf(TEST)), await stateOf('head', await testOf(renamed)));
     expect(result.counts).toMatchObject({ rekeyed: 3, added: 0, removed: 0 });
@@ -105,8 +90,8 @@ describe('pairing re-keyed entries', () => {
     const moved = await step('add a todo', { testId: renamed });
     const rerecorded = await step('add a todo', { testId: renamed, occurrence: 0, recordedAt: '2025-03-05T08:00:00.000Z', button: 'Create' });
     // The act was recorded again under the new title rather than moved: the judgment after it is keyed after a new recording.
-    const base = await stateOf('base', [act, await judgment(TEST, [act.key])]);
-    const head = await stateOf('head', [rerecorded, await judgment(renamed, [moved.key])]);
+    const base = await stateOf('base', [act, await assertEntry(TEST, [act.key])]);
+    const head = await stateOf('head', [rerecorded, await assertEntry(renamed, [moved.key])]);
     const result = await diffCacheStates(base, head);
     const retitled = result.tests.flatMap((test) => test.steps).filter((item) => item.change === 'rekeyed' && item.retitled !== undefined);
     expect(retitled).toEqual([]);

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { computeKey, FileCacheStore, type Entry, type JudgmentEntry, type KeyParts } from '../cache-format/index.js';
+import { computeKey, FileCacheStore, type Entry, type JudgmentEntry } from '../cache-format/index.js';
 import { isE2EError } from '../errors/index.js';
 import { contentsOf } from '../tests/support/directory-snapshot.js';
-import { actEntry, control, keyPartsOf, stateControl, temporaryFolder, writeEntries, writeRawEntry } from '../tests/support/cache-fixtures.js';
+import { actEntry, assertEntry, control, keyPartsOf, stateControl, temporaryFolder, writeEntries, writeRawEntry } from '../tests/support/cache-fixtures.js';
 import type { CacheLocation } from './command-io.js';
 import { moveTest, renderMove, resolveTargetId } from './cache-mv.js';
 
@@ -28,26 +28,11 @@ function addStep(testId: string, instruction: string, occurrence = 0): Promise<E
   return actEntry({ testId, instruction, occurrence, actions: [{ verb: 'tap', target: control('button', 'Add') }], appeared: [stateControl('listitem', 'Buy milk')] });
 }
 
-/** An assert entry keyed after the acts `preceding`, as the judgment cache keys it. */
-async function assertStep(testId: string, preceding: readonly string[]): Promise<JudgmentEntry> {
-  const keyParts: KeyParts = { ...keyPartsOf({ testId, instruction: 'two todos are open' }), kind: 'assert', preceding: [...preceding] };
-  return {
-    version: 1,
-    kind: 'assert',
-    key: await computeKey(keyParts),
-    keyParts,
-    route: { origin: 'http://127.0.0.1:4173', path: '/', query: '' },
-    evidence: [{ control: stateControl('listitem', 'Buy milk'), expect: 'present' }],
-    summary: 'Two todos are open.',
-    provenance: { verifiedBy: 'assert', executor: 'e2e/agent', toolVersion: '0.1.0', recordedAt: '2025-03-04T05:06:07.000Z' },
-  };
-}
-
 /** A test with two acts and an assert after them, plus another test of the same file. */
 async function recordedTest(testId = OLD): Promise<{ first: Entry; second: Entry; judgment: JudgmentEntry; other: Entry }> {
   const first = await addStep(testId, 'add a todo');
   const second = await addStep(testId, 'add a todo', 1);
-  const judgment = await assertStep(testId, [first.key, second.key]);
+  const judgment = await assertEntry(testId, [first.key, second.key]);
   const other = await addStep(OTHER, 'add a todo');
   await writeEntries(location.cacheDirectory, [first, second, judgment, other]);
   return { first, second, judgment, other };
@@ -84,7 +69,7 @@ describe('moving a renamed test', () => {
     ]);
     const freshFirst = await addStep(NEW, 'add a todo');
     const freshSecond = await addStep(NEW, 'add a todo', 1);
-    const freshJudgment = await assertStep(NEW, [freshFirst.key, freshSecond.key]);
+    const freshJudgment = await assertEntry(NEW, [freshFirst.key, freshSecond.key]);
     const moved = await entriesOf(NEW);
     expect(moved.map((entry) => entry.key).sort()).toEqual([freshFirst.key, freshSecond.key, freshJudgment.key].sort());
     // Apart from the key, the moved entries are the recordings as they were.
@@ -132,7 +117,7 @@ describe('moving a renamed test', () => {
     // A crash after the new refs were written and the old judgment removed, before the old acts went.
     const movedFirst = await addStep(NEW, 'add a todo');
     const movedSecond = await addStep(NEW, 'add a todo', 1);
-    const movedJudgment = await assertStep(NEW, [movedFirst.key, movedSecond.key]);
+    const movedJudgment = await assertEntry(NEW, [movedFirst.key, movedSecond.key]);
     await writeEntries(location.cacheDirectory, [movedFirst, movedSecond, movedJudgment]);
     await new FileCacheStore(location.cacheDirectory).delete(judgment.key);
     const result = await moveTest(location, { from: OLD, to: NEW });
@@ -204,7 +189,7 @@ describe('refusing a move: exit 2, a stable code, nothing changed', () => {
   it('when a judgment follows an act of the test that has no entry (its new key cannot be computed)', async () => {
     const recorded = await addStep(OLD, 'add a todo');
     const unrecorded = await computeKey({ ...keyPartsOf({ testId: OLD, instruction: 'open the menu' }) });
-    await writeEntries(location.cacheDirectory, [recorded, await assertStep(OLD, [unrecorded, recorded.key])]);
+    await writeEntries(location.cacheDirectory, [recorded, await assertEntry(OLD, [unrecorded, recorded.key])]);
     const outcome = await refused({ from: OLD, to: NEW });
     expect(outcome).toEqual({
       code: 'INVALID_STATE',

@@ -8,8 +8,7 @@
  *
  * The steps build on each other, in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +16,10 @@ import { FileCacheStore } from '../../cache-format/index.js';
 import { commitAll, git } from '../support/cache-fixtures.js';
 import { contentsOf } from '../support/directory-snapshot.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
-import { ROOT, ensureBuilt } from '../runner/support/build.js';
+import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
 import { APP_FOLDER } from '../runner/support/fixture-servers.js';
+import { linkedProject } from '../runner/support/linked-project.js';
 
 const SCRIPTED = fileURLToPath(new URL('../runner/fixtures/shared/scripted.ts', import.meta.url));
 const COUNTING_MODEL = fileURLToPath(new URL('./fixtures/replay-cache/counting-model.ts', import.meta.url));
@@ -78,14 +78,9 @@ test.describe('todos', () => {
 `;
 }
 
-/** A fresh project in a git repository: its own node_modules of links, \`e2e\` being this repository. */
+/** A fresh project in a git repository, `e2e` linked to this repository. */
 function makeProject(): string {
-  const project = mkdtempSync(join(tmpdir(), 'e2e-rename-test-'));
-  const modules = join(project, 'node_modules');
-  mkdirSync(modules);
-  for (const name of readdirSync(join(ROOT, 'node_modules'))) if (name !== '.bin' && name !== 'e2e') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
-  symlinkSync(ROOT, join(modules, 'e2e'), 'dir');
-  writeFileSync(join(project, 'package.json'), '{ "name": "rename-project", "private": true, "type": "module" }\n');
+  const project = linkedProject('rename-test');
   writeFileSync(join(project, '.gitignore'), 'node_modules/\n.e2e/*\n!.e2e/cache/\ntest-results/\n');
   writeFileSync(join(project, 'e2e.config.ts'), CONFIG);
   mkdirSync(join(project, 'support'));
