@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { computeKey, FileCacheStore, type Entry, type JudgmentEntry } from '../cache-format/index.js';
 import { isE2EError } from '../errors/index.js';
 import { contentsOf } from '../tests/support/directory-snapshot.js';
+import { FaultyFileSystem } from '../tests/support/faulty-file-system.js';
 import { actEntry, assertEntry, control, keyPartsOf, stateControl, temporaryFolder, writeEntries, writeRawEntry } from '../tests/support/cache-fixtures.js';
 import type { CacheLocation } from './command-io.js';
 import { moveTest, renderMove, resolveTargetId } from './cache-mv.js';
@@ -129,6 +130,25 @@ describe('moving a renamed test', () => {
     );
     expect(await entriesOf(OLD)).toEqual([]);
     expect((await entriesOf(NEW)).map((entry) => entry.key).sort()).toEqual([movedFirst.key, movedSecond.key, movedJudgment.key].sort());
+  });
+});
+
+describe('a move the file system fails half-way', () => {
+  it('removes the new refs it wrote and leaves every old entry: nothing moved, CACHE_WRITE_FAILED', async () => {
+    const { first, second, judgment, other } = await recordedTest();
+    const refsBefore = contentsOf(join(location.cacheDirectory, 'refs'));
+    // The third new ref cannot be linked into place (the disk is full).
+    const fileSystem = new FaultyFileSystem().fail({ operation: 'link', code: 'ENOSPC', skip: 2 });
+    const outcome = await refusalOf(moveTest(location, { from: OLD, to: NEW, fileSystem }));
+    expect(outcome.code).toBe('CACHE_WRITE_FAILED');
+    expect(outcome.message).toMatch(/^cache mv stopped, nothing was moved: Could not save cache entry [0-9a-f]{16}: ENOSPC/);
+    expect(fileSystem.callsOf('link')).toHaveLength(3);
+    expect(contentsOf(join(location.cacheDirectory, 'refs'))).toEqual(refsBefore);
+    expect((await entriesOf(OLD)).map((entry) => entry.key).sort()).toEqual([first.key, second.key, judgment.key].sort());
+    expect(await entriesOf(NEW)).toEqual([]);
+    expect(await entriesOf(OTHER)).toEqual([other]);
+    // Once the disk has room again, the same move goes through.
+    expect((await moveTest(location, { from: OLD, to: NEW })).moved).toHaveLength(3);
   });
 });
 

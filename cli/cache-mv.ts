@@ -9,8 +9,8 @@
  * duplicates, never a loss, and running the same `mv` again completes it (a new ref that already
  * names exactly the moved bytes counts as moved).
  */
-import { E2EError, didYouMean, nearestName } from '../errors/index.js';
-import { computeKey, FileCacheStore, encodeEntry, type Entry } from '../cache-format/index.js';
+import { E2EError, didYouMean, isE2EError, nearestName } from '../errors/index.js';
+import { computeKey, FileCacheStore, encodeEntry, type Entry, type FileSystem } from '../cache-format/index.js';
 import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import { describeStep } from './entry-text.js';
@@ -51,6 +51,8 @@ export interface MoveOptions {
   dryRun?: boolean;
   /** Replace entries that already hold a target key instead of refusing. */
   force?: boolean;
+  /** The file system under the store (a fault injector in tests). Default `node:fs/promises`. */
+  fileSystem?: FileSystem;
 }
 
 interface PlannedMove {
@@ -102,7 +104,11 @@ async function rekeyed(entry: Entry, testId: string, actKeys: ReadonlyMap<string
 /** Moves the entries of test `from` to test `to` in the cache at `location` (see the file comment). */
 export async function moveTest(location: CacheLocation, options: MoveOptions): Promise<MoveResult> {
   const dryRun = options.dryRun === true;
-  const store = new FileCacheStore(location.cacheDirectory, { readOnly: dryRun, hitsDirectory: location.hitsDirectory });
+  const store = new FileCacheStore(location.cacheDirectory, {
+    readOnly: dryRun,
+    hitsDirectory: location.hitsDirectory,
+    ...(options.fileSystem === undefined ? {} : { fileSystem: options.fileSystem }),
+  });
   const refs = await store.list();
   const entries: Array<{ key: string; blob: string; entry: Entry }> = [];
   for (const ref of refs) {
@@ -187,8 +193,13 @@ async function writeAll(store: FileCacheStore, planned: readonly PlannedMove[], 
       if (outcome.status === 'saved' && move.current === undefined) written.push(move);
     }
   } catch (error) {
-    for (const move of written) await store.delete(move.to.key, { onlyBlob: move.toBlob }).catch(() => false);
-    throw error;
+    let undone = true;
+    for (const move of written) {
+      await store.delete(move.to.key, { onlyBlob: move.toBlob }).catch(() => (undone = false));
+    }
+    if (!isE2EError(error) || error.code !== 'CACHE_WRITE_FAILED') throw error;
+    const state = undone ? 'nothing was moved' : 'some entries exist under both titles; run the same `e2e cache mv` again to finish';
+    throw new E2EError('CACHE_WRITE_FAILED', `cache mv stopped, ${state}: ${error.message}`, { cause: error });
   }
 }
 
