@@ -11,10 +11,14 @@
  */
 import { E2EError, didYouMean, isE2EError, nearestName } from '../errors/index.js';
 import { computeKey, FileCacheStore, encodeEntry, type Entry, type FileSystem } from '../cache-format/index.js';
+import { mapWithLimit } from '../cache-format/map-with-limit.js';
 import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import { describeStep } from './entry-text.js';
 import { alignColumns, plural } from './text-format.js';
+
+/** Parallel entry reads while looking for the test's entries. */
+const READ_CONCURRENCY = 16;
 
 /** How one entry landed under the new test id. */
 export type MoveStatus = 'moved' | 'replaced' | 'already-moved';
@@ -110,15 +114,15 @@ export async function moveTest(location: CacheLocation, options: MoveOptions): P
     ...(options.fileSystem === undefined ? {} : { fileSystem: options.fileSystem }),
   });
   const refs = await store.list();
+  const results = await mapWithLimit(refs, READ_CONCURRENCY, async (ref) => ({ key: ref.key, result: await store.read(ref.key) }));
   const entries: Array<{ key: string; blob: string; entry: Entry }> = [];
-  for (const ref of refs) {
-    const result = await store.read(ref.key);
+  for (const { key, result } of results) {
     if (result.kind === 'absent') continue;
     // An entry that does not read could be one of the test's: moving the rest would split the test.
     if (result.kind === 'invalid') {
-      throw refusal('INVALID_STATE', `entry ${ref.key} does not read (${result.reason}), and it may belong to the test; \`e2e cache prune\` removes entries that can never be served, then move again.`);
+      throw refusal('INVALID_STATE', `entry ${key} does not read (${result.reason}), and it may belong to the test; \`e2e cache prune\` removes entries that can never be served, then move again.`);
     }
-    entries.push({ key: ref.key, blob: result.blob, entry: result.entry });
+    entries.push({ key, blob: result.blob, entry: result.entry });
   }
   const known = new Set(entries.map(({ entry }) => entry.keyParts.testId));
   assertTestId(options.from, 'from', known);
