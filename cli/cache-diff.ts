@@ -133,7 +133,10 @@ function movedSignature(entry: Entry): string {
  */
 function pairRetitled(removed: readonly Readable[], added: readonly Readable[]): Array<[Readable, Readable]> {
   const bySignature = new Map<string, Readable[]>();
-  for (const head of added) bySignature.set(movedSignature(head.entry), [...(bySignature.get(movedSignature(head.entry)) ?? []), head]);
+  for (const head of added) {
+    const signature = movedSignature(head.entry);
+    bySignature.set(signature, [...(bySignature.get(signature) ?? []), head]);
+  }
   const pairs: Array<[Readable, Readable]> = [];
   const movedKeys = new Map<string, string>();
   const used = new Set<string>();
