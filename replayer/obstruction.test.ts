@@ -66,13 +66,20 @@ describe('naming what the engine says is in the way', () => {
 
   it('names the landmark covering the control, even one placed before it', () => {
     const banner = at(node('region', 'Spring sale', [at(node('text', '', { text: 'Half price' }), { x: 0, y: 80, width: 1280, height: 80 })]), { x: 0, y: 0, width: 1280, height: 200 });
-    expect(nameObstruction(indexTree(screen(add(), banner)), 'add', '<p>Half price</p>')).toBe('region "Spring sale"');
-    expect(nameObstruction(indexTree(screen(banner, add())), 'add', '<section>…</section>')).toBe('region "Spring sale"');
+    expect(nameObstruction(indexTree(screen(add(), banner)), 'add', '<p>Half price</p>', nothingKnown)).toBe('region "Spring sale"');
+    expect(nameObstruction(indexTree(screen(banner, add())), 'add', '<section>…</section>', nothingKnown)).toBe('region "Spring sale"');
+  });
+
+  it('names a dialog the recording never had wherever its box is, since a modal one takes the pointer everywhere', () => {
+    const index = indexTree(screen(add(), whatsNew({ x: 600, y: 400, width: 300, height: 200 })));
+    expect(nameObstruction(index, 'add', '<dialog open="">…</dialog>', nothingKnown)).toBe('dialog "What\'s new"');
+    expect(nameObstruction(index, 'add', '<dialog open="">…</dialog>', new Set([`dialog\u0000what's new`]))).toBe('<dialog open="">…</dialog>');
   });
 
   it('falls back to the role and label of the snippet, then to the snippet', () => {
     const index = indexTree(screen(add()));
-    expect(nameObstruction(index, 'add', '<div role="dialog" aria-label="Cookie consent" class="cc">…</div>')).toBe('dialog "Cookie consent"');
-    expect(nameObstruction(index, 'add', '<div id="veil" class="backdrop"></div>')).toBe('<div id="veil" class="backdrop"></div>');
+    expect(nameObstruction(index, 'add', '<div role="dialog" aria-label="Cookie consent" class="cc">…</div>', nothingKnown)).toBe('dialog "Cookie consent"');
+    expect(nameObstruction(index, 'add', '<dialog open="" aria-label="Tips">…</dialog>', nothingKnown)).toBe('dialog "Tips"');
+    expect(nameObstruction(index, 'add', '<div id="veil" class="backdrop"></div>', nothingKnown)).toBe('<div id="veil" class="backdrop"></div>');
   });
 });

@@ -7,7 +7,9 @@
  * mentions whose box covers the control's centre and that comes after it in the document,
  * as overlays do); after a failed action, from the engine's word that another element
  * intercepts the pointer, named by what covers the control on the screen, else by the role
- * and label in the engine's snippet of the element.
+ * and label in the engine's snippet of the element. The second way costs the engine's
+ * actionability wait (up to the action timeout): it is for what the tree does not show as
+ * covering the control (a modal dialog whose box is elsewhere, a banner that is no dialog).
  */
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
 import type { Rect, ScreenNode } from '../contract/engine.js';
@@ -102,10 +104,11 @@ function nameAbove(indexed: IndexedNode): string | undefined {
  * After the engine said `snippet` intercepts the pointer aimed at node `targetId`: what is in
  * the way, as a phrase. The topmost thing covering the control on the screen (the last in
  * document order that is neither the control nor around it), named by the overlay or
- * landmark holding it, else a named overlay or landmark before it covering it; else the role
- * and label of the engine's snippet; else the snippet.
+ * landmark holding it, else a named overlay or landmark before it covering it; else a dialog
+ * the entry never mentions anywhere on the screen (a modal one takes the pointer everywhere);
+ * else the role and label of the engine's snippet; else the snippet.
  */
-export function nameObstruction(index: TreeIndex, targetId: string, snippet: string): string {
+export function nameObstruction(index: TreeIndex, targetId: string, snippet: string, known: ReadonlySet<string>): string {
   const target = index.byId.get(targetId);
   if (target?.node.rect !== undefined) {
     const point = centreOf(target.node.rect);
@@ -123,7 +126,15 @@ export function nameObstruction(index: TreeIndex, targetId: string, snippet: str
       if (overlay && containerNameOf(node) !== '' && covers(node.rect, point) && !isAncestor(candidate, target)) return phraseOf(node);
     }
   }
-  const role = attributeOf(snippet, 'role');
+  // A modal dialog takes the pointer everywhere, its box wherever it is.
+  for (let position = index.nodes.length - 1; position >= 0; position--) {
+    const candidate = index.nodes[position]!;
+    const { node } = candidate;
+    if (!OVERLAY_ROLES.has(node.role) || (target !== undefined && isAncestor(candidate, target))) continue;
+    const name = containerNameOf(node);
+    if (name === '' || !known.has(containerKey({ role: node.role, name }))) return phraseOf(node);
+  }
+  const role = attributeOf(snippet, 'role') ?? (/^<dialog\b/i.test(snippet) ? 'dialog' : undefined);
   const label = attributeOf(snippet, 'aria-label');
   if (role !== undefined && label !== undefined && label !== '') return `${role} ${JSON.stringify(label)}`;
   const clipped = snippet.length > MAX_SNIPPET_CHARS ? `${snippet.slice(0, MAX_SNIPPET_CHARS)}…` : snippet;

@@ -258,8 +258,9 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     const before = current;
     current = await observe();
     const index = indexTree((indexTree(current.tree).byId.has(target.id) ? current : before).tree);
+    known ??= knownContainers(entry);
     // The engine gives up before sending any input, so nothing reached the app.
-    return new ReplayStop('action-failed', `${nameObstruction(index, target.id, snippet)} is in the way`);
+    return new ReplayStop('action-failed', `${nameObstruction(index, target.id, snippet, known)} is in the way`);
   };
 
   const perform = async (action: RecordedAction, refs: NodeRef[], surface: StepActions): Promise<ActionOutcome> => {

@@ -256,4 +256,11 @@ describe('replays that must not pass', () => {
       prefix: { actions: ['type "Oat milk" into textbox "New item"'], lastMayHaveCommitted: false },
     });
   });
+
+  it('names a modal dialog whose box is elsewhere, once the engine says it takes the pointer', async () => {
+    const entry = await recordOn('consent.html', newStore());
+    await live.open('consent.html#news=1');
+    const outcome = await replayDirectly(entry, 4_000);
+    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'action-failed', detail: 'at action 2 of 2, tap button "Add": dialog "What\'s new" is in the way' });
+  });
 });
