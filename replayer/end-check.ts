@@ -14,7 +14,9 @@
  *   on the screen when the replay started proves nothing.
  *
  * Text compares with volatile parts as placeholders. A finished check lists the incidental
- * checks it tolerated, for the outcome's detail.
+ * checks it tolerated, for the outcome's detail. After a skipped dismissal, the gone checks of
+ * its container (the container itself and what sat in it) and the acted check of its target
+ * are left out: that container was never there to go away. Everything else is demanded.
  */
 import type { ActEntry, ActedCheck, EndControl, StateControl, TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';

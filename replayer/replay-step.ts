@@ -4,6 +4,12 @@
  * action through the same policed `StepActions` the agent uses, then prove the end state.
  * Any divergence stops the replay with a reason, a detail line and the prefix that ran, so
  * the agent can take over from the current screen.
+ *
+ * Intermittent UI: an action marked as a dismissal (`dismisses`, see `recorder/dismissal.ts`)
+ * is skipped when neither its container nor its target shows within {@link DISMISSAL_LOOK_MS},
+ * and the skip is noted for the outcome's detail. The reverse is never dismissed here: a
+ * dialog the entry never mentions covering a pointer action's control, or anything the engine
+ * says takes the pointer, stops the replay naming it (`replayer/obstruction.ts`).
  */
 import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
 import type { NodeRef, ScreenNode } from '../contract/engine.js';

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore, type ActEntry } from '../../cache-format/index.js';
+import { entryChanges } from '../../cli/entry-changes.js';
 import { entryLines } from '../../cli/entry-text.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
@@ -17,6 +18,7 @@ import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../
 import type { InterceptResult, StepInterceptor } from '../../contract/step-seams.js';
 import { SecretVault } from '../../executor/secrets.js';
 import { createAttemptRunner } from '../../executor/step-runner.js';
+import type { DismissingAction } from '../../recorder/dismissal.js';
 import { replayStep, type ReplayOutcome } from '../../replayer/replay-step.js';
 import { cachedAttempt } from '../support/cached-attempt.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
@@ -134,6 +136,10 @@ describe('a consent dialog recorded, absent or present at replay', () => {
     const lines = entryLines(entry, { blob: 'b', storedVersion: 1 });
     expect(lines).toContain(`  1. ${ACCEPT} (dismisses dialog "Cookie consent")`);
     expect(lines).toContain('  dismissal: action 1 closes dialog "Cookie consent"; skipped when it is absent');
+    // cache diff: a re-recording that gained the mark shows it among the end checks.
+    const { dismisses: _mark, ...unmarked } = entry.actions[0] as DismissingAction;
+    const before: ActEntry = { ...entry, actions: [unmarked, ...entry.actions.slice(1)] };
+    expect(entryChanges(before, entry).endChecks).toContainEqual({ change: 'added', text: 'dismissal: action 1 closes dialog "Cookie consent"; skipped when it is absent' });
   });
 
   it('replays with no model call when the dialog is absent, and the outcome names the skip', async () => {
