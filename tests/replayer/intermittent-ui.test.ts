@@ -15,11 +15,7 @@ import { entryLines } from '../../cli/entry-text.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
 import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../contract/step-contract.js';
-import type { InterceptResult, StepInterceptor } from '../../contract/step-seams.js';
-import { SecretVault } from '../../executor/secrets.js';
-import { createAttemptRunner } from '../../executor/step-runner.js';
 import type { DismissingAction } from '../../recorder/dismissal.js';
-import { replayStep, type ReplayOutcome } from '../../replayer/replay-step.js';
 import { cachedAttempt } from '../support/cached-attempt.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { allNodes, nodeNamed } from '../support/screen-tree.js';
@@ -95,19 +91,28 @@ interface Run {
   executor: Scripted;
 }
 
+interface RunOptions {
+  executor?: Scripted;
+  instruction?: string;
+  strict?: boolean;
+  /** The step's time; a short one makes the engine's actionability wait give up soon. */
+  timeoutMs?: number;
+}
+
 /** One attempt with one verified `act` step on `page`. */
-async function runOnce(page: string, store: FileCacheStore, executor: Scripted = groceryExecutor(), instruction = ADD, strict = false): Promise<Run> {
+async function runOnce(page: string, store: FileCacheStore, options: RunOptions = {}): Promise<Run> {
+  const { executor = groceryExecutor(), instruction = ADD, strict = false, timeoutMs } = options;
   await live.open(page);
   const attempt = cachedAttempt({ live, store, executor, strict });
-  const outcome = await attempt.act(instruction, { title: 'Oat milk' });
+  const outcome = await attempt.runner.runStep('act', instruction, { params: { title: 'Oat milk' }, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) });
   const passed = outcome.verdict.status === 'passed';
   if (passed) attempt.verify();
   const reports = await attempt.finish(passed);
   return { verdict: outcome.verdict, modelCalls: outcome.modelCalls, cache: outcome.cache as CacheOutcome | undefined, write: reports[0]?.outcome, executor };
 }
 
-async function recordOn(page: string, store: FileCacheStore, executor: Scripted = groceryExecutor(), instruction = ADD): Promise<ActEntry> {
-  const run = await runOnce(page, store, executor, instruction);
+async function recordOn(page: string, store: FileCacheStore, options: RunOptions = {}): Promise<ActEntry> {
+  const run = await runOnce(page, store, options);
   expect(run.write).toMatchObject({ mode: 'missed', reason: 'no-entry', write: 'saved' });
   const read = await store.read(run.write!.entry!);
   if (read.kind !== 'hit' || read.entry.kind !== 'act') throw new Error(`the entry did not read back: ${read.kind}`);
@@ -167,11 +172,11 @@ describe('a consent dialog recorded, absent or present at replay', () => {
 
   it('still fails a planted regression while the dialog is absent: Add does nothing, the replay hands off', async () => {
     // Strict: the regression is a stale replay, never a pass.
-    const strict = await runOnce('consent.html#broken=1', store, undefined, ADD, true);
+    const strict = await runOnce('consent.html#broken=1', store, { strict: true });
     expect(strict.verdict).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE' });
     expect(strict.verdict.summary).toContain('status with text "Added Oat milk" did not appear');
     const noticing = groceryExecutor('notice');
-    const replay = await runOnce('consent.html#broken=1', store, noticing);
+    const replay = await runOnce('consent.html#broken=1', store, { executor: noticing });
     expect(replay.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch', entry: entry.key });
     expect(replay.cache?.detail).toMatch(/^after all 3 actions, /);
     expect(noticing.calls).toBe(1);
@@ -185,7 +190,7 @@ describe('a dialog only the replay has', () => {
     const entry = await recordOn('consent.html', store);
     expect(entry.actions).toHaveLength(2);
     const agent = groceryExecutor('notice');
-    const replay = await runOnce('consent.html#banner=1', store, agent);
+    const replay = await runOnce('consent.html#banner=1', store, { executor: agent });
     expect(replay.cache).toEqual({
       mode: 'agent-concluded',
       reason: 'action-failed',
@@ -199,74 +204,48 @@ describe('a dialog only the replay has', () => {
 
 describe('a container gone for a reason the step depended on', () => {
   it('does not mark a tap whose dialog an earlier action of the step worked in', async () => {
-    const entry = await recordOn('consent.html#banner=1', newStore(), groceryExecutor('choices'), 'turn analytics off and add {title}');
+    const entry = await recordOn('consent.html#banner=1', newStore(), { executor: groceryExecutor('choices'), instruction: 'turn analytics off and add {title}' });
     expect(entry.actions.map((action) => action.verb)).toEqual(['check', 'tap', 'type', 'tap']);
     expect(entry.actions.some((action) => 'dismisses' in action)).toBe(false);
   });
 
   it('does not mark a tap whose dialog going away is all the step proves', async () => {
-    const entry = await recordOn('consent.html#banner=1', newStore(), groceryExecutor('accept-only'), 'accept the cookies');
+    const entry = await recordOn('consent.html#banner=1', newStore(), { executor: groceryExecutor('accept-only'), instruction: 'accept the cookies' });
     expect(entry.actions).toHaveLength(1);
     expect(entry.actions[0]).not.toHaveProperty('dismisses');
   });
 });
 
-/** One replay through the runner with a hand-made entry; returns what the replayer answered. */
-async function replayDirectly(entry: ActEntry, timeoutMs: number): Promise<ReplayOutcome> {
-  const replays: ReplayOutcome[] = [];
-  const stepInterceptor: StepInterceptor = async (_step, services): Promise<InterceptResult> => {
-    const outcome = await replayStep({ entry, actions: services.actions, observe: () => services.observe({ tree: true }), uniqueValues: {}, waitForTargetMs: 400, pollIntervalMs: 50, signal: services.signal });
-    replays.push(outcome);
-    if (outcome.kind === 'finished') return { handled: { verdict: { status: 'passed', summary: entry.summary }, cache: { mode: 'self-finalized' } } };
-    return { continueWith: outcome.prefix, cache: { mode: 'agent-concluded', reason: outcome.reason, detail: outcome.detail } };
-  };
-  const runner = createAttemptRunner({
-    engine: live.instance,
-    target: { name: 'web', platform: live.engine.platform, verbs: live.engine.verbs },
-    secrets: new SecretVault({}),
-    origins: [live.server.origin],
-    projectRoot: process.cwd(),
-    agents: { default: { executor: groceryExecutor('notice'), context: 'A grocery list.', limits: {} } },
-    attempt: { testId: 'groceries > adds', retry: 0, titlePath: ['groceries', 'adds'] },
-    evidence: false,
-    stepInterceptor,
-  });
-  await runner.runStep('act', ADD, { params: { title: 'Oat milk' }, timeout: timeoutMs });
-  runner.close();
-  const outcome = replays[0];
-  if (outcome === undefined) throw new Error('the replayer did not run');
-  return outcome;
-}
-
 describe('replays that must not pass', () => {
   it('refuses to pass a replay whose every action was skipped', async () => {
-    const entry = await recordOn('consent.html#banner=1', newStore());
-    await live.open('consent.html');
-    const outcome = await replayDirectly({ ...entry, actions: [entry.actions[0]!] }, 10_000);
-    expect(outcome).toMatchObject({
-      kind: 'stopped',
+    const store = newStore();
+    const entry = await recordOn('consent.html#banner=1', store);
+    await store.write({ ...entry, actions: [entry.actions[0]!] }, { overwrite: true });
+    const agent = groceryExecutor('notice');
+    const replay = await runOnce('consent.html', store, { executor: agent });
+    expect(replay.cache).toEqual({
+      mode: 'agent-concluded',
       reason: 'end-mismatch',
       detail: `every action was skipped (action 1 of 1, ${ACCEPT} (dialog "Cookie consent" was absent)), so nothing the replay did proves the step`,
+      entry: entry.key,
     });
+    expect(agent.calls).toBe(1);
   });
 
   it('names a banner the engine says takes the pointer, found on the screen', async () => {
-    const entry = await recordOn('consent.html', newStore());
-    await live.open('consent.html#promo=1');
-    // A short step, so the engine's actionability wait gives up soon.
-    const outcome = await replayDirectly(entry, 4_000);
-    expect(outcome).toMatchObject({
-      kind: 'stopped',
-      reason: 'action-failed',
-      detail: 'at action 2 of 2, tap button "Add": region "Spring sale" is in the way',
-      prefix: { actions: ['type "Oat milk" into textbox "New item"'], lastMayHaveCommitted: false },
-    });
+    const store = newStore();
+    const entry = await recordOn('consent.html', store);
+    const agent = groceryExecutor('notice');
+    const replay = await runOnce('consent.html#promo=1', store, { executor: agent, timeoutMs: 4_000 });
+    expect(replay.cache).toEqual({ mode: 'agent-concluded', reason: 'action-failed', detail: 'at action 2 of 2, tap button "Add": region "Spring sale" is in the way', entry: entry.key });
+    // The engine gave up before sending any input.
+    expect(agent.prefixes[0]).toMatchObject({ actions: ['type "Oat milk" into textbox "New item"'], lastMayHaveCommitted: false });
   });
 
   it('names a modal dialog whose box is elsewhere, once the engine says it takes the pointer', async () => {
-    const entry = await recordOn('consent.html', newStore());
-    await live.open('consent.html#news=1');
-    const outcome = await replayDirectly(entry, 4_000);
-    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'action-failed', detail: 'at action 2 of 2, tap button "Add": dialog "What\'s new" is in the way' });
+    const store = newStore();
+    await recordOn('consent.html', store);
+    const replay = await runOnce('consent.html#news=1', store, { executor: groceryExecutor('notice'), timeoutMs: 4_000 });
+    expect(replay.cache).toMatchObject({ mode: 'agent-concluded', reason: 'action-failed', detail: 'at action 2 of 2, tap button "Add": dialog "What\'s new" is in the way' });
   });
 });
