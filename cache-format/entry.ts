@@ -75,6 +75,12 @@ export const recordedActionSchema = z.discriminatedUnion('verb', [
   z.strictObject({
     verb: z.enum(['tap', 'doubleTap', 'longPress', 'secondaryTap', 'hover', 'scrollTo']),
     target: targetDescriptionSchema,
+    /**
+     * The container (a consent banner, a tour popover, a "what's new" dialog) this action
+     * dismissed, when nothing else in the step depended on it: replay skips the action when
+     * the container is absent. An addition to version 1, like `acted` below.
+     */
+    dismisses: containerSchema.optional(),
   }),
   z.strictObject({ verb: z.literal('type'), target: targetDescriptionSchema, value: typedValueSchema, replace: z.boolean() }),
   z.strictObject({ verb: z.literal('press'), target: targetDescriptionSchema.optional(), key: shortText }),

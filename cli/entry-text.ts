@@ -4,7 +4,7 @@
  * the origins, the summary and the provenance. Deterministic (no "ago"), so `git diff` of two
  * renderings shows only what changed.
  */
-import type { ActEntry, ActedCheck, EndBasis, Entry, EvidenceCheck, KeyParts, StateControl } from '../cache-format/index.js';
+import type { ActEntry, ActedCheck, EndBasis, Entry, EvidenceCheck, KeyParts, RecordedAction, StateControl } from '../cache-format/index.js';
 import { describeAction, describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
 import { basisFromEntry, endEvidenceOf, purposeOfActions } from '../recorder/end-purpose.js';
 import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
@@ -39,14 +39,29 @@ export function describeActedCheck(check: ActedCheck): string {
   return `acted: ${describeTargetPhrase(check.target)} ${end}`;
 }
 
-/** The end checks of an `act` entry, each with what it rests on. */
+/** What an action dismissed, as words after its sentence: ` (dismisses dialog "Cookie consent")`, or nothing. */
+export function describeDismissal(action: RecordedAction): string {
+  return 'dismisses' in action && action.dismisses !== undefined ? ` (dismisses ${action.dismisses.role} ${quoteText(action.dismisses.name)})` : '';
+}
+
+/**
+ * The end checks of an `act` entry, each with what it rests on, then each dismissal (an
+ * action replay skips when its container is absent, whose container's going away is then
+ * not demanded): `dismissal: action 1 closes dialog "Cookie consent"; skipped when it is absent`.
+ */
 function actEndCheckLines(entry: ActEntry): string[] {
   const purpose = purposeOfActions(entry.actions);
+  const dismissals = entry.actions.flatMap((action, index) =>
+    'dismisses' in action && action.dismisses !== undefined
+      ? [`dismissal: action ${index + 1} closes ${action.dismisses.role} ${quoteText(action.dismisses.name)}; skipped when it is absent`]
+      : [],
+  );
   return [
     ...entry.appeared.map((control) => describeEndCheck('appeared', control, basisFromEntry(control, purpose))),
     ...entry.gone.map((control) => describeEndCheck('gone', control, basisFromEntry(control, purpose))),
     ...(entry.acted ?? []).map(describeActedCheck),
     ...(entry.verified ?? []).map((control) => `verified: ${describeStateControl(control)} present`),
+    ...dismissals,
   ];
 }
 
@@ -107,7 +122,7 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
   lines.push('Key parts:', ...alignColumns(keyRows.map(([name, value]) => [`${name}:`, value!]), '  '), '');
   if (entry.kind === 'act') {
     lines.push(`Starts at ${formatRoute(entry.startRoute)}`, 'Actions:');
-    entry.actions.forEach((action, index) => lines.push(`  ${index + 1}. ${describeAction(action)}`));
+    entry.actions.forEach((action, index) => lines.push(`  ${index + 1}. ${describeAction(action)}${describeDismissal(action)}`));
     lines.push(`Ends at ${formatRoute(entry.endRoute)}`);
   } else {
     lines.push(`Judged at ${formatRoute(entry.route)}`);

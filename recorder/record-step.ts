@@ -19,6 +19,7 @@ import {
 import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from './describe-action.js';
+import { canDismiss, recognizeDismissals, type PerformedAction } from './dismissal.js';
 import { actedChecks, basisOf, lookedAtIdentities, verifiedControls, type ActedTarget } from './end-purpose.js';
 import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
 import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
@@ -97,6 +98,7 @@ export class StepRecorder {
   readonly #acted: ActedTarget[] = [];
   readonly #typed: string[] = [];
   readonly #lookedAt: LookedAt[] = [];
+  readonly #performedActions: PerformedAction[] = [];
 
   constructor(options: StepRecorderOptions) {
     this.#options = options;
@@ -128,6 +130,7 @@ export class StepRecorder {
     if (conversion.kind === 'action') {
       this.#push(conversion.action);
       this.#notePurpose(input.call, conversion.action);
+      this.#notePerformed(input, conversion.action);
     } else if (conversion.kind === 'not-cacheable') this.#problem = `action ${this.#performed} (${input.call.verb}): ${conversion.reason}`;
   }
 
@@ -141,6 +144,21 @@ export class StepRecorder {
     if ('target' in call && call.target !== undefined && 'target' in action && action.target !== undefined && call.verb !== 'hover' && call.verb !== 'scroll' && call.verb !== 'scrollTo' && call.verb !== 'press') {
       this.#acted.push({ id: call.target.id, target: action.target });
     }
+  }
+
+  #notePerformed(input: RecordedActionInput, action: RecordedAction): void {
+    const { call } = input;
+    const targetIds = [...('target' in call && call.target !== undefined ? [call.target.id] : []), ...(call.verb === 'drag' ? [call.destination.id] : [])];
+    const beforeRoute = routeOf(input.before.url);
+    const afterRoute = input.after === undefined ? undefined : routeOf(input.after.url);
+    this.#performedActions.push({
+      actionIndex: this.#actions.length - 1,
+      action,
+      targetIds,
+      before: this.#index(input.before.tree),
+      after: input.after?.tree,
+      sameRoute: beforeRoute !== undefined && afterRoute !== undefined && sameRouteShape(beforeRoute, afterRoute),
+    });
   }
 
   /** Record one runner action event (the `onAction` seam). */
@@ -191,18 +209,25 @@ export class StepRecorder {
     const context = { actedTargets: this.#acted.map((item) => item.target), typedValues: this.#typed, lookedAt };
     const withBasis = (control: StateControl): EndControl => ({ ...mask(control), basis: basisOf(control, context) });
     const verified = [...verifiedByKey.values()].slice(0, MAX_STATE_CONTROLS);
+    const appeared = changes.appeared.map(withBasis);
+    const gone = changes.gone.map(withBasis);
+    const acted = actedChecks(this.#acted, endIndex, (target) => mapTextFields(target, (text) => maskUniqueValues(text, uniqueValues)));
+    const dismissals = recognizeDismissals(this.#performedActions, {
+      start: this.#index(start.tree),
+      appeared,
+      gone,
+      acted,
+      routeChanged,
+      lookedAt: this.#lookedAt.map((looked) => ({ index: this.#index(looked.screen.tree), nodeIds: looked.nodeIds })),
+    });
+    const actions = this.#actions.map((action, position): RecordedAction => {
+      const container = dismissals.get(position);
+      if (container === undefined || !canDismiss(action)) return action;
+      return { ...action, dismisses: mapTextFields(container, (text) => maskUniqueValues(text, uniqueValues)) };
+    });
     return {
       kind: 'recorded',
-      recording: {
-        actions: [...this.#actions],
-        startRoute,
-        endRoute,
-        origins: [...this.#origins].sort(),
-        appeared: changes.appeared.map(withBasis),
-        gone: changes.gone.map(withBasis),
-        acted: actedChecks(this.#acted, endIndex, (target) => mapTextFields(target, (text) => maskUniqueValues(text, uniqueValues))),
-        verified: verified.map(mask),
-      },
+      recording: { actions, startRoute, endRoute, origins: [...this.#origins].sort(), appeared, gone, acted, verified: verified.map(mask) },
     };
   }
 

@@ -170,3 +170,38 @@ describe('checkEndState', () => {
     });
   });
 });
+
+describe('checkEndState after a skipped dismissal', () => {
+  const consent = { role: 'dialog', name: 'Cookie consent' };
+  const accept = { role: 'button', name: 'Accept cookies', container: consent, twinIndex: 0, twinCount: 1 };
+  const entry: Parameters<typeof checkEndState>[0]['entry'] = {
+    startRoute: route('/'),
+    endRoute: route('/'),
+    actions: [{ verb: 'tap', target: accept, dismisses: consent }],
+    appeared: [{ role: 'status', name: '', text: 'Added Oat milk', states: [] }],
+    gone: [
+      { role: 'dialog', name: 'Cookie consent', states: [] },
+      { role: 'button', name: 'Accept cookies', container: consent, states: [] },
+    ],
+    acted: [{ target: accept, present: false, states: [] }],
+  };
+  const app = (status: string, withBanner: boolean) =>
+    screen(node('status', '', { text: status }), ...(withBanner ? [node('dialog', 'Cookie consent', [node('button', 'Accept cookies')])] : []));
+  const start = { tree: app('', false), url: `${ORIGIN}/` };
+
+  it('does not demand that a dialog the replay never dismissed went away', () => {
+    // The banner rendered only after its dismissal was skipped.
+    const end = { tree: app('Added Oat milk', true), url: `${ORIGIN}/` };
+    expect(checkEndState({ entry, replayStart: start, end, skipped: [{ container: consent, target: accept }] })).toEqual({ ok: true });
+    expect(checkEndState({ entry, replayStart: start, end })).toMatchObject({ ok: false, detail: 'button "Accept cookies" in dialog "Cookie consent" is still on the screen' });
+  });
+
+  it('still demands everything else', () => {
+    const end = { tree: app('', false), url: `${ORIGIN}/` };
+    expect(checkEndState({ entry, replayStart: start, end, skipped: [{ container: consent, target: accept }] })).toEqual({
+      ok: false,
+      reason: 'end-mismatch',
+      detail: 'status with text "Added Oat milk" did not appear',
+    });
+  });
+});

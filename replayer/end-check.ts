@@ -14,15 +14,17 @@
  *   on the screen when the replay started proves nothing.
  *
  * Text compares with volatile parts as placeholders. A finished check lists the incidental
- * checks it tolerated, for the outcome's detail.
+ * checks it tolerated, for the outcome's detail. After a skipped dismissal, the gone checks of
+ * its container (the container itself and what sat in it) and the acted check of its target
+ * are left out: that container was never there to go away. Everything else is demanded.
  */
-import type { ActEntry, ActedCheck, EndControl, StateControl } from '../cache-format/entry.js';
+import type { ActEntry, ActedCheck, EndControl, StateControl, TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
 import { basisFromEntry, purposeOfActions, STRONG_BASES } from '../recorder/end-purpose.js';
 import { sameRouteShape, routeOf } from '../recorder/route-of.js';
 import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../recorder/state-controls.js';
-import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
+import { containerKey, indexTree, type ContainerInfo, type TreeIndex } from '../recorder/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';
@@ -42,6 +44,14 @@ export interface EndCheckInput {
   end: EndCheckScreen;
   /** This run's `unique()` values, filled into `{unique:<param>}` placeholders. */
   uniqueValues?: Readonly<Record<string, string>>;
+  /** Dismissals the replay skipped: their container's going away is not demanded. */
+  skipped?: readonly SkippedDismissal[];
+}
+
+/** A dismissal the replay skipped because its container was absent. */
+export interface SkippedDismissal {
+  container: ContainerInfo;
+  target: TargetDescription;
 }
 
 /** The outcome of the end check. */
@@ -114,6 +124,10 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
   const purpose = purposeOfActions(entry.actions ?? []);
   const isStrong = (control: EndControl): boolean => STRONG_BASES.has(basisFromEntry(control, purpose));
 
+  // A skipped dismissal's container was never there to go away: its own checks are not demanded.
+  const skippedKeys = new Set((input.skipped ?? []).map((skip) => containerKey(skip.container)));
+  const ofSkipped = (control: StateControl): boolean =>
+    skippedKeys.size > 0 && (skippedKeys.has(containerKey(control.container)) || skippedKeys.has(containerKey({ role: control.role, name: control.name })));
   const evaluated: Evaluated[] = [];
   for (const recorded of entry.appeared) {
     const control = fill(recorded);
@@ -126,6 +140,7 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
     });
   }
   for (const recorded of entry.gone) {
+    if (ofSkipped(recorded)) continue;
     const control = fill(recorded);
     evaluated.push({
       holds: countStateControl(endIndex, control) === 0,
@@ -135,6 +150,7 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
     });
   }
   for (const check of entry.acted ?? []) {
+    if (!check.present && skippedKeys.has(containerKey(check.target.container))) continue;
     evaluated.push(evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex));
   }
   for (const recorded of entry.verified ?? []) {

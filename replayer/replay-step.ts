@@ -4,6 +4,12 @@
  * action through the same policed `StepActions` the agent uses, then prove the end state.
  * Any divergence stops the replay with a reason, a detail line and the prefix that ran, so
  * the agent can take over from the current screen.
+ *
+ * Intermittent UI: an action marked as a dismissal (`dismisses`, see `recorder/dismissal.ts`)
+ * is skipped when neither its container nor its target shows within {@link DISMISSAL_LOOK_MS},
+ * and the skip is noted for the outcome's detail. The reverse is never dismissed here: a
+ * dialog the entry never mentions covering a pointer action's control, or anything the engine
+ * says takes the pointer, stops the replay naming it (`replayer/obstruction.ts`).
  */
 import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
 import type { NodeRef, ScreenNode } from '../contract/engine.js';
@@ -12,11 +18,13 @@ import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '..
 import { sleep } from '../contract/deadline.js';
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { describeAction } from '../recorder/describe-action.js';
+import { canDismiss, containerOnScreen } from '../recorder/dismissal.js';
 import { originOf } from '../recorder/route-of.js';
-import { indexTree } from '../recorder/tree-index.js';
+import { indexTree, type ContainerInfo } from '../recorder/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
-import { checkEndState } from './end-check.js';
+import { checkEndState, type SkippedDismissal } from './end-check.js';
 import { matchTarget } from './match-target.js';
+import { coveringOverlay, interceptingSnippet, knownContainers, nameObstruction } from './obstruction.js';
 import { matchRoute } from './route-match.js';
 
 /** Why a replay stopped (the cache reasons a replay itself can produce). */
@@ -32,6 +40,12 @@ export type ReplayOutcome =
 export const DEFAULT_WAIT_FOR_TARGET_MS = 5_000;
 /** Default pause between observations while waiting. */
 export const DEFAULT_POLL_INTERVAL_MS = 100;
+/**
+ * How long a dismissal's container (a consent banner…) is looked for before the action is
+ * skipped as having nothing to dismiss: such UI often renders a moment after the page, but a
+ * missing banner must not cost the full target wait. Capped by the target wait.
+ */
+export const DISMISSAL_LOOK_MS = 1_000;
 
 /** Errors that end the step rather than the replay; they propagate to the runner. */
 const HARD_STOP_CODES: ReadonlySet<ErrorCode> = new Set(['CANCELLED', 'TEST_TIMEOUT', 'STEP_TIMEOUT', 'STEP_BUDGET_EXHAUSTED']);
@@ -55,6 +69,8 @@ export interface ReplayStepOptions {
   secretsAvailable?: Iterable<string>;
   /** How long to wait for a missing control, and for the end state. Default 5 s. */
   waitForTargetMs?: number;
+  /** How long to look for a dismissal's container before skipping it. Default {@link DISMISSAL_LOOK_MS}, at most `waitForTargetMs`. */
+  dismissalLookMs?: number;
   /** Pause between observations while waiting. Default 100 ms. */
   pollIntervalMs?: number;
   signal?: AbortSignal;
@@ -85,6 +101,9 @@ const passReason = (reason: unknown): unknown => reason;
 const NEEDS_ENABLED: ReadonlySet<RecordedAction['verb']> = new Set([
   'tap', 'doubleTap', 'longPress', 'secondaryTap', 'type', 'press', 'select', 'check', 'upload', 'drag', 'tapAt',
 ]);
+
+/** Verbs that point at their target; something covering it takes the pointer. */
+const POINTER_VERBS: ReadonlySet<RecordedAction['verb']> = new Set(['tap', 'doubleTap', 'longPress', 'secondaryTap', 'hover', 'check', 'drag', 'tapAt']);
 
 /** Codes of failures raised before anything reached the app. */
 const PRE_FLIGHT_CODES: ReadonlySet<ErrorCode> = new Set(['INVALID_ARGUMENT', 'UNSUPPORTED_CAPABILITY', 'SECRET_UNAVAILABLE']);
@@ -146,9 +165,13 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
   const secrets = new Set(options.secretsAvailable ?? []);
   const waitMs = options.waitForTargetMs ?? DEFAULT_WAIT_FOR_TARGET_MS;
   const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const lookMs = Math.min(options.dismissalLookMs ?? DISMISSAL_LOOK_MS, waitMs);
   const total = entry.actions.length;
   const sentences = entry.actions.map(describeAction);
   const ran: string[] = [];
+  const skipped: SkippedDismissal[] = [];
+  const notes: string[] = [];
+  let known: Set<string> | undefined;
 
   const stopped = (stop: ReplayStop, actionIndex: number | undefined): ReplayOutcome => {
     const where = actionIndex === undefined ? '' : `at action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]}: `;
@@ -212,6 +235,40 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     }
   };
 
+  /** Whether a dismissal's container or target shows within {@link lookMs}. */
+  const dismissalShows = async (container: ContainerInfo, target: TargetDescription): Promise<boolean> => {
+    const wantedContainer = { role: container.role, name: fillUniquePlaceholders(container.name, uniqueValues) };
+    const wantedTarget = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
+    const deadline = Date.now() + lookMs;
+    for (;;) {
+      const index = indexTree(current.tree);
+      if (containerOnScreen(index, wantedContainer) || matchTarget(wantedTarget, index).kind !== 'not-found') return true;
+      if (Date.now() >= deadline) return false;
+      await sleep(pollMs, signal, passReason);
+      current = await observe();
+    }
+  };
+
+  /** Stop before a pointer action when a dialog the recording never had covers its target. */
+  const refuseCovered = (action: RecordedAction, target: NodeRef | undefined): void => {
+    if (target === undefined || !POINTER_VERBS.has(action.verb)) return;
+    known ??= knownContainers(entry);
+    const overlay = coveringOverlay(indexTree(current.tree), target.id, known);
+    if (overlay !== undefined) throw new ReplayStop('action-failed', `${overlay} is in the way`);
+  };
+
+  /** After the engine said another element takes the pointer: a stop that names it. */
+  const obstructed = async (failure: string, target: NodeRef | undefined): Promise<ReplayStop | undefined> => {
+    const snippet = interceptingSnippet(failure);
+    if (snippet === undefined || target === undefined) return undefined;
+    const before = current;
+    current = await observe();
+    const index = indexTree((indexTree(current.tree).byId.has(target.id) ? current : before).tree);
+    known ??= knownContainers(entry);
+    // The engine gives up before sending any input, so nothing reached the app.
+    return new ReplayStop('action-failed', `${nameObstruction(index, target.id, snippet, known)} is in the way`);
+  };
+
   const perform = async (action: RecordedAction, refs: NodeRef[], surface: StepActions): Promise<ActionOutcome> => {
     const [target, destination] = refs;
     switch (action.verb) {
@@ -268,15 +325,22 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
           throw new ReplayStop('action-failed', `refused: ${destinationOrigin} is an origin the recording never visited`);
         }
       }
+      if (canDismiss(action) && action.dismisses !== undefined && !(await dismissalShows(action.dismisses, action.target))) {
+        skipped.push({ container: action.dismisses, target: action.target });
+        notes.push(`skipped: action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]!} (${action.dismisses.role} ${JSON.stringify(action.dismisses.name)} was absent)`);
+        continue;
+      }
       const refs: NodeRef[] = [];
       for (const [position, target] of targetsOf(action).entries()) refs.push(await find(target, position === 0 && NEEDS_ENABLED.has(action.verb)));
+      refuseCovered(action, refs[0]);
       let outcome: ActionOutcome;
       try {
         outcome = await perform(action, refs, actionIndex < total - 1 ? (options.briefActions ?? actions) : actions);
       } catch (error) {
         if (error instanceof ReplayStop) throw error;
         if (signal?.aborted === true || (isE2EError(error) && HARD_STOP_CODES.has(error.code))) throw error;
-        throw new ReplayStop('action-failed', failureLine(error), mayHaveCommitted(error));
+        const failure = failureLine(error);
+        throw (await obstructed(failure, refs[0])) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error));
       }
       ran.push(sentences[actionIndex]!);
       current = outcome.observation.tree === undefined ? await observe() : { tree: outcome.observation.tree, url: outcome.observation.url };
@@ -286,10 +350,16 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     }
   }
 
+  if (skipped.length === total) {
+    return stopped(new ReplayStop('end-mismatch', `every action was skipped (${notes.map((note) => note.replace(/^skipped: /, '')).join('; ')}), so nothing the replay did proves the step`), undefined);
+  }
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const check = checkEndState({ entry, replayStart, end: current, uniqueValues });
-    if (check.ok) return check.tolerated === undefined ? { kind: 'finished', actions: ran } : { kind: 'finished', actions: ran, notes: check.tolerated.map((line) => `tolerated: ${line}`) };
+    const check = checkEndState({ entry, replayStart, end: current, uniqueValues, skipped });
+    if (check.ok) {
+      const lines = [...notes, ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
+      return lines.length === 0 ? { kind: 'finished', actions: ran } : { kind: 'finished', actions: ran, notes: lines };
+    }
     if (Date.now() >= deadline) return stopped(new ReplayStop('end-mismatch', `after all ${total} actions, ${check.detail}`), undefined);
     await sleep(pollMs, signal, passReason);
     current = await observe();
