@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blobPath, FileCacheStore } from '../../cache-format/index.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
@@ -20,13 +19,13 @@ import { find } from '../support/hand-built-tree.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { allNodes } from '../support/screen-tree.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ADD = 'add a todo {title} and complete it';
 
 let live: LiveScreen;
 const folders: string[] = [];
 beforeAll(async () => {
-  live = await startLiveScreen(FIXTURES);
+  // The todo page without Delete buttons or times of day: a step that adds and completes a todo.
+  live = await startLiveScreen(undefined, { '/todos.html': { page: 'todos.html', knobs: 'delete=0&stamp=0' } });
 });
 afterAll(async () => {
   await live.close();
@@ -214,7 +213,7 @@ describe('record and replay through the attempt cache', () => {
         prefixes: [],
         async runStep(context) {
           executor.calls++;
-          await context.actions.type({ id: find(await tree(context), 'textbox', 'Username').id }, 'admin');
+          await context.actions.type({ id: find(await tree(context), 'textbox', 'User name').id }, 'admin');
           await context.actions.typeSecret({ id: find(await tree(context), 'textbox', 'Password').id }, 'adminPassword');
           await context.actions.tap({ id: find(await tree(context), 'button', 'Sign in').id });
           return { status: 'passed', summary: 'Signed in as admin.' };
@@ -362,7 +361,7 @@ describe('each replay reason, from a real page change', () => {
   it('hands off on end-mismatch when the outcome reads differently, and saves the healed flow', async () => {
     const { store } = newCache();
     await record(store);
-    const run = await runOnce('todos.html#word=Finished', { store });
+    const run = await runOnce('todos.html#completed=Finished', { store });
     expect(run.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch' });
     expect(run.cache?.detail).toContain('after all 3 actions, status with text "Completed Buy milk" did not appear');
     expect(run.executor.prefixes[0]?.actions).toHaveLength(3);
@@ -372,7 +371,7 @@ describe('each replay reason, from a real page change', () => {
   it('never passes a planted regression by replay: the outcome already on screen proves nothing', async () => {
     const { store } = newCache();
     const key = await record(store);
-    const run = await runOnce('todos.html#seed=Buy%20milk&done=1&noop=1', { store, executor: noticingExecutor() });
+    const run = await runOnce('todos.html#seed=Buy%20milk&done=1&status=Completed%20Buy%20milk&noop=1', { store, executor: noticingExecutor() });
     expect(run.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch' });
     expect(run.cache?.detail).toContain('no recorded change happened during the replay');
     expect(run.executor.calls).toBe(1);

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FileCacheStore, type JudgmentEntry } from '../../cache-format/index.js';
@@ -22,12 +21,11 @@ import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { judgedAttempt, type JudgedAttemptOptions } from './support/judged-attempt.js';
 import { screenJudge, type JudgeRule, type Screen } from './support/screen-judge.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
-
 let live: LiveScreen;
 const folders: string[] = [];
 beforeAll(async () => {
-  live = await startLiveScreen(FIXTURES);
+  // The todo page as a judgment sees it: a named list, no Delete buttons, no times of day.
+  live = await startLiveScreen(undefined, { '/todos.html': { page: 'todos.html', knobs: 'delete=0&stamp=0&testid=0&list=Todos' } });
 });
 afterAll(async () => {
   await live.close();
@@ -320,7 +318,7 @@ describe('evidence a judgment cannot rest on', () => {
 describe('waitFor', () => {
   it('replays by waiting for the recorded evidence, with no model', async () => {
     const { store } = newStore();
-    await live.open(page({ late: '500' }));
+    await live.open(page({ synced: '500' }));
     const judge = screenJudge(RULES);
     const recording = judgedAttempt({ live, store, judge });
     const waited = await recording.waitFor('the status says Synced', { interval: 100 });
@@ -328,7 +326,7 @@ describe('waitFor', () => {
     expect(judge.calls()).toBeGreaterThanOrEqual(2);
     expect((await recording.finish())[0]?.outcome.write).toBe('saved');
 
-    await live.open(page({ late: '500' }));
+    await live.open(page({ synced: '500' }));
     const replay = judgedAttempt({ live, store });
     const outcome = await replay.waitFor('the status says Synced', { interval: 100 });
     await replay.finish();

@@ -17,7 +17,8 @@ import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { servePagesRecording } from '../support/pages.js';
+import type { StaticServer } from '../support/static-server.js';
 import { ROOT, ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { countScanned, filesUnder, findLeaks, textsUnder } from './support/secret-scan.js';
@@ -57,7 +58,7 @@ export default defineConfig({
 const TESTS = `import { expect, secret, test } from 'e2e';
 
 test.beforeEach(async ({ app, agent }) => {
-  await app.open('/echo-everywhere.html');
+  await app.open('/echo.html#everywhere');
 });
 
 async function fill(agent) {
@@ -104,21 +105,13 @@ function makeProject(): string {
 
 let project: string;
 let server: StaticServer;
-const received: string[] = [];
+let received: string[];
 let run: E2ERun;
 
 beforeAll(async () => {
   ensureBuilt();
   project = makeProject();
-  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures/', import.meta.url)));
-  server.route(async (request, response) => {
-    if (request.url !== '/record' || request.method !== 'POST') return false;
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    received.push(Buffer.concat(chunks).toString('utf8'));
-    response.writeHead(204).end();
-    return true;
-  });
+  ({ server, received } = await servePagesRecording());
   // The reporters come from the command line, as `e2e record --reporter …` passes them to Playwright.
   const reporterFiles = {
     PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),

@@ -5,9 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import type { Engine, EngineInstance, EngineObservation } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
+import { sharedPages, type PagePreset } from './pages.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 
-/** The recorder's fixture pages (shop.html, todos.html). */
+/** The recorder's fixture pages (shop.html); the shared pages (todos.html, login.html) are served beside them. */
 export const CACHE_FIXTURES = fileURLToPath(new URL('../../recorder/fixtures', import.meta.url));
 
 /** A browser page on a fixture server. */
@@ -20,9 +21,13 @@ export interface LiveScreen {
   close(): Promise<void>;
 }
 
-/** Start Chromium (found as the web engine finds it: E2E_CHROMIUM_PATH, Playwright's, PATH) on a server for `folder`. */
-export async function startLiveScreen(folder: string = CACHE_FIXTURES): Promise<LiveScreen> {
+/**
+ * Start Chromium (found as the web engine finds it: E2E_CHROMIUM_PATH, Playwright's, PATH) on a
+ * server for `folder` and the shared pages, some with their knobs preset.
+ */
+export async function startLiveScreen(folder: string = CACHE_FIXTURES, presets: Record<string, PagePreset> = {}): Promise<LiveScreen> {
   const server = await serveStatic(folder);
+  server.route(sharedPages(presets));
   const engine = web({ env: process.env });
   const instance = await engine.start({ baseUrl: server.url });
   return {
