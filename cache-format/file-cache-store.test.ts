@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isE2EError } from '../errors/index.js';
+import { rejectionOf } from '../tests/support/caught.js';
 import { filesUnder, snapshotTree } from '../tests/support/directory-snapshot.js';
 import { numberedActEntry, sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
 import { FileCacheStore } from './file-cache-store.js';
@@ -18,15 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 describe('FileCacheStore', () => {
   it('reads back what it wrote', async () => {

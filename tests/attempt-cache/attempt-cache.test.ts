@@ -4,10 +4,9 @@
  * store. Every replay reason comes from a real change of the fixture page.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blobPath, FileCacheStore } from '../../cache-format/index.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
@@ -16,29 +15,16 @@ import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../
 import { cachedAttempt, type CachedAttemptOptions } from '../support/cached-attempt.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { find } from '../support/hand-built-tree.js';
-import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
+import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
 import { allNodes } from '../support/screen-tree.js';
+import { tempFolders } from '../support/temp-folders.js';
 
 const ADD = 'add a todo {title} and complete it';
 
 let live: LiveScreen;
-const folders: string[] = [];
-beforeAll(async () => {
-  // The todo page without Delete buttons or times of day: a step that adds and completes a todo.
-  live = await startLiveScreen(undefined, { '/todos.html': { page: 'todos.html', knobs: 'delete=0&stamp=0' } });
-});
-afterAll(async () => {
-  await live.close();
-});
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'e2e-attempt-cache-'));
-  folders.push(folder);
-  return folder;
-}
+// The todo page without Delete buttons or times of day: a step that adds and completes a todo.
+liveScreenPerFile((started) => (live = started), { '/todos.html': { page: 'todos.html', knobs: 'delete=0&stamp=0' } });
+const tempFolder = tempFolders('e2e-attempt-cache-');
 
 /** A cache folder with a hit ledger beside it. */
 function newCache(): { dir: string; hits: string; store: FileCacheStore } {

@@ -3,6 +3,7 @@
  * observing fixture pages served on 127.0.0.1.
  */
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { Engine, EngineInstance, EngineObservation } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
 import { sharedPages, type PagePreset } from './pages.js';
@@ -46,4 +47,19 @@ export async function startLiveScreen(folder: string = CACHE_FIXTURES, presets: 
       await server.close();
     },
   };
+}
+
+/**
+ * One live screen for a whole test file: started before its first test (and handed to `use`),
+ * closed after its last.
+ */
+export function liveScreenPerFile(use: (live: LiveScreen) => void, presets: Record<string, PagePreset> = {}): void {
+  let live: LiveScreen | undefined;
+  beforeAll(async () => {
+    live = await startLiveScreen(undefined, presets);
+    use(live);
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
 }
