@@ -205,6 +205,13 @@ describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' a
   });
 });
 
+/** `size` zero bytes with each field `[offset, value, bytes]` written over them, little-endian. */
+function header(size: number, fields: Array<[offset: number, value: number, bytes: 2 | 4]>): Buffer {
+  const buffer = Buffer.alloc(size);
+  for (const [offset, value, bytes] of fields) buffer.writeUIntLE(value, offset, bytes);
+  return buffer;
+}
+
 /** A minimal zip archive (deflated entries), to plant a nested archive for the control. */
 function zipOf(entries: Array<{ name: string; body: Buffer }>): Buffer {
   const locals: Buffer[] = [];
@@ -213,32 +220,14 @@ function zipOf(entries: Array<{ name: string; body: Buffer }>): Buffer {
   for (const { name, body } of entries) {
     const data = deflateRawSync(body);
     const nameBytes = Buffer.from(name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(body.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(body.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
+    // Signature, version needed (and made by), method 8 (deflate), sizes, name length, local offset.
+    const local = header(30, [[0, 0x04034b50, 4], [4, 20, 2], [8, 8, 2], [18, data.length, 4], [22, body.length, 4], [26, nameBytes.length, 2]]);
+    const central = header(46, [[0, 0x02014b50, 4], [4, 20, 2], [6, 20, 2], [10, 8, 2], [20, data.length, 4], [24, body.length, 4], [28, nameBytes.length, 2], [42, offset, 4]]);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);
     offset += 30 + nameBytes.length + data.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = header(22, [[0, 0x06054b50, 4], [8, entries.length, 2], [10, entries.length, 2], [12, directory.length, 4], [16, offset, 4]]);
   return Buffer.concat([...locals, directory, end]);
 }
