@@ -112,28 +112,16 @@ describe('provider faults', () => {
     expect(outcome.modelCalls).toBe(0);
   });
 
-  it('gives up on a server that keeps failing with 503', async () => {
-    const server = await serve(() => ({ kind: 'error', status: 503, message: 'Service unavailable' }));
+  it.each([
+    { title: 'gives up on a server that keeps failing with 503', status: 503, message: 'Service unavailable', summary: /HTTP 503/, requests: 3 },
+    { title: 'does not retry refused credentials', status: 401, message: 'Incorrect API key provided', summary: /refused the credentials \(HTTP 401/, requests: 1 },
+    { title: 'does not retry a rejected request', status: 400, message: "Invalid value for 'tool_choice'", summary: /rejected the request \(HTTP 400/, requests: 1 },
+  ])('$title', async ({ status, message, summary, requests }) => {
+    const server = await serve(() => ({ kind: 'error', status, message }));
     const { outcome } = await act(server);
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
-    expect(outcome.verdict.summary).toMatch(/HTTP 503/);
-    expect(server.requests).toHaveLength(3);
-  });
-
-  it('does not retry refused credentials', async () => {
-    const server = await serve(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
-    const { outcome } = await act(server);
-    expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
-    expect(outcome.verdict.summary).toMatch(/refused the credentials \(HTTP 401/);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('does not retry a rejected request', async () => {
-    const server = await serve(() => ({ kind: 'error', status: 400, message: "Invalid value for 'tool_choice'" }));
-    const { outcome } = await act(server);
-    expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
-    expect(outcome.verdict.summary).toMatch(/rejected the request \(HTTP 400/);
-    expect(server.requests).toHaveLength(1);
+    expect(outcome.verdict.summary).toMatch(summary);
+    expect(server.requests).toHaveLength(requests);
   });
 
   it('shrinks once on a context overflow, then fails with CONTEXT_OVERFLOW', async () => {
