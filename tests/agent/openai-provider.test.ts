@@ -113,10 +113,10 @@ describe('provider faults', () => {
   });
 
   it.each([
-    { title: 'gives up on a server that keeps failing with 503', status: 503, message: 'Service unavailable', summary: /HTTP 503/, requests: 3 },
-    { title: 'does not retry refused credentials', status: 401, message: 'Incorrect API key provided', summary: /refused the credentials \(HTTP 401/, requests: 1 },
-    { title: 'does not retry a rejected request', status: 400, message: "Invalid value for 'tool_choice'", summary: /rejected the request \(HTTP 400/, requests: 1 },
-  ])('$title', async ({ status, message, summary, requests }) => {
+    ['gives up on a server that keeps failing with 503', 503, 'Service unavailable', /HTTP 503/, 3],
+    ['does not retry refused credentials', 401, 'Incorrect API key provided', /refused the credentials \(HTTP 401/, 1],
+    ['does not retry a rejected request', 400, "Invalid value for 'tool_choice'", /rejected the request \(HTTP 400/, 1],
+  ] as const)('%s', async (_title, status, message, summary, requests) => {
     const server = await serve(() => ({ kind: 'error', status, message }));
     const { outcome } = await act(server);
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
