@@ -20,7 +20,7 @@ import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js
 import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ROOT, ensureBuilt } from './support/build.js';
-import { runE2E, type E2ERun } from './support/e2e-process.js';
+import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
 import { countScanned, filesUnder, findLeaks, textsUnder } from './support/secret-scan.js';
 
 /** Mixed case, a space, `+`, `/`, quotes, `&`, `<`: every encoding differs from the raw value. */
@@ -134,8 +134,7 @@ describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' a
   it('runs: the fill reaches the app, the failing tests fail, the clean one passes', () => {
     expect(received.length, `${run.stdout}\n${run.stderr}`).toBe(2);
     expect(received.every((body) => body === CANARY)).toBe(true);
-    const outcomes = Object.fromEntries((run.report?.tests ?? []).map((test) => [test.titlePath.at(-1), test.outcome]));
-    expect(outcomes).toEqual({
+    expect(outcomesByTitle(run)).toEqual({
       'a failing expect after the fill': 'unexpected',
       'the test itself logs, names a step, attaches and throws the echo': 'unexpected',
       'a test that types no secret keeps its trace': 'expected',
