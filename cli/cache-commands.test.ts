@@ -45,6 +45,17 @@ describe('the cache commands on a commander program', () => {
     });
   });
 
+  it('exit 2 with one line when cache mv refuses, 0 with the plan on a dry run', async () => {
+    expect(await run(['cache', 'mv', 'tests/a.e2e.ts::a', 'a'])).toEqual({
+      stdout: '',
+      stderr: "error: cache mv refused, nothing was changed: from and to are the same test id `tests/a.e2e.ts::a`; name the test's new title as `to`.\n",
+      exitCode: 2,
+    });
+    const planned = await run(['cache', 'mv', 'tests/a.e2e.ts::a', 'b', '--dry-run', '--json']);
+    expect(planned.exitCode).toBe(0);
+    expect(JSON.parse(planned.stdout)).toMatchObject({ from: 'tests/a.e2e.ts::a', to: 'tests/a.e2e.ts::b', dryRun: true, moved: [{ kind: 'act', status: 'moved' }] });
+  });
+
   it('exit 2 when prune finds no config to list the tests with', async () => {
     const result = await run(['cache', 'prune']);
     expect(result.exitCode).toBe(2);

@@ -11,6 +11,7 @@ import { clearCache, renderClear } from './cache-clear.js';
 import { diffCache } from './cache-diff.js';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from './cache-diff-render.js';
 import { listCache, renderCacheList, renderCacheListJson } from './cache-ls.js';
+import { moveTest, renderMove, renderMoveJson } from './cache-mv.js';
 import { DEFAULT_PRUNE_GRACE_MS, pruneCache, renderPrune, renderPruneJson } from './cache-prune.js';
 import { renderCacheShow, renderCacheShowJson, showCacheEntry } from './cache-show.js';
 import { cacheStats, renderCacheStats, renderCacheStatsJson } from './cache-stats.js';
@@ -66,7 +67,7 @@ function nonNegativeMinutes(value: string): number {
 }
 
 /**
- * Registers `cache ls|stats|show|diff|prune|clear|accept` on `program` (as `program cache …`).
+ * Registers `cache ls|stats|show|diff|mv|prune|clear|accept` on `program` (as `program cache …`).
  * Returns the `cache` command.
  */
 export function registerCacheCommands(program: Command, io: CommandIo): Command {
@@ -117,6 +118,20 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
       runCommandWork(io, async () => {
         const result = await diffCache({ cwd: io.cwd, cacheDirectory: (await location(flags)).cacheDirectory, base, head });
         return { outcome: 'passed', text: renderDiff(result, flags.format) };
+      }),
+    );
+
+  withLocation(configureCommand(cache.command('mv'), io, 'e2e cache mv'))
+    .description("move a renamed test's entries to its new test id (re-keyed as a fresh recording would be; all or nothing)")
+    .argument('<from>', 'the old test id, as `e2e cache ls` shows it: <file>::<title path>')
+    .argument('<to>', "the new test id; a bare title path keeps from's file")
+    .option('--dry-run', 'list what would move, change nothing')
+    .option('--force', 'replace entries already under a new key instead of refusing')
+    .option('--json', 'print JSON')
+    .action(async (from: string, to: string, flags: LocationFlags & { dryRun?: boolean; force?: boolean }) =>
+      runCommandWork(io, async () => {
+        const result = await moveTest(await location(flags), { from, to, dryRun: flags.dryRun === true, force: flags.force === true });
+        return { outcome: 'passed', text: flags.json === true ? renderMoveJson(result) : renderMove(result) };
       }),
     );
 

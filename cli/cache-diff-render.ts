@@ -6,6 +6,7 @@
  */
 import type { CacheDiffResult, StepDiff, StepIdentity } from './cache-diff.js';
 import type { ContentChanges, DiffLine } from './entry-changes.js';
+import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { markdownBlock, markdownCode, markdownText } from './text-format.js';
 
 /** Output formats of `cache diff`. */
@@ -30,6 +31,14 @@ function countsLine(result: CacheDiffResult): string {
 
 function hasChanges(result: CacheDiffResult): boolean {
   return result.tests.length > 0;
+}
+
+/** `tests/a.e2e.ts::old → ::new` (the file is written once when it stays). */
+function retitledText(retitled: { from: string; to: string }): string {
+  const cut = retitled.from.indexOf(TEST_ID_FILE_SEPARATOR);
+  const file = cut === -1 ? undefined : retitled.from.slice(0, cut);
+  const to = file !== undefined && retitled.to.startsWith(`${file}${TEST_ID_FILE_SEPARATOR}`) ? retitled.to.slice(file.length) : retitled.to;
+  return `${retitled.from} → ${to}`;
 }
 
 function stepTitle(identity: StepIdentity): string {
@@ -69,6 +78,9 @@ function textStep(step: StepDiff): string[] {
     case 'changed':
       return [`  changed   ${stepTitle(step.head)} (key ${step.head.key})`, ...nested([...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)])];
     case 'rekeyed': {
+      if (step.retitled !== undefined) {
+        return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`test id changed: ${retitledText(step.retitled)}`, 'same recording'])];
+      }
       const why = step.keyChanges.map((change) => `${change.part} changed (${change.base} → ${change.head})`).join('; ');
       const content = step.content === undefined ? ['same recording'] : [...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)];
       return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`because ${why}`, ...content])];
@@ -122,7 +134,8 @@ function markdownStep(step: StepDiff): string[] {
     case 'changed':
       return [`**changed** ${title(step.head)} (key ${code(step.head.key)})`, ...sections(step.content)];
     case 'rekeyed': {
-      const why = step.keyChanges.map((change) => `${change.part} changed: ${code(change.base)} → ${code(change.head)}`);
+      const why =
+        step.retitled === undefined ? step.keyChanges.map((change) => `${change.part} changed: ${code(change.base)} → ${code(change.head)}`) : [`test id changed: ${code(retitledText(step.retitled))}`];
       return [
         `**re-keyed** ${title(step.head)} (key ${code(step.base.key)} → ${code(step.head.key)})`,
         ...bullets(why),

@@ -1,14 +1,17 @@
 /**
  * `e2e cache diff`: a semantic diff of two cache states (git revisions or folders). Entries
  * with the same key and another blob are *changed*; an entry only in one state is paired with
- * one only in the other of the same test and occurrence (fewest differing key parts first) as
- * *re-keyed*, naming the key parts that changed; the rest are *added* or *removed*. Risky
+ * one only in the other as *re-keyed*, naming the key parts that changed: first an entry moved
+ * to another test id (`e2e cache mv`: the same recording, key parts equal but for the test id
+ * and the acts before it, moved alike), then one of the same test and occurrence (fewest
+ * differing key parts first); the rest are *added* or *removed*. Risky
  * changes are collected for the top of the output: a new origin, fewer end checks, a new
  * literal that looks like an email, card number or token, an entry that no longer reads.
  */
-import { explainKeyChange, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
+import { canonicalEncode, explainKeyChange, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
+import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { describeEndEvidence, describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';
 import { entryChanges, hasContentChanges, literalsOfEntry, sensitiveLiterals, type ContentChanges, type SensitiveLiteral } from './entry-changes.js';
 
@@ -48,7 +51,15 @@ export interface RecordingOutline {
 export type StepDiff =
   | { change: 'added'; head: StepIdentity; outline: RecordingOutline }
   | { change: 'removed'; base: StepIdentity }
-  | { change: 'rekeyed'; base: StepIdentity; head: StepIdentity; keyChanges: KeyPartChange[]; content: ContentChanges | undefined }
+  | {
+      change: 'rekeyed';
+      base: StepIdentity;
+      head: StepIdentity;
+      keyChanges: KeyPartChange[];
+      content: ContentChanges | undefined;
+      /** Set when the entry moved to another test id with its recording unchanged (`e2e cache mv`). */
+      retitled?: { from: string; to: string };
+    }
   | { change: 'changed'; base: StepIdentity; head: StepIdentity; content: ContentChanges }
   | { change: 'unreadable'; key: string; side: 'base' | 'head'; reason: string; message: string };
 
@@ -105,6 +116,50 @@ function keyPartChanges(base: KeyParts, head: KeyParts): KeyPartChange[] {
     const value = KEY_PART_VALUES[part] ?? (() => '');
     return { part, base: value(base), head: value(head) };
   });
+}
+
+/** What must be equal for an entry to count as moved to another test: everything but the key, the test id and the acts' keys. */
+function movedSignature(entry: Entry): string {
+  const { key: _key, keyParts, ...recording } = entry;
+  const { testId: _testId, preceding, ...parts } = keyParts;
+  return canonicalEncode({ parts, preceding: preceding?.length ?? -1, recording } as unknown as CanonicalValue);
+}
+
+/**
+ * Pairs entries that moved to another test id unchanged (what `e2e cache mv` does): the same
+ * recording (provenance and recording time included, so an unrelated test recorded with the same
+ * instruction never pairs) and the same key parts but the test id; a judgment pairs only when
+ * each act before it is one of the acts that moved with it. Acts first, then the judgments after them.
+ */
+function pairRetitled(removed: readonly Readable[], added: readonly Readable[]): Array<[Readable, Readable]> {
+  const bySignature = new Map<string, Readable[]>();
+  for (const head of added) {
+    const signature = movedSignature(head.entry);
+    bySignature.set(signature, [...(bySignature.get(signature) ?? []), head]);
+  }
+  const pairs: Array<[Readable, Readable]> = [];
+  const movedKeys = new Map<string, string>();
+  const used = new Set<string>();
+  const precedingMoved = (base: Entry, head: Entry): boolean =>
+    (base.keyParts.preceding ?? []).every((key, index) => movedKeys.get(key) === head.keyParts.preceding?.[index]);
+  const ordered = [...removed].sort((a, b) => Number(a.entry.kind !== 'act') - Number(b.entry.kind !== 'act') || compareText(a.key, b.key));
+  for (const base of ordered) {
+    const candidates = (bySignature.get(movedSignature(base.entry)) ?? []).filter(
+      (head) => !used.has(head.key) && head.entry.keyParts.testId !== base.entry.keyParts.testId && precedingMoved(base.entry, head.entry),
+    );
+    // Among equals (rare: the same recording in several tests), the same file first, then by test id.
+    const sameFile = (head: Readable): number => Number(fileOf(head.entry.keyParts.testId) !== fileOf(base.entry.keyParts.testId));
+    const head = candidates.sort((a, b) => sameFile(a) - sameFile(b) || compareText(a.entry.keyParts.testId, b.entry.keyParts.testId) || compareText(a.key, b.key))[0];
+    if (head === undefined) continue;
+    used.add(head.key);
+    if (base.entry.kind === 'act') movedKeys.set(base.key, head.key);
+    pairs.push([base, head]);
+  }
+  return pairs;
+}
+
+function fileOf(testId: string): string {
+  return testId.slice(0, Math.max(0, testId.indexOf(TEST_ID_FILE_SEPARATOR)));
 }
 
 /** Pairs entries only in base with entries only in head of the same test and occurrence, fewest differing key parts first. */
@@ -262,8 +317,17 @@ export async function diffCacheStates(base: CacheState, head: CacheState): Promi
     if (read === undefined) steps.push(unreadable(entry, 'head'));
     else onlyHead.push(read);
   }
-  const paired = pairRekeyed(onlyBase, onlyHead);
-  const pairedKeys = new Set(paired.flatMap(([from, to]) => [from.key, to.key]));
+  const retitled = pairRetitled(onlyBase, onlyHead);
+  const retitledKeys = new Set(retitled.flatMap(([from, to]) => [from.key, to.key]));
+  for (const [from, to] of retitled) {
+    const keyChanges = keyPartChanges(from.entry.keyParts, to.entry.keyParts).filter((change) => change.part === 'the test');
+    steps.push({ change: 'rekeyed', base: identityOf(from), head: identityOf(to), keyChanges, content: undefined, retitled: { from: from.entry.keyParts.testId, to: to.entry.keyParts.testId } });
+  }
+  const paired = pairRekeyed(
+    onlyBase.filter((entry) => !retitledKeys.has(entry.key)),
+    onlyHead.filter((entry) => !retitledKeys.has(entry.key)),
+  );
+  const pairedKeys = new Set([...retitledKeys, ...paired.flatMap(([from, to]) => [from.key, to.key])]);
   for (const [from, to] of paired) {
     const changes = entryChanges(from.entry, to.entry);
     const content = hasContentChanges(changes) ? changes : undefined;

@@ -6,7 +6,7 @@
  * Time spent observing and acting is added to the step's timing.
  */
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
-import { describeAction, type SentenceInput } from './action-sentence.js';
+import { describeSentence, type SentenceInput, type SentenceNoun } from '../contract/action-sentence.js';
 import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
 import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
 import { isEngineError, KEY_MODIFIERS, type EngineAction, type EngineInstance, type KeyModifier, type NodeRef, type ScreenNode, type ScrollDirection, type SessionAction, type Verb } from '../contract/engine.js';
@@ -47,10 +47,15 @@ interface ActionSpec {
   destination?: NodeRef | undefined;
   args: Record<string, unknown>;
   value?: ValueOrigin | undefined;
-  sentence: Omit<SentenceInput, 'verb' | 'node' | 'destination'>;
+  sentence: Omit<SentenceInput, 'verb' | 'target' | 'destination'>;
   /** Checks that need the authorized node (policies); throw to refuse. */
   authorize?: ((node: ScreenNode | undefined) => Promise<void> | void) | undefined;
   run(options: { timeoutMs: number; signal: AbortSignal }): Promise<void>;
+}
+
+/** A live node as a sentence names it (its states are not part of what the action did). */
+function nounOf(node: ScreenNode | undefined): SentenceNoun | undefined {
+  return node === undefined ? undefined : { role: node.role, name: node.name, text: node.text, placeholder: node.placeholder, testId: node.testId };
 }
 
 /** Default most scrolls of `scrollUntil`. */
@@ -155,7 +160,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         if (isE2EError(error)) session.stop(error);
         throw error;
       }
-      const sentence = redact(describeAction({ ...spec.sentence, verb: spec.verb, node, destination }));
+      const sentence = redact(describeSentence({ ...spec.sentence, verb: spec.verb, target: nounOf(node), destination: nounOf(destination) }));
       const base = { step: eventStep(), verb: spec.verb, args: spec.args, sentence, before } as const;
       const withTarget = {
         ...base,
@@ -258,7 +263,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
       target: ref,
       args: { name: secretName, replace: true },
       value: { kind: 'secret', name: secretName },
-      sentence: { value: `<secret:${secretName}>` },
+      sentence: { value: { kind: 'secret', name: secretName } },
       authorize: authorizeSecret(secretName),
       run: (options) => host.engine.perform(ref, { verb: 'type', value: host.vault.resolve(secretName), replace: true }, options),
     });
@@ -277,7 +282,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
     return node('type', 'type', target, { verb: 'type', value: text, replace }, {
       args: { value: text, replace },
       value: origin(text),
-      sentence: { value: text },
+      sentence: { value: { kind: 'literal', value: text } },
     });
   }
 
@@ -373,7 +378,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
       return node('select', 'select', target, { verb: 'select', value: option }, {
         args: { value: option },
         value: origin(option),
-        sentence: { value: option },
+        sentence: { value: { kind: 'literal', value: option } },
       });
     },
     check: (target, checked = true) =>
@@ -452,7 +457,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         session.stop(error);
         return Promise.reject(error);
       }
-      return page('typeText', 'type', { verb: 'typeText', value: text }, { args: { value: text }, value: origin(text), sentence: { value: text } });
+      return page('typeText', 'type', { verb: 'typeText', value: text }, { args: { value: text }, value: origin(text), sentence: { value: { kind: 'literal', value: text } } });
     },
     pressKey: (key) => {
       const pressed = requireString(key, 'ctx.actions.pressKey(key)');

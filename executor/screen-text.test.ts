@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeState, ScreenNode } from '../contract/engine.js';
 import { maskTickingText } from '../contract/volatile-text.js';
-import { createRedactor, diffScreens, elideHref, escapeQuoted, redactText, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
+import { diffScreens, elideHref, escapeQuoted, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 
 /** A node with defaults, children at the right depth. */
 function node(id: string, role: string, name: string, extra: Partial<Omit<ScreenNode, 'children'>> = {}, children: ScreenNode[] = []): ScreenNode {
@@ -79,38 +79,6 @@ describe('renderScreen', () => {
     expect(text).toContain('path /t/<secret:apiToken>,');
     expect(text).toContain('#n1 text "Your token is <secret:apiToken>."');
     expect(text).toContain('#n3 textbox "Token" value="<secret:apiToken>"');
-  });
-});
-
-describe('redactText', () => {
-  it('prefers the longest secret and never re-scans a replacement', () => {
-    const secrets = new Map([
-      ['short', 'secret'],
-      ['long', 'my-secret-value'],
-    ]);
-    expect(redactText('a my-secret-value and a secret', secrets)).toBe('a <secret:long> and a <secret:short>');
-    // A secret whose value is another secret's name must not touch the placeholder.
-    const tricky = new Map([
-      ['abc', 'zzzzzz'],
-      ['other', 'abc'],
-    ]);
-    expect(redactText('zzzzzz abc', tricky)).toBe('<secret:abc> <secret:other>');
-  });
-
-  it('treats regular-expression characters in a secret literally', () => {
-    expect(redactText('pay $1.00 (now)', new Map([['price', '$1.00 (now)']]))).toBe('pay <secret:price>');
-    expect(redactText('pay $1x00', new Map([['price', '$1.00']]))).toBe('pay $1x00');
-  });
-
-  it('hides the start of a secret cut off by the engine clipping a long text', () => {
-    const redact = createRedactor(new Map([['key', 'abcdef123456']]));
-    expect(redact('the key is abcdef…')).toBe('the key is <secret:key>…');
-    expect(redact('nothing secret here…')).toBe('nothing secret here…');
-  });
-
-  it('leaves text alone when no secrets are configured or values are empty', () => {
-    expect(redactText('plain', undefined)).toBe('plain');
-    expect(redactText('plain', new Map([['empty', '']]))).toBe('plain');
   });
 });
 

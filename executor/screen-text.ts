@@ -25,21 +25,6 @@ export interface RenderOptions {
 /** Replace every configured secret value, in every recognisable form, in `text` by `<secret:name>`. */
 export type Redactor = (text: string) => string;
 
-/**
- * A redactor for `secrets` (name → value): {@link createSecretRedactor}'s, the project's one
- * redactor, including its handling of a text the engine clipped in the middle of a secret.
- */
-export function createRedactor(secrets: ReadonlyMap<string, string> | undefined): Redactor {
-  if (secrets === undefined || secrets.size === 0) return (text) => text;
-  const redactor = createSecretRedactor(secrets);
-  return (text) => redactor.redactClipped(text);
-}
-
-/** Replace configured secret values in any text. */
-export function redactText(text: string, secrets: ReadonlyMap<string, string> | undefined): string {
-  return createRedactor(secrets)(text);
-}
-
 /** Quote-safe form of a value inside `"…"`: backslash, quote, newlines and control characters escaped. */
 export function escapeQuoted(text: string): string {
   let escaped = '';
@@ -105,7 +90,9 @@ export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redact
  * indented one space per depth. Secret values never survive, in any field or the path.
  */
 export function renderScreen(screen: RenderableScreen, options: RenderOptions): string {
-  const redact = createRedactor(options.secrets);
+  // The clipped form also hides a secret's start that the engine cut off mid-value.
+  const redactor = createSecretRedactor(options.secrets ?? []);
+  const redact: Redactor = (text) => redactor.redactClipped(text);
   const lines: string[] = [];
   const visit = (node: ScreenNode, depth: number): void => {
     lines.push(' '.repeat(depth) + renderNodeLine(node, screen.url, redact));

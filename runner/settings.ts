@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../contract/engine.js';
 import { secretPlaceholder, type SecretDefinition } from '../executor/secrets.js';
-import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
+import type { AgentConfig } from './config.js';
 import type { CacheMode } from './environment.js';
 
 /** Name of the fixture option holding {@link ProjectSettings}. */
@@ -32,19 +32,8 @@ export interface TargetSettings {
   app: { url: string; identity: string };
 }
 
-/** One resolved agent entry. */
-export interface AgentSettings {
-  model?: OpaqueLanguageModel;
-  judge?: OpaqueLanguageModel;
-  context: string;
-  maxSteps?: number;
-  maxModelCalls?: number;
-  timeout?: number;
-  providerOptions?: Record<string, Record<string, unknown>>;
-  system?: string;
-  tools?: Record<string, unknown>;
-  executor?: StepExecutor;
-}
+/** One resolved agent entry: the config's, with its context filled in. */
+export type AgentSettings = Omit<AgentConfig, 'context'> & { context: string };
 
 /** The resolved cache settings. */
 export interface CacheSettings {

@@ -121,7 +121,11 @@ describe('miss explanations', () => {
       expect(await index.explain(sampleKeyParts({ testId: 'new.e2e.ts::new' }))).toBe('no entry; this test has no recorded entries');
       // Same file, same instruction, another title: the test was likely renamed.
       expect(await index.explain(sampleKeyParts({ testId: 'todos.e2e.ts::todos › adds two' }))).toBe(
-        'no entry; this test has no recorded entries, but "todos.e2e.ts::todos › adds" in the same file has one for the same instruction (renamed? record it again; `e2e cache prune` then removes the old title\'s entries)',
+        "no entry; this test has no recorded entries, but \"todos.e2e.ts::todos › adds\" in the same file has one for the same instruction (renamed? move its entries: `e2e cache mv 'todos.e2e.ts::todos › adds' 'todos.e2e.ts::todos › adds two'`)",
+      );
+      // A title with a quote stays one shell word in the suggested command.
+      expect(await index.explain(sampleKeyParts({ testId: "todos.e2e.ts::todos › adds Bob's todo" }))).toContain(
+        "`e2e cache mv 'todos.e2e.ts::todos › adds' 'todos.e2e.ts::todos › adds Bob'\\''s todo'`",
       );
     } finally {
       rmSync(folder, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
 import { secret, unique } from '../../executor/secrets.js';
 import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../contract/step-contract.js';
+import { describeAction } from '../../recorder/describe-action.js';
 import { cachedAttempt, type CachedAttemptOptions } from '../support/cached-attempt.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { find } from '../support/hand-built-tree.js';
@@ -214,6 +215,10 @@ describe('record and replay through the attempt cache', () => {
     expect(replay.executor.calls).toBe(0);
     expect(replay.cache).toMatchObject({ mode: 'self-finalized' });
     expect(replay.outcome.actions).toContain('type <secret:adminPassword> into textbox "Password"');
+    // The report (live sentences) and `cache show` (recorded ones) spell every action alike.
+    const stored = await store.read(replay.cache?.entry ?? '');
+    if (stored.kind !== 'hit' || stored.entry.kind !== 'act') throw new Error(`no act entry: ${stored.kind}`);
+    expect(replay.outcome.actions).toEqual(stored.entry.actions.map(describeAction));
     const { root } = await live.instance.observe();
     expect(allNodes(root).some((node) => node.role === 'status' && node.text === 'Signed in as admin')).toBe(true);
     const forms = [password, Buffer.from(password).toString('base64'), encodeURIComponent(password)];

@@ -102,7 +102,7 @@ describe('e2e cache show', () => {
     expect(text).toContain('  params:         user=<secret:user>');
     expect(text).toContain('Starts at http://127.0.0.1:4173/login');
     expect(text).toContain('  1. type "ada@example.com" into textbox "Email"');
-    expect(text).toContain('  2. type secret password into textbox "Password"');
+    expect(text).toContain('  2. type <secret:password> into textbox "Password"');
     expect(text).toContain('  appeared: checkbox "Remember me" [checked]');
     expect(text).toContain('  gone: button "Sign in"');
     expect(text).toContain('Origins: http://127.0.0.1:4173');

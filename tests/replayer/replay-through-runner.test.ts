@@ -300,7 +300,7 @@ describe('record and replay through the step runner', () => {
     expect(replay.replays[0]).toMatchObject({
       kind: 'stopped',
       reason: 'action-failed',
-      detail: 'at action 1 of 3, type secret adminPassword into textbox "New todo": the secret adminPassword is not available to this step',
+      detail: 'at action 1 of 3, type <secret:adminPassword> into textbox "New todo": the secret adminPassword is not available to this step',
       prefix: { actions: [] },
     });
   });

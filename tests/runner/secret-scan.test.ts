@@ -10,7 +10,7 @@
  * nested ones too) and stdout/stderr hold the canary in none of the forms the redactor claims;
  * the scan itself is shown to find each form in planted files.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -19,8 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js';
 import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';
-import { ROOT, ensureBuilt } from './support/build.js';
+import { ensureBuilt } from './support/build.js';
 import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
+import { linkedProject } from './support/linked-project.js';
 import { countScanned, filesUnder, findLeaks, textsUnder } from './support/secret-scan.js';
 
 /** Mixed case, a space, `+`, `/`, quotes, `&`, `<`: every encoding differs from the raw value. */
@@ -88,12 +89,7 @@ test('a test that types no secret keeps its trace', async ({ agent }) => {
 
 /** A fresh project in the temp folder: its own node_modules of links, \`e2e\` being this repository. */
 function makeProject(): string {
-  const project = mkdtempSync(join(tmpdir(), 'e2e-secret-scan-'));
-  const modules = join(project, 'node_modules');
-  mkdirSync(modules);
-  for (const name of readdirSync(join(ROOT, 'node_modules'))) if (name !== '.bin' && name !== 'e2e') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
-  symlinkSync(ROOT, join(modules, 'e2e'), 'dir');
-  writeFileSync(join(project, 'package.json'), '{ "name": "scan-project", "private": true, "type": "module" }\n');
+  const project = linkedProject('secret-scan');
   writeFileSync(join(project, 'e2e.config.ts'), CONFIG);
   mkdirSync(join(project, 'support'));
   writeFileSync(join(project, 'support', 'scripted.ts'), readFileSync(SCRIPTED, 'utf8'));

@@ -19,6 +19,7 @@ import {
   REPLAY_POLICY_VERSION,
   type ActEntry,
   type Entry,
+  type JudgmentEntry,
   type KeyParts,
   type RecordedAction,
   type StateControl,
@@ -96,6 +97,21 @@ export async function actEntry(spec: ActEntrySpec): Promise<ActEntry> {
   );
   if (built.kind !== 'entry') throw new Error(`fixture entry does not build: ${built.reason}`);
   return built.entry;
+}
+
+/** An assert entry keyed after the acts `preceding` (their keys, in order), as the judgment cache keys it. */
+export async function assertEntry(testId: string, preceding: readonly string[], instruction = 'two todos are open'): Promise<JudgmentEntry> {
+  const keyParts: KeyParts = { ...keyPartsOf({ testId, instruction }), kind: 'assert', preceding: [...preceding] };
+  return {
+    version: 1,
+    kind: 'assert',
+    key: await computeKey(keyParts),
+    keyParts,
+    route: { origin: SHOP_ORIGIN, path: '/', query: '' },
+    evidence: [{ control: stateControl('listitem', 'Buy milk'), expect: 'present' }],
+    summary: 'Two todos are open.',
+    provenance: { verifiedBy: 'assert', executor: 'e2e/agent', toolVersion: '0.1.0', recordedAt: '2025-03-04T05:06:07.000Z' },
+  };
 }
 
 /** Writes `entries` into the cache folder `directory` through the file store (replacing what the keys name). */
