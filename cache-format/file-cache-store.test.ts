@@ -1,32 +1,20 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, utimes, writeFile, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, utimes, writeFile, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isE2EError } from '../errors/index.js';
+import { rejectionOf } from '../tests/support/caught.js';
 import { filesUnder, snapshotTree } from '../tests/support/directory-snapshot.js';
+import { tempFolders } from '../tests/support/temp-folders.js';
 import { numberedActEntry, sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
 import { FileCacheStore } from './file-cache-store.js';
 import { blobPath, refPath } from './layout.js';
 
+const tempFolder = tempFolders('e2e-store-');
 let directory: string;
-
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'e2e-store-'));
+beforeEach(() => {
+  directory = tempFolder();
 });
-
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 describe('FileCacheStore', () => {
   it('reads back what it wrote', async () => {

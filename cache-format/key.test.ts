@@ -3,29 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isE2EError } from '../errors/index.js';
+import { rejectionOf, thrownBy } from '../tests/support/caught.js';
 import { sampleKeyParts } from '../tests/support/sample-entries.js';
 import type { KeyParts } from './entry.js';
 import { assertKeyPartsSafe, computeKey, explainKeyChange, isCacheKey, normalizeInstruction, REPLAY_POLICY_VERSION } from './key.js';
 
 const run = promisify(execFile);
-
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 /** One changed value per key part. */
 const CHANGED_PARTS: Array<[keyof KeyParts, Partial<KeyParts>, string]> = [

@@ -3,8 +3,6 @@
  * and the scripted models read the live page's screen to find what to act on.
  */
 import { tool } from 'ai';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../agent/create-agent.js';
@@ -13,6 +11,7 @@ import { createToolLoopExecutor } from '../../agent/tool-loop.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
 import { web } from '../../engines/web/index.js';
+import { sharedPages } from '../support/pages.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, replyJson, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
 import { attemptOver, type HarnessOptions } from './support/step-harness.js';
@@ -22,7 +21,10 @@ let engine: Engine;
 const instances: EngineInstance[] = [];
 
 beforeAll(async () => {
-  server = await serveStatic(join(dirname(fileURLToPath(import.meta.url)), 'fixtures'));
+  server = await serveStatic(undefined);
+  // The todo page in a main landmark, with a counter that is a status and no status line but one that says Ready after a moment.
+  const knobs = 'main=1&heading=Todos&testid=0&list=Todo list&toggle=Toggle&delete=0&quiet=1&count=status&ready=150';
+  server.route(sharedPages({ '/todos.html': { page: 'todos.html', knobs } }, false));
   engine = web({ env: { E2E_CHROMIUM_PATH: '/usr/bin/chromium' } });
 });
 
@@ -50,7 +52,7 @@ async function openTodos(options: HarnessOptions) {
 describe('agent steps on a real page', () => {
   it('adds and completes a todo with the built-in agent, then judges the result', async () => {
     const model = scriptedModel([
-      ({ text }) => callTools(['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'Buy milk' }]),
+      ({ text }) => callTools(['type', { target: findId(text, 'textbox', 'New todo'), text: 'Buy milk' }]),
       ({ text }) => callTools(['tap', { target: findId(text, 'button', 'Add') }]),
       ({ latest }) => {
         expect(latest).toMatch(/added #\S+ checkbox "Toggle Buy milk"/);

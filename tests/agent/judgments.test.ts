@@ -16,6 +16,15 @@ function appWithTodos(...titles: string[]) {
   return app;
 }
 
+/** What `judgeAssert` answers for "Tea is listed" on the Milk and Tea list, asked of `model`. */
+async function judgeTea(model: ReturnType<typeof scriptedModel>): Promise<Awaited<ReturnType<typeof judgeAssert>> | undefined> {
+  let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
+  const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
+  const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
+  await runner.runStep('act', 'probe');
+  return judged;
+}
+
 describe('assert judgments', () => {
   it.each([
     ['holds', 'passed', undefined],
@@ -35,7 +44,6 @@ describe('assert judgments', () => {
   });
 
   it('repairs an answer that names ids not on the screen, and marks it not cacheable when they stay unknown', async () => {
-    let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
     const model = scriptedModel([
       () => replyJson({ verdict: 'holds', reason: 'Tea is listed.', evidence: ['n999'] }),
       ({ latest }) => {
@@ -43,28 +51,17 @@ describe('assert judgments', () => {
         return replyJson({ verdict: 'holds', reason: 'Tea is listed.', evidence: ['#n999', 't2'] });
       },
     ]);
-    const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
-    const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
-    await runner.runStep('act', 'probe');
-    expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: false }, modelCalls: 2 });
+    expect(await judgeTea(model)).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: false }, modelCalls: 2 });
   });
 
   it('takes the id of an evidence entry that cites a whole screen line', async () => {
-    let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
     const model = scriptedModel([({ text }) => replyJson({ verdict: 'holds', reason: 'Tea is listed.', evidence: [`#${findId(text, 'listitem', 'Tea')} listitem "Tea"`] })]);
-    const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
-    const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
-    await runner.runStep('act', 'probe');
-    expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: true }, modelCalls: 1 });
+    expect(await judgeTea(model)).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: true }, modelCalls: 1 });
   });
 
   it('keeps evidence and cacheability when the ids check out the first time', async () => {
-    let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
     const model = scriptedModel([({ text }) => replyJson({ verdict: 'holds', reason: 'Tea is listed.', evidence: [`#${findId(text, 'listitem', 'Tea')}`] })]);
-    const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
-    const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
-    await runner.runStep('act', 'probe');
-    expect(judged).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: true }, modelCalls: 1 });
+    expect(await judgeTea(model)).toMatchObject({ status: 'passed', evidence: { nodeIds: ['t2'], cacheable: true }, modelCalls: 1 });
   });
 
   it('fails with MODEL_OUTPUT_INVALID when the answer is unusable after the repair round', async () => {

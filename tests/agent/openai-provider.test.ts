@@ -112,28 +112,16 @@ describe('provider faults', () => {
     expect(outcome.modelCalls).toBe(0);
   });
 
-  it('gives up on a server that keeps failing with 503', async () => {
-    const server = await serve(() => ({ kind: 'error', status: 503, message: 'Service unavailable' }));
+  it.each([
+    ['gives up on a server that keeps failing with 503', 503, 'Service unavailable', /HTTP 503/, 3],
+    ['does not retry refused credentials', 401, 'Incorrect API key provided', /refused the credentials \(HTTP 401/, 1],
+    ['does not retry a rejected request', 400, "Invalid value for 'tool_choice'", /rejected the request \(HTTP 400/, 1],
+  ] as const)('%s', async (_title, status, message, summary, requests) => {
+    const server = await serve(() => ({ kind: 'error', status, message }));
     const { outcome } = await act(server);
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
-    expect(outcome.verdict.summary).toMatch(/HTTP 503/);
-    expect(server.requests).toHaveLength(3);
-  });
-
-  it('does not retry refused credentials', async () => {
-    const server = await serve(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
-    const { outcome } = await act(server);
-    expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
-    expect(outcome.verdict.summary).toMatch(/refused the credentials \(HTTP 401/);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('does not retry a rejected request', async () => {
-    const server = await serve(() => ({ kind: 'error', status: 400, message: "Invalid value for 'tool_choice'" }));
-    const { outcome } = await act(server);
-    expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
-    expect(outcome.verdict.summary).toMatch(/rejected the request \(HTTP 400/);
-    expect(server.requests).toHaveLength(1);
+    expect(outcome.verdict.summary).toMatch(summary);
+    expect(server.requests).toHaveLength(requests);
   });
 
   it('shrinks once on a context overflow, then fails with CONTEXT_OVERFLOW', async () => {

@@ -4,11 +4,9 @@
  * store. Every replay reason comes from a real change of the fixture page.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blobPath, FileCacheStore } from '../../cache-format/index.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
@@ -18,29 +16,16 @@ import { describeAction } from '../../recorder/describe-action.js';
 import { cachedAttempt, type CachedAttemptOptions } from '../support/cached-attempt.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { find } from '../support/hand-built-tree.js';
-import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
+import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
 import { allNodes } from '../support/screen-tree.js';
+import { tempFolders } from '../support/temp-folders.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ADD = 'add a todo {title} and complete it';
 
 let live: LiveScreen;
-const folders: string[] = [];
-beforeAll(async () => {
-  live = await startLiveScreen(FIXTURES);
-});
-afterAll(async () => {
-  await live.close();
-});
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'e2e-attempt-cache-'));
-  folders.push(folder);
-  return folder;
-}
+// The todo page without Delete buttons or times of day: a step that adds and completes a todo.
+liveScreenPerFile((started) => (live = started), { '/todos.html': { page: 'todos.html', knobs: 'delete=0&stamp=0' } });
+const tempFolder = tempFolders('e2e-attempt-cache-');
 
 /** A cache folder with a hit ledger beside it. */
 function newCache(): { dir: string; hits: string; store: FileCacheStore } {
@@ -215,7 +200,7 @@ describe('record and replay through the attempt cache', () => {
         prefixes: [],
         async runStep(context) {
           executor.calls++;
-          await context.actions.type({ id: find(await tree(context), 'textbox', 'Username').id }, 'admin');
+          await context.actions.type({ id: find(await tree(context), 'textbox', 'User name').id }, 'admin');
           await context.actions.typeSecret({ id: find(await tree(context), 'textbox', 'Password').id }, 'adminPassword');
           await context.actions.tap({ id: find(await tree(context), 'button', 'Sign in').id });
           return { status: 'passed', summary: 'Signed in as admin.' };
@@ -367,7 +352,7 @@ describe('each replay reason, from a real page change', () => {
   it('hands off on end-mismatch when the outcome reads differently, and saves the healed flow', async () => {
     const { store } = newCache();
     await record(store);
-    const run = await runOnce('todos.html#word=Finished', { store });
+    const run = await runOnce('todos.html#completed=Finished', { store });
     expect(run.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch' });
     expect(run.cache?.detail).toContain('after all 3 actions, status with text "Completed Buy milk" did not appear');
     expect(run.executor.prefixes[0]?.actions).toHaveLength(3);
@@ -377,7 +362,7 @@ describe('each replay reason, from a real page change', () => {
   it('never passes a planted regression by replay: the outcome already on screen proves nothing', async () => {
     const { store } = newCache();
     const key = await record(store);
-    const run = await runOnce('todos.html#seed=Buy%20milk&done=1&noop=1', { store, executor: noticingExecutor() });
+    const run = await runOnce('todos.html#seed=Buy%20milk&done=1&status=Completed%20Buy%20milk&noop=1', { store, executor: noticingExecutor() });
     expect(run.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch' });
     expect(run.cache?.detail).toContain('no recorded change happened during the replay');
     expect(run.executor.calls).toBe(1);

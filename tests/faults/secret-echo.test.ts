@@ -9,7 +9,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../agent/create-agent.js';
@@ -19,32 +18,24 @@ import { secret } from '../../executor/secrets.js';
 import type { Observation, StepExecutor } from '../../contract/step-contract.js';
 import { web } from '../../engines/web/index.js';
 import { filesUnder } from '../support/directory-snapshot.js';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { servePagesRecording } from '../support/pages.js';
+import type { StaticServer } from '../support/static-server.js';
 import { callTools, findId, scriptedModel, throwScriptErrors } from '../agent/support/scripted-model.js';
 import { countScanned, findLeaks, leakForms } from '../runner/support/secret-scan.js';
 import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 /** Upper and lower case, a space, `+`, `/`, `&`, quotes and angle brackets: every encoding differs from the raw value. */
 const CANARY = 'Zq7 Canary+Pw/42 "x"&<y>';
 const INSTRUCTION = 'submit the token form with {token}';
 
 let server: StaticServer;
 let engine: Engine;
-const received: string[] = [];
+let received: string[];
 const instances: EngineInstance[] = [];
 const folders: string[] = [];
 
 beforeAll(async () => {
-  server = await serveStatic(FIXTURES);
-  server.route(async (request, response) => {
-    if (request.url !== '/record' || request.method !== 'POST') return false;
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    received.push(Buffer.concat(chunks).toString('utf8'));
-    response.writeHead(204).end();
-    return true;
-  });
+  ({ server, received } = await servePagesRecording());
   engine = web({ env: process.env });
 });
 afterEach(async () => {

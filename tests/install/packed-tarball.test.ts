@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReport, type Report } from '../../runner/report.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import type { StaticServer } from '../support/static-server.js';
 import { parseXml } from '../support/xml.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
-import { APP_FOLDER } from '../runner/support/fixture-servers.js';
+import { serveApp } from '../runner/support/fixture-servers.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -116,7 +116,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'e2e-install-'));
   const packed = JSON.parse(execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
   tarball = join(work, packed[0]!.filename);
-  app = await serveStatic(APP_FOLDER);
+  app = await serveApp();
   // Both installs at once: npm mostly waits on the cache and the registry.
   const [commonjs, module] = await Promise.all([freshProject('commonjs'), freshProject('module')]);
   projects = { commonjs, module };

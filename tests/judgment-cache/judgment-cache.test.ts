@@ -4,11 +4,8 @@
  * reads off the screen in its prompt), the attempt cache on the runner's seams, and a real
  * file store. Every regression is a real change of the fixture page.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FileCacheStore, type JudgmentEntry } from '../../cache-format/index.js';
 import { entryChanges } from '../../cli/entry-changes.js';
@@ -18,28 +15,21 @@ import type { StepExecutor } from '../../contract/step-contract.js';
 import { summarize, toReportStep, type ReportTest } from '../../runner/report.js';
 import { throwScriptErrors } from '../agent/support/scripted-model.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
-import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
+import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { judgedAttempt, type JudgedAttemptOptions } from './support/judged-attempt.js';
 import { screenJudge, type JudgeRule, type Screen } from './support/screen-judge.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
-
 let live: LiveScreen;
-const folders: string[] = [];
-beforeAll(async () => {
-  live = await startLiveScreen(FIXTURES);
-});
-afterAll(async () => {
-  await live.close();
-});
+// The todo page as a judgment sees it: a named list, no Delete buttons, no times of day.
+liveScreenPerFile((started) => (live = started), { '/todos.html': { page: 'todos.html', knobs: 'delete=0&stamp=0&testid=0&list=Todos' } });
+const tempFolder = tempFolders('e2e-judgment-cache-');
 afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   throwScriptErrors();
 });
 
 function newStore(): { dir: string; store: FileCacheStore } {
-  const dir = join(mkdtempSync(join(tmpdir(), 'e2e-judgment-cache-')), 'cache');
-  folders.push(dir);
+  const dir = join(tempFolder(), 'cache');
   return { dir, store: new FileCacheStore(dir) };
 }
 
@@ -320,7 +310,7 @@ describe('evidence a judgment cannot rest on', () => {
 describe('waitFor', () => {
   it('replays by waiting for the recorded evidence, with no model', async () => {
     const { store } = newStore();
-    await live.open(page({ late: '500' }));
+    await live.open(page({ synced: '500' }));
     const judge = screenJudge(RULES);
     const recording = judgedAttempt({ live, store, judge });
     const waited = await recording.waitFor('the status says Synced', { interval: 100 });
@@ -328,7 +318,7 @@ describe('waitFor', () => {
     expect(judge.calls()).toBeGreaterThanOrEqual(2);
     expect((await recording.finish())[0]?.outcome.write).toBe('saved');
 
-    await live.open(page({ late: '500' }));
+    await live.open(page({ synced: '500' }));
     const replay = judgedAttempt({ live, store });
     const outcome = await replay.waitFor('the status says Synced', { interval: 100 });
     await replay.finish();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ReportStep } from '../../runner/report.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
-import { runE2E, type E2ERun } from './support/e2e-process.js';
+import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/contract/', import.meta.url));
 const PLAIN = fileURLToPath(new URL('./fixtures/plain-config/', import.meta.url));
@@ -44,8 +44,7 @@ afterAll(async () => {
 
 describe('the executor contract through e2e run', () => {
   it('passes every contract test but the one that fails on purpose', () => {
-    const outcomes = Object.fromEntries((first.report?.tests ?? []).map((test) => [test.titlePath.at(-1), test.outcome]));
-    expect(outcomes).toEqual({
+    expect(outcomesByTitle(first)).toEqual({
       'a page that breaks the walk gives a screen without a tree, and point actions still work': 'expected',
       'after a secret fill a screen without a tree comes without pixels': 'expected',
       'the built-in agent carries on by its pixels when the page breaks the walk': 'expected',

@@ -22,24 +22,10 @@ import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startHabitsApp, type HabitsApp } from './support/habits-app.js';
 import { unzip } from './support/secret-scan.js';
+import type { LoggedStep, LoggedTest } from './fixtures/habits/step-log-reporter.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/habits/', import.meta.url));
 const PIN = 'pin-4417-Qz';
-
-interface LoggedStep {
-  category: string;
-  title: string;
-  location: { file: string; line: number } | null;
-  error: string | null;
-  attachments: string[];
-  steps: LoggedStep[];
-}
-interface LoggedTest {
-  title: string;
-  status: string;
-  errorLocation: { file: string; line: number } | null;
-  steps: LoggedStep[];
-}
 
 let app: HabitsApp;
 let work: string;

@@ -10,7 +10,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { servePagesRecording } from '../support/pages.js';
+import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { countScanned, filesUnder, findLeaks, leakForms } from './support/secret-scan.js';
@@ -21,22 +22,13 @@ const WRITTEN = join(FIXTURE, '.e2e');
 const CANARY = 'Ec7 Canary+Tok/93 "q\'&';
 
 let server: StaticServer;
-const received: string[] = [];
+let received: string[];
 let run: E2ERun;
 
 beforeAll(async () => {
   ensureBuilt();
   rmSync(WRITTEN, { recursive: true, force: true });
-  // The same echoing page as the in-process fault test, served from its one copy.
-  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures', import.meta.url)));
-  server.route(async (request, response) => {
-    if (request.url !== '/record' || request.method !== 'POST') return false;
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    received.push(Buffer.concat(chunks).toString('utf8'));
-    response.writeHead(204).end();
-    return true;
-  });
+  ({ server, received } = await servePagesRecording());
   run = await runE2E(['record'], { cwd: FIXTURE, env: { E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY } });
 }, 120_000);
 

@@ -17,9 +17,10 @@ import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import { servePagesRecording } from '../support/pages.js';
+import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
-import { runE2E, type E2ERun } from './support/e2e-process.js';
+import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
 import { linkedProject } from './support/linked-project.js';
 import { countScanned, filesUnder, findLeaks, textsUnder } from './support/secret-scan.js';
 
@@ -58,7 +59,7 @@ export default defineConfig({
 const TESTS = `import { expect, secret, test } from 'e2e';
 
 test.beforeEach(async ({ app, agent }) => {
-  await app.open('/echo-everywhere.html');
+  await app.open('/echo.html#everywhere');
 });
 
 async function fill(agent) {
@@ -100,21 +101,13 @@ function makeProject(): string {
 
 let project: string;
 let server: StaticServer;
-const received: string[] = [];
+let received: string[];
 let run: E2ERun;
 
 beforeAll(async () => {
   ensureBuilt();
   project = makeProject();
-  server = await serveStatic(fileURLToPath(new URL('../faults/fixtures/', import.meta.url)));
-  server.route(async (request, response) => {
-    if (request.url !== '/record' || request.method !== 'POST') return false;
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    received.push(Buffer.concat(chunks).toString('utf8'));
-    response.writeHead(204).end();
-    return true;
-  });
+  ({ server, received } = await servePagesRecording());
   // The reporters come from the command line, as `e2e record --reporter …` passes them to Playwright.
   const reporterFiles = {
     PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),
@@ -137,8 +130,7 @@ describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' a
   it('runs: the fill reaches the app, the failing tests fail, the clean one passes', () => {
     expect(received.length, `${run.stdout}\n${run.stderr}`).toBe(2);
     expect(received.every((body) => body === CANARY)).toBe(true);
-    const outcomes = Object.fromEntries((run.report?.tests ?? []).map((test) => [test.titlePath.at(-1), test.outcome]));
-    expect(outcomes).toEqual({
+    expect(outcomesByTitle(run)).toEqual({
       'a failing expect after the fill': 'unexpected',
       'the test itself logs, names a step, attaches and throws the echo': 'unexpected',
       'a test that types no secret keeps its trace': 'expected',
@@ -208,6 +200,13 @@ describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' a
   });
 });
 
+/** `size` zero bytes with each field `[offset, value, bytes]` written over them, little-endian. */
+function header(size: number, fields: Array<[offset: number, value: number, bytes: 2 | 4]>): Buffer {
+  const buffer = Buffer.alloc(size);
+  for (const [offset, value, bytes] of fields) buffer.writeUIntLE(value, offset, bytes);
+  return buffer;
+}
+
 /** A minimal zip archive (deflated entries), to plant a nested archive for the control. */
 function zipOf(entries: Array<{ name: string; body: Buffer }>): Buffer {
   const locals: Buffer[] = [];
@@ -216,32 +215,14 @@ function zipOf(entries: Array<{ name: string; body: Buffer }>): Buffer {
   for (const { name, body } of entries) {
     const data = deflateRawSync(body);
     const nameBytes = Buffer.from(name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(body.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(body.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
+    // Signature, version needed (and made by), method 8 (deflate), sizes, name length, local offset.
+    const local = header(30, [[0, 0x04034b50, 4], [4, 20, 2], [8, 8, 2], [18, data.length, 4], [22, body.length, 4], [26, nameBytes.length, 2]]);
+    const central = header(46, [[0, 0x02014b50, 4], [4, 20, 2], [6, 20, 2], [10, 8, 2], [20, data.length, 4], [24, body.length, 4], [28, nameBytes.length, 2], [42, offset, 4]]);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);
     offset += 30 + nameBytes.length + data.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = header(22, [[0, 0x06054b50, 4], [8, entries.length, 2], [10, entries.length, 2], [12, directory.length, 4], [16, offset, 4]]);
   return Buffer.concat([...locals, directory, end]);
 }

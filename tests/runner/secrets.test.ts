@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './support/build.js';
-import { runE2E, type E2ERun } from './support/e2e-process.js';
+import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 import { countScanned, findLeaks } from './support/secret-scan.js';
 
@@ -34,8 +34,7 @@ describe('a configured secret', () => {
   });
 
   it('passes the policy checks inside the run, and the crashing test fails the run with exit 1', () => {
-    const outcomes = Object.fromEntries((run.report?.tests ?? []).map((test) => [test.titlePath.at(-1), test.outcome]));
-    expect(outcomes).toEqual({
+    expect(outcomesByTitle(run)).toEqual({
       'a declared secret is typed by name and pixels stop after the fill': 'expected',
       'a secret in a text field reads <secret:name> on the screen': 'expected',
       'typing a secret needs a declaration, an editable field and an allowed origin': 'expected',

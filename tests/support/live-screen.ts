@@ -3,11 +3,13 @@
  * observing fixture pages served on 127.0.0.1.
  */
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { Engine, EngineInstance, EngineObservation } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
+import { sharedPages, type PagePreset } from './pages.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 
-/** The recorder's fixture pages (shop.html, todos.html). */
+/** The recorder's fixture pages (shop.html); the shared pages (todos.html, login.html) are served beside them. */
 export const CACHE_FIXTURES = fileURLToPath(new URL('../../recorder/fixtures', import.meta.url));
 
 /** A browser page on a fixture server. */
@@ -20,9 +22,13 @@ export interface LiveScreen {
   close(): Promise<void>;
 }
 
-/** Start Chromium (found as the web engine finds it: E2E_CHROMIUM_PATH, Playwright's, PATH) on a server for `folder`. */
-export async function startLiveScreen(folder: string = CACHE_FIXTURES): Promise<LiveScreen> {
+/**
+ * Start Chromium (found as the web engine finds it: E2E_CHROMIUM_PATH, Playwright's, PATH) on a
+ * server for `folder` and the shared pages, some with their knobs preset.
+ */
+export async function startLiveScreen(folder: string = CACHE_FIXTURES, presets: Record<string, PagePreset> = {}): Promise<LiveScreen> {
   const server = await serveStatic(folder);
+  server.route(sharedPages(presets));
   const engine = web({ env: process.env });
   const instance = await engine.start({ baseUrl: server.url });
   return {
@@ -41,4 +47,19 @@ export async function startLiveScreen(folder: string = CACHE_FIXTURES): Promise<
       await server.close();
     },
   };
+}
+
+/**
+ * One live screen for a whole test file: started before its first test (and handed to `use`),
+ * closed after its last.
+ */
+export function liveScreenPerFile(use: (live: LiveScreen) => void, presets: Record<string, PagePreset> = {}): void {
+  let live: LiveScreen | undefined;
+  beforeAll(async () => {
+    live = await startLiveScreen(undefined, presets);
+    use(live);
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
 }

@@ -15,6 +15,45 @@ const SEARCH_TEST = 'tests/search.e2e.ts::search › finds a product';
 const SIGNUP_TEST = 'tests/signup.e2e.ts::signup › creates an account';
 const CART_TEST = 'tests/cart.e2e.ts::cart › empties the cart';
 
+type Action = ActEntry['actions'][number];
+
+/** Type `value` (written as-is) into the textbox-like control `role` "name", replacing what it holds. */
+function typed(role: string, name: string, value: string): Action {
+  return { verb: 'type', target: control(role, name), value: { kind: 'literal', value }, replace: true };
+}
+
+/** The coupon step: focus the coupon box, type SAVE10, tap `button`; `status` appears. */
+function applyCoupon(button: string, status: string, recordedAt?: string): Promise<ActEntry> {
+  return actEntry({
+    testId: COUPON_TEST,
+    instruction: 'apply the coupon SAVE10',
+    actions: [{ verb: 'tap', target: control('textbox', 'Coupon') }, typed('textbox', 'Coupon', 'SAVE10'), { verb: 'tap', target: control('button', button) }],
+    appeared: [stateControl('status', status)],
+    path: '/cart',
+    ...(recordedAt === undefined ? {} : { recordedAt }),
+  });
+}
+
+/** The todo step: type the title, then `finish` (press Enter, or a gap); the item appears. */
+function addTodo(finish: Action): Promise<ActEntry> {
+  return actEntry({
+    testId: TODO_TEST,
+    instruction: 'add a todo "Buy milk"',
+    actions: [typed('textbox', 'New todo', 'Buy milk'), finish],
+    appeared: [stateControl('listitem', 'Buy milk')],
+  });
+}
+
+/** The search step for `term`. */
+function search(term: string): Promise<ActEntry> {
+  return actEntry({
+    testId: SEARCH_TEST,
+    instruction: `search for ${term}`,
+    actions: [typed('searchbox', 'Search', term), { verb: 'press', key: 'Enter' }],
+    appeared: [stateControl('heading', 'Results')],
+  });
+}
+
 /** Entries that are the same on both sides. */
 async function unchanged(): Promise<ActEntry[]> {
   return [
@@ -37,17 +76,7 @@ async function unchanged(): Promise<ActEntry[]> {
 export async function baseEntries(): Promise<ActEntry[]> {
   return [
     ...(await unchanged()),
-    await actEntry({
-      testId: COUPON_TEST,
-      instruction: 'apply the coupon SAVE10',
-      actions: [
-        { verb: 'tap', target: control('textbox', 'Coupon') },
-        { verb: 'type', target: control('textbox', 'Coupon'), value: { kind: 'literal', value: 'SAVE10' }, replace: true },
-        { verb: 'tap', target: control('button', 'Apply') },
-      ],
-      appeared: [stateControl('status', 'Coupon applied')],
-      path: '/cart',
-    }),
+    await applyCoupon('Apply', 'Coupon applied'),
     await actEntry({
       testId: COUPON_TEST,
       instruction: 'pay with the test card',
@@ -56,30 +85,14 @@ export async function baseEntries(): Promise<ActEntry[]> {
       gone: [stateControl('button', 'Pay')],
       path: '/checkout',
     }),
-    await actEntry({
-      testId: TODO_TEST,
-      instruction: 'add a todo "Buy milk"',
-      actions: [
-        { verb: 'type', target: control('textbox', 'New todo'), value: { kind: 'literal', value: 'Buy milk' }, replace: true },
-        { verb: 'press', key: 'Enter' },
-      ],
-      appeared: [stateControl('listitem', 'Buy milk')],
-    }),
+    await addTodo({ verb: 'press', key: 'Enter' }),
     await actEntry({
       testId: PROFILE_TEST,
       instruction: 'change the name to Ada',
-      actions: [{ verb: 'type', target: control('textbox', 'Name'), value: { kind: 'literal', value: 'Ada' }, replace: true }],
+      actions: [typed('textbox', 'Name', 'Ada')],
       appeared: [stateControl('status', 'Saved')],
     }),
-    await actEntry({
-      testId: SEARCH_TEST,
-      instruction: 'search for shoes',
-      actions: [
-        { verb: 'type', target: control('searchbox', 'Search'), value: { kind: 'literal', value: 'shoes' }, replace: true },
-        { verb: 'press', key: 'Enter' },
-      ],
-      appeared: [stateControl('heading', 'Results')],
-    }),
+    await search('shoes'),
   ];
 }
 
@@ -87,53 +100,22 @@ export async function baseEntries(): Promise<ActEntry[]> {
 export async function headEntries(): Promise<ActEntry[]> {
   return [
     ...(await unchanged()),
-    await actEntry({
-      testId: COUPON_TEST,
-      instruction: 'apply the coupon SAVE10',
-      actions: [
-        { verb: 'tap', target: control('textbox', 'Coupon') },
-        { verb: 'type', target: control('textbox', 'Coupon'), value: { kind: 'literal', value: 'SAVE10' }, replace: true },
-        { verb: 'tap', target: control('button', 'Redeem') },
-      ],
-      appeared: [stateControl('status', 'Coupon redeemed')],
-      path: '/cart',
-      recordedAt: '2025-03-05T08:00:00.000Z',
-    }),
+    await applyCoupon('Redeem', 'Coupon redeemed', '2025-03-05T08:00:00.000Z'),
     await actEntry({
       testId: COUPON_TEST,
       instruction: 'pay with the test card',
-      actions: [
-        { verb: 'navigate', url: 'https://pay.example.com/checkout' },
-        { verb: 'type', target: control('textbox', 'Card number'), value: { kind: 'literal', value: '4242 4242 4242 4242' }, replace: true },
-        { verb: 'tap', target: control('button', 'Pay') },
-      ],
+      actions: [{ verb: 'navigate', url: 'https://pay.example.com/checkout' }, typed('textbox', 'Card number', '4242 4242 4242 4242'), { verb: 'tap', target: control('button', 'Pay') }],
       appeared: [stateControl('heading', 'Thank you')],
       origins: [SHOP_ORIGIN, 'https://pay.example.com'],
       path: '/checkout',
     }),
-    await actEntry({
-      testId: TODO_TEST,
-      instruction: 'add a todo "Buy milk"',
-      actions: [
-        { verb: 'type', target: control('textbox', 'New todo'), value: { kind: 'literal', value: 'Buy milk' }, replace: true },
-        { verb: 'gap', rule: 'mutating project tool', tool: 'seedTodos' },
-      ],
-      appeared: [stateControl('listitem', 'Buy milk')],
-    }),
-    await actEntry({
-      testId: SEARCH_TEST,
-      instruction: 'search for red shoes',
-      actions: [
-        { verb: 'type', target: control('searchbox', 'Search'), value: { kind: 'literal', value: 'red shoes' }, replace: true },
-        { verb: 'press', key: 'Enter' },
-      ],
-      appeared: [stateControl('heading', 'Results')],
-    }),
+    await addTodo({ verb: 'gap', rule: 'mutating project tool', tool: 'seedTodos' }),
+    await search('red shoes'),
     await actEntry({
       testId: SIGNUP_TEST,
       instruction: 'sign up as a new customer',
       actions: [
-        { verb: 'type', target: control('textbox', 'Email'), value: { kind: 'literal', value: 'jane.doe@example.com' }, replace: true },
+        typed('textbox', 'Email', 'jane.doe@example.com'),
         { verb: 'type', target: control('textbox', 'Password'), value: { kind: 'secret', name: 'customerPassword' }, replace: true },
         { verb: 'tap', target: control('button', 'Create account') },
       ],

@@ -1,19 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { blobPath, FileCacheStore, refPath } from '../../../cache-format/index.js';
 import { sampleActEntry } from '../../support/sample-entries.js';
+import { tempFolders } from '../../support/temp-folders.js';
 
+const tempFolder = tempFolders('e2e-planted-');
 let directory: string;
-
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'e2e-planted-'));
-});
-
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+beforeEach(() => {
+  directory = tempFolder();
 });
 
 /** Replaces `path` with a named pipe (a read of it would block forever). */

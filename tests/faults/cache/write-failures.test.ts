@@ -1,23 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FileCacheStore, type ActEntry } from '../../../cache-format/index.js';
 import { isE2EError, type E2EError } from '../../../errors/index.js';
 import { filesUnder } from '../../support/directory-snapshot.js';
 import { FaultyFileSystem, type PlannedFault } from '../../support/faulty-file-system.js';
 import { sampleActEntry } from '../../support/sample-entries.js';
+import { tempFolders } from '../../support/temp-folders.js';
 
 const CANARY = 'CANARY-write-5a1c';
 
+const tempFolder = tempFolders('e2e-write-faults-');
 let directory: string;
-
-beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'e2e-write-faults-'));
-});
-
-afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+beforeEach(() => {
+  directory = tempFolder();
 });
 
 /** The sample entry with a canary in its summary and typed value (`variant` changes the bytes). */

@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { surfaceOf } from '../../../engines/web/index.js';
-import { find } from '../../support/hand-built-tree.js';
 import { LATE_MS } from './support/origin-servers.js';
 import { originSuite } from './support/origin-suite.js';
+import { tapOn } from './support/policed-page.js';
 
 /** Time for the delayed navigation to fire and for anything it sent to arrive. */
 const AFTER_LATE_MS = LATE_MS + 1200;
@@ -37,9 +37,7 @@ function popups(): Page[] {
 describe('a page that leaves the allowed origins between steps', () => {
   it('is stopped when a timer set off by the step fires after the step ended', async () => {
     const policed = await suite.open('/start.html');
-    const outcome = await policed.act('press the button that leaves after the step', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Leave after the step').id });
-    }, { maxMs: 0 });
+    const outcome = await policed.act('press the button that leaves after the step', tapOn('button', 'Leave after the step'), { maxMs: 0 });
     expect(outcome.verdict.status, outcome.verdict.summary).toBe('passed');
     await sleep(AFTER_LATE_MS);
     expect(otherRequests()).toEqual([]);
@@ -58,9 +56,7 @@ describe('a page that leaves the allowed origins between steps', () => {
 
   it('is stopped when a popup the step opened moves itself to another origin later', async () => {
     const policed = await suite.open('/start.html');
-    const outcome = await policed.act('open the moving window', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Open moving window').id });
-    }, { maxMs: 0 });
+    const outcome = await policed.act('open the moving window', tapOn('button', 'Open moving window'), { maxMs: 0 });
     expect(outcome.verdict.status).toBe('passed');
     await sleep(AFTER_LATE_MS);
     expect(otherRequests()).toEqual([]);
@@ -69,9 +65,7 @@ describe('a page that leaves the allowed origins between steps', () => {
 
   it('never shows the other origin in a popup opened after the step through two redirects (the second hop is caught once sent)', async () => {
     const policed = await suite.open('/start.html');
-    const outcome = await policed.act('open the two-hop window after the step', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Open two-hop window after the step').id });
-    }, { maxMs: 0 });
+    const outcome = await policed.act('open the two-hop window after the step', tapOn('button', 'Open two-hop window after the step'), { maxMs: 0 });
     expect(outcome.verdict.status).toBe('passed');
     await sleep(AFTER_LATE_MS);
     // A popup's first load starts before its page can be watched (README): the hop is on the wire, its answer never shown.

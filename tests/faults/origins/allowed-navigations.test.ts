@@ -7,9 +7,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { surfaceOf } from '../../../engines/web/index.js';
-import { find } from '../../support/hand-built-tree.js';
 import { originSuite } from './support/origin-suite.js';
-import type { PolicedPage } from './support/policed-page.js';
+import { tapOn, type PolicedPage } from './support/policed-page.js';
 
 const suite = originSuite();
 const { engine } = suite;
@@ -39,9 +38,7 @@ function landedPopup(): Page | undefined {
 describe('navigations the policy allows', () => {
   it('a redirect chain (302, then 307) lands on its last URL with the cookies of every hop, each hop requested once', async () => {
     const policed = await open('/start.html');
-    const outcome = await policed.act('follow the local redirect', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'link', 'Local redirect').id });
-    }, { until: () => policed.url().includes('/landed.html'), maxMs: 5000 });
+    const outcome = await policed.act('follow the local redirect', tapOn('link', 'Local redirect'), { until: () => policed.url().includes('/landed.html'), maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
     expect(policed.url()).toBe(`${suite.servers.app.origin}/landed.html?via=two-hops`);
     expect(await surfaceOf(engine).page().textContent('#cookies')).toBe('cookies: first=1; second=2');
@@ -51,9 +48,7 @@ describe('navigations the policy allows', () => {
   it('a same-origin form POST keeps its method and body, and follows the 303', async () => {
     const policed = await open('/start.html');
     const postsBefore = suite.servers.posts.length;
-    const outcome = await policed.act('send the local form', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Send here').id });
-    }, { until: () => policed.url().includes('/landed.html'), maxMs: 5000 });
+    const outcome = await policed.act('send the local form', tapOn('button', 'Send here'), { until: () => policed.url().includes('/landed.html'), maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
     expect(suite.servers.posts.slice(postsBefore)).toEqual(['q=hello+local']);
     expect(policed.url()).toBe(`${suite.servers.app.origin}/landed.html?posted=${postsBefore + 1}`);
@@ -62,9 +57,7 @@ describe('navigations the policy allows', () => {
 
   it('a popup on the allowed origin follows its redirect chain with the cookies of every hop', async () => {
     const policed = await open('/start.html');
-    const outcome = await policed.act('open the local window', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Open local window').id });
-    }, { until: () => landedPopup() !== undefined, maxMs: 5000 });
+    const outcome = await policed.act('open the local window', tapOn('button', 'Open local window'), { until: () => landedPopup() !== undefined, maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
     const popup = landedPopup();
     expect(popup?.url()).toBe(`${suite.servers.app.origin}/landed.html?via=two-hops`);
@@ -76,9 +69,7 @@ describe('navigations the policy allows', () => {
   it('a form POST into a new window keeps its body', async () => {
     const policed = await open('/start.html');
     const postsBefore = suite.servers.posts.length;
-    const outcome = await policed.act('send the form in a new window', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Send in new window').id });
-    }, { until: () => landedPopup() !== undefined, maxMs: 5000 });
+    const outcome = await policed.act('send the form in a new window', tapOn('button', 'Send in new window'), { until: () => landedPopup() !== undefined, maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
     expect(suite.servers.posts.slice(postsBefore)).toEqual(['q=hello+window']);
     expect(landedPopup()?.url()).toBe(`${suite.servers.app.origin}/landed.html?posted=${postsBefore + 1}`);
@@ -90,9 +81,7 @@ describe('navigations the policy allows', () => {
     await surfaceOf(engine).page().frameLocator('iframe').getByRole('button', { name: 'Send from frame' }).waitFor();
     const postsBefore = suite.servers.posts.length;
     const frameLanded = (): boolean => surfaceOf(engine).page().frames().some((frame) => frame.url().includes('/landed.html'));
-    const outcome = await policed.act('send the form in the frame', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Send from frame').id });
-    }, { until: frameLanded, maxMs: 5000 });
+    const outcome = await policed.act('send the form in the frame', tapOn('button', 'Send from frame'), { until: frameLanded, maxMs: 5000 });
     expect(outcome.verdict).toMatchObject({ status: 'passed' });
     expect(suite.servers.posts.slice(postsBefore)).toEqual(['q=hello+frame']);
     expect(frameLanded()).toBe(true);

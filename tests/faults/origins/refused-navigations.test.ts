@@ -6,9 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { find } from '../../support/hand-built-tree.js';
 import { originSuite } from './support/origin-suite.js';
-import type { PolicedPage } from './support/policed-page.js';
+import { tapOn, type PolicedPage } from './support/policed-page.js';
 
 /** Time for anything that would have been sent to arrive before the counter is read. */
 const ARRIVAL_MS = 300;
@@ -34,9 +33,7 @@ async function otherRequests(): Promise<string[]> {
 describe('an agent action that leaves the allowed origins', () => {
   it('following a link to another origin is POLICY_DENIED with the URL redacted, and the page stays', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('follow the partner link', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'link', 'Partner site').id });
-    });
+    const outcome = await policed.act('follow the partner link', tapOn('link', 'Partner site'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/landing.html?…`);
     expect(outcome.verdict.summary).not.toContain('token=abc');
@@ -48,9 +45,7 @@ describe('an agent action that leaves the allowed origins', () => {
     const policed = await openStart();
     // The leak this guards against was a race (the hop went out about half the time): repeat it.
     for (let round = 0; round < 10; round++) {
-      const outcome = await policed.act('follow the redirect link', async (context, screen) => {
-        await context.actions.tap({ id: find(screen, 'link', 'Redirect away').id });
-      });
+      const outcome = await policed.act('follow the redirect link', tapOn('link', 'Redirect away'));
       expect(outcome.verdict, `round ${round}`).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
       expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/redirected.html?…`);
       expect(policed.url(), `round ${round}`).toBe(`${suite.servers.app.origin}/start.html`);
@@ -61,9 +56,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('a redirect to another origin two hops down a chain of allowed ones is stopped too', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('follow the two-hop link', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'link', 'Two hops away').id });
-    });
+    const outcome = await policed.act('follow the two-hop link', tapOn('link', 'Two hops away'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(suite.servers.app.requests).toEqual(expect.arrayContaining(['/hop-one', '/hop-two']));
     expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
@@ -81,9 +74,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('window.open to another origin is stopped before the popup loads anything', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('open the partner window', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Open partner window').id });
-    });
+    const outcome = await policed.act('open the partner window', tapOn('button', 'Open partner window'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/popup.html`);
     expect(await otherRequests()).toEqual([]);
@@ -91,9 +82,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('a popup on the allowed origin that redirects to another one is stopped at the redirect', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('open the redirecting window', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Open redirecting window').id });
-    });
+    const outcome = await policed.act('open the redirecting window', tapOn('button', 'Open redirecting window'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/redirected.html?…`);
     expect(suite.servers.app.requests).toContain('/redirect-away');
@@ -102,9 +91,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('a popup whose second redirect hop leaves is POLICY_DENIED once that hop is sent (the known gap in README)', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('open the two-hop window', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Open two-hop window').id });
-    });
+    const outcome = await policed.act('open the two-hop window', tapOn('button', 'Open two-hop window'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/two-hops.html`);
     // A popup's first load starts before its page can be watched: the hop after an allowed redirect is caught once sent.
@@ -113,9 +100,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('location.href set by a script after a timer is stopped when the timer fires', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('press the button that leaves later', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Leave later').id });
-    }, { maxMs: 3000 });
+    const outcome = await policed.act('press the button that leaves later', tapOn('button', 'Leave later'), { maxMs: 3000 });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/timer.html`);
     expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
@@ -124,9 +109,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('a form POST whose action is another origin is never sent', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('send the partner form', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Send to partner').id });
-    });
+    const outcome = await policed.act('send the partner form', tapOn('button', 'Send to partner'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/submit`);
     expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);
@@ -135,9 +118,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('a form POST the app answers with a 303 to another origin is stopped at the redirect', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('send the leaving form', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Send and leave').id });
-    });
+    const outcome = await policed.act('send the leaving form', tapOn('button', 'Send and leave'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(suite.servers.app.requests).toContain('/submit-away');
     expect(await otherRequests()).toEqual([]);
@@ -145,9 +126,7 @@ describe('an agent action that leaves the allowed origins', () => {
 
   it('an iframe of another origin that an action inserts is blocked: frames are navigations too', async () => {
     const policed = await openStart();
-    const outcome = await policed.act('embed the partner', async (context, screen) => {
-      await context.actions.tap({ id: find(screen, 'button', 'Embed partner').id });
-    });
+    const outcome = await policed.act('embed the partner', tapOn('button', 'Embed partner'));
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(outcome.verdict.summary).toContain(`${suite.servers.other.origin}/frame.html`);
     expect(policed.url()).toBe(`${suite.servers.app.origin}/start.html`);

@@ -62,3 +62,8 @@ export function startE2E(args: string[], options: E2ERunOptions): { child: Child
 export function runE2E(args: string[], options: E2ERunOptions): Promise<E2ERun> {
   return startE2E(args, options).done;
 }
+
+/** Each test's outcome in the run's report, by the test's own title. */
+export function outcomesByTitle(run: E2ERun): Record<string, string> {
+  return Object.fromEntries((run.report?.tests ?? []).map((test) => [test.titlePath.at(-1), test.outcome]));
+}

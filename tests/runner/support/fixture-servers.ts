@@ -4,10 +4,27 @@
  * on another port, which is another origin and counts every request it gets.
  */
 import { fileURLToPath } from 'node:url';
+import { sharedPages, type PagePreset } from '../../support/pages.js';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
 
-/** Where the fixture pages live. */
+/** Where the fixture pages of the runner alone live (policy.html, upload.html). */
 export const APP_FOLDER = fileURLToPath(new URL('../fixtures/shared/app', import.meta.url));
+
+/** The knobs of the shared todo page as the runner's fixture projects know it: in a main landmark, no counter, "Done: X" checkboxes. */
+export const RUNNER_TODO_KNOBS = 'main=1&heading=Todos&testid=0&list=Todo list&toggle=Done:&delete=0&stamp=0&count=0';
+
+/** The shared pages at the paths the fixture projects open. */
+export const RUNNER_PAGES: Record<string, PagePreset> = {
+  '/todo.html': { page: 'todos.html', knobs: RUNNER_TODO_KNOBS },
+  '/login.html': { page: 'login.html' },
+};
+
+/** Serve the fixture app: the shared pages and the runner's own. */
+export async function serveApp(): Promise<StaticServer> {
+  const app = await serveStatic(APP_FOLDER);
+  app.route(sharedPages(RUNNER_PAGES, false));
+  return app;
+}
 
 /** The running fixture servers. */
 export interface FixtureServers {
@@ -23,7 +40,7 @@ export interface FixtureServers {
 /** Start both servers. */
 export async function startFixtureServers(): Promise<FixtureServers> {
   const other = await serveStatic(undefined);
-  const app = await serveStatic(APP_FOLDER);
+  const app = await serveApp();
   const logins: string[] = [];
   app.route((request, response) => {
     if (request.url === '/redirect-away') {

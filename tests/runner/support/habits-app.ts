@@ -3,10 +3,9 @@
  * an add button whose label a test can change between runs (so a recorded tap no longer
  * finds its button and the replay hands the step to the agent).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { sharedPage } from '../../support/pages.js';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
-import { APP_FOLDER } from './fixture-servers.js';
+import { RUNNER_TODO_KNOBS } from './fixture-servers.js';
 
 /** The running app. */
 export interface HabitsApp {
@@ -20,12 +19,11 @@ export interface HabitsApp {
 
 /** Start the app; runs of the fixture keep their cache in `cacheDir`. */
 export async function startHabitsApp(cacheDir: string): Promise<HabitsApp> {
-  const page = readFileSync(join(APP_FOLDER, 'todo.html'), 'utf8');
   let label = 'Add';
   const server = await serveStatic(undefined);
   server.route((request, response) => {
     if (request.url !== '/habits.html') return false;
-    const body = page.replace('<button id="add" type="button">Add</button>', `<button id="add" type="button">${label}</button>`);
+    const body = sharedPage('todos.html', `${RUNNER_TODO_KNOBS}&add=${encodeURIComponent(label)}`);
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
     return true;
   });

@@ -10,9 +10,17 @@ import { SecretVault } from '../../../../executor/secrets.js';
 import type { StepContext, StepExecutor } from '../../../../contract/step-contract.js';
 import type { AttemptRunner, StepOutcome } from '../../../../executor/step-runner.js';
 import { wireAttempt } from '../../../../runner/wire-attempt.js';
+import { find } from '../../../support/hand-built-tree.js';
 
 /** What a scripted step does on the screen it observed first. */
 export type StepBody = (context: StepContext, screen: ScreenNode) => Promise<void>;
+
+/** A step body that taps the `role` "name" of the screen it observed. */
+export function tapOn(role: string, name: string): StepBody {
+  return async (context, screen) => {
+    await context.actions.tap({ id: find(screen, role, name).id });
+  };
+}
 
 /** How long a step lingers after its body, waiting for a late navigation to be judged. */
 export interface LingerOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVerdictTool, verdictInputSchema } from '../../agent/verdict-tool.js';
+import { createVerdictTool, verdictInputSchema } from './verdict-tool.js';
 
 const options = { toolCallId: 'x', messages: [] };
 

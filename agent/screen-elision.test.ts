@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { elideSupersededScreens, elisionMarker, findScreenBlocks, messageTexts } from '../../agent/screen-elision.js';
+import { elideSupersededScreens, elisionMarker, findScreenBlocks, messageTexts } from './screen-elision.js';
 
 const screen = (revision: number, label: string): string =>
   `Screen (revision ${revision}, path /, 2 nodes):\n#root document "Todos"\n #n${revision} button "${label}"`;

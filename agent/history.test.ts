@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { compactHistory, ReasoningGate } from '../../agent/history.js';
+import { compactHistory, ReasoningGate } from './history.js';
 
 function turn(index: number, reasoning = false): ModelMessage[] {
   return [

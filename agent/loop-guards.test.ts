@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callSignature, LoopGuards, stableJson, TEXT_REPLY_NUDGE } from '../../agent/loop-guards.js';
+import { callSignature, LoopGuards, stableJson, TEXT_REPLY_NUDGE } from './loop-guards.js';
 
 describe('loop guards', () => {
   it('gives a change-of-approach notice at three failures in a row and concludes at five', () => {

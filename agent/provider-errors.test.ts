@@ -1,7 +1,7 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { isE2EError } from '../../errors/index.js';
-import { classifyProviderError, isContextOverflow, retryAfterMs, withProviderPolicy } from '../../agent/provider-errors.js';
+import { isE2EError } from '../errors/index.js';
+import { classifyProviderError, isContextOverflow, retryAfterMs, withProviderPolicy } from './provider-errors.js';
 
 function apiError(statusCode: number | undefined, message: string, headers?: Record<string, string>, body?: string): APICallError {
   return new APICallError({

@@ -1,0 +1,18 @@
+/** Temp folders for a test file, each removed after the test that made it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+
+/** A maker of fresh folders under the temp folder, named `prefix…`; each goes after the test that made it. */
+export function tempFolders(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+  return () => {
+    const folder = mkdtempSync(join(tmpdir(), prefix));
+    made.push(folder);
+    return folder;
+  };
+}
