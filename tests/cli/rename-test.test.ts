@@ -15,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
 import { commitAll, git } from '../support/cache-fixtures.js';
 import { contentsOf } from '../support/directory-snapshot.js';
-import { serveStatic, type StaticServer } from '../support/static-server.js';
+import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
-import { APP_FOLDER } from '../runner/support/fixture-servers.js';
+import { serveApp } from '../runner/support/fixture-servers.js';
 import { linkedProject } from '../runner/support/linked-project.js';
 
 const SCRIPTED = fileURLToPath(new URL('../runner/fixtures/shared/scripted.ts', import.meta.url));
@@ -120,7 +120,7 @@ beforeAll(async () => {
   ensureBuilt();
   project = makeProject();
   modelLog = join(project, 'model-calls.log');
-  server = await serveStatic(APP_FOLDER);
+  server = await serveApp();
 }, 300_000);
 
 afterAll(async () => {
