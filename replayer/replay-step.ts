@@ -327,7 +327,8 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
       }
       if (canDismiss(action) && action.dismisses !== undefined && !(await dismissalShows(action.dismisses, action.target))) {
         skipped.push({ container: action.dismisses, target: action.target });
-        notes.push(`skipped: action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]!} (${action.dismisses.role} ${JSON.stringify(action.dismisses.name)} was absent)`);
+        // The sentence already names the container: it is the target's own.
+        notes.push(`skipped: action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]!}: its ${action.dismisses.role} was absent`);
         continue;
       }
       const refs: NodeRef[] = [];

@@ -125,7 +125,7 @@ async function listItems(): Promise<string[]> {
 }
 
 const ACCEPT = 'tap button "Accept cookies" in dialog "Cookie consent"';
-const SKIPPED = `skipped: action 1 of 3, ${ACCEPT} (dialog "Cookie consent" was absent)`;
+const SKIPPED = `skipped: action 1 of 3, ${ACCEPT}: its dialog was absent`;
 
 describe('a consent dialog recorded, absent or present at replay', () => {
   let store: FileCacheStore;
@@ -226,7 +226,7 @@ describe('replays that must not pass', () => {
     expect(replay.cache).toEqual({
       mode: 'agent-concluded',
       reason: 'end-mismatch',
-      detail: `every action was skipped (action 1 of 1, ${ACCEPT} (dialog "Cookie consent" was absent)), so nothing the replay did proves the step`,
+      detail: `every action was skipped (action 1 of 1, ${ACCEPT}: its dialog was absent), so nothing the replay did proves the step`,
       entry: entry.key,
     });
     expect(agent.calls).toBe(1);
