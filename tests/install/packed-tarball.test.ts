@@ -3,7 +3,8 @@
  * `@playwright/test` into a fresh CommonJS project and a fresh ESM project (from the local npm
  * cache where it can), `npx e2e init`, a test of their own with a scripted executor (no model),
  * then `npx e2e record`, `replay`, `replay --list` and `replay -x --repeat-each 2 --reporter
- * junit` (JUnit to a file, parsed strictly as XML). Each project has exactly one
+ * junit` (JUnit to a file, parsed strictly as XML), then a renamed test moved with `e2e cache
+ * mv` as the miss suggests and replayed. Each project has exactly one
  * `@playwright/test`, and the shipped source maps carry their sources.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -137,7 +138,7 @@ async function freshProject(kind: 'commonjs' | 'module'): Promise<string> {
 }
 
 describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "type": "%s" project', (kind) => {
-  it('installs with one @playwright/test, initializes, records, replays, lists, and writes JUnit to a file', async () => {
+  it('installs with one @playwright/test, initializes, records, replays, lists, writes JUnit to a file, and moves a renamed test', async () => {
     const project = projects[kind];
     // One copy: the project's @playwright/test is the one e2e imports.
     const fromProject = createRequire(join(project, 'package.json')).resolve('@playwright/test/package.json');
@@ -188,7 +189,19 @@ describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "t
     expect(elements.filter((element) => element.name === 'skipped')).toHaveLength(2);
     const ran = reportOf(project).tests.map((test) => test.attempts.length);
     expect(ran).toEqual([1, 1, 0, 0]);
-  }, 240_000);
+
+    // A renamed test: the miss names the installed binary's mv command, which then replays it.
+    writeFileSync(join(project, 'tests', 'todo.e2e.ts'), TEST.replace("test('adds a todo'", "test('adds the todo'"));
+    const missed = await e2e(project, ['replay']);
+    expect(missed.code, missed.stdout + missed.stderr).toBe(2);
+    expect(missed.stdout + missed.stderr).toContain("e2e cache mv 'tests/todo.e2e.ts::adds a todo' 'tests/todo.e2e.ts::adds the todo'");
+    const moved = await e2e(project, ['cache', 'mv', 'tests/todo.e2e.ts::adds a todo', 'adds the todo']);
+    expect(moved.code, moved.stdout + moved.stderr).toBe(0);
+    expect(moved.stdout).toContain('Moved 1 entry of tests/todo.e2e.ts::adds a todo to tests/todo.e2e.ts::adds the todo');
+    const renamed = await e2e(project, ['replay']);
+    expect(renamed.code, renamed.stdout + renamed.stderr).toBe(0);
+    expect(renamed.stdout + renamed.stderr).toContain('Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
+  }, 300_000);
 });
 
 describe('a folder install', () => {
