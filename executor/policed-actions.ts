@@ -1,9 +1,6 @@
 /**
- * `ctx.actions` (DESIGN §3): every call is checked against the engine's verbs, authorized
- * against the newest observation and the policies, counted against `maxSteps`, serialized,
- * bounded to 15 s, settled (≤ 2 s), reported to the action listener, and answered with
- * what changed on screen. Failures carry the current screen so the caller can recover.
- * Time spent observing and acting is added to the step's timing.
+ * `ctx.actions` (DESIGN §3): every call checked, authorized, counted, serialized, bounded,
+ * settled and reported. The steps: executor/README.md, "Policed actions".
  */
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { describeSentence, type SentenceInput, type SentenceNoun } from '../contract/action-sentence.js';

@@ -1,10 +1,6 @@
 /**
- * Waiting after an action (DESIGN §4): wait (≤ 2 s) until the screen leaves the shape the
- * action was resolved against, then let it go quiet briefly. Ticking clocks do not count as
- * change because {@link shapeOf} masks them; in `full` mode, given the screen before, neither
- * does focus moving anywhere but into a field. Engines that can wait for change themselves
- * (`waitForChange`) are asked to, and the screen is observed about once; for the others
- * observations are polled.
+ * Waiting after an action (DESIGN §4) until the screen left the shape the action was resolved
+ * against, then a brief quiet. See executor/README.md, "Settling".
  */
 import { E2EError } from '../errors/index.js';
 import { sleep } from '../contract/deadline.js';

@@ -1,9 +1,6 @@
 /**
- * Builds the `StepContext` an executor receives (DESIGN §3): observations (pixels withheld
- * after a secret fill), budgets with `runTool` (a mutating tool takes an action slot, is
- * reported as a gap, and settles like an action so what follows is authorized against the
- * screen it left; acting or observing inside a tool fails `INVALID_STATE`), and the artifact
- * hooks, every text redacted.
+ * Builds the `StepContext` an executor receives (DESIGN §3): observations, budgets with
+ * `runTool`, and the artifact hooks, every text redacted. See executor/README.md, "The step context".
  */
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';

@@ -1,6 +1,6 @@
 /**
  * The record of one step and of one verification, as the attempt keeps them. Every string
- * in a record is already redacted. The report, the ledger and the recorder read these.
+ * in a record is already redacted. The report, the ledger and the cache (step-cache/) read these.
  */
 import type { CacheOutcome } from '../contract/cache-outcome.js';
 import type { ErrorCode } from '../errors/index.js';

@@ -1,9 +1,6 @@
 /**
- * The step runner (DESIGN §3): one attempt-scoped object that turns each `agent.*` call into
- * one bounded step. It owns the mechanics (redacted observations, policed actions, budgets,
- * the deadline, origin policy, secrets, verdict rules, step records) and hands the thinking
- * to a `StepExecutor`. The cache plugs in through `onAction` and `stepInterceptor`
- * (see step-seams.ts); the built-in agent and judgments plug in through `builtIn`.
+ * The step runner (DESIGN §3): one attempt-scoped object that turns each `agent.*` call into one
+ * bounded step and hands the thinking to a `StepExecutor`. See executor/README.md.
  */
 import { E2EError, didYouMean, isE2EError, messageOf } from '../errors/index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';

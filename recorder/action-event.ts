@@ -1,7 +1,6 @@
 /**
- * The runner's action events (`onAction`, contract/step-seams.ts) as recorder input. The
- * event type is declared here structurally, because recorder/ may import only the
- * executor's contract files; the runner's `ActionEvent` is assignable to it.
+ * The policed action events (`onAction`, contract/step-seams.ts) as recorder input. Declared
+ * structurally with only the parts the recorder reads; `ActionEvent` is assignable to it.
  */
 import type { NodeRef, Point, ScreenNode, ScrollDirection } from '../contract/engine.js';
 import type { ActionCall, ValueOrigin } from './record-action.js';

@@ -1,8 +1,6 @@
 /**
- * Evidence checks as one-line sentences, for `e2e cache show`/`diff` and for the detail of a
- * judgment whose cached evidence no longer holds: `expect listitem "Buy milk" present`,
- * `expect checkbox "Toggle" [checked] in listitem "Buy milk" present`,
- * `expect 1 × listitem present`, `expect checkbox [checked] absent`.
+ * Evidence checks as one-line sentences (`expect listitem "Buy milk" present`, `expect 1 × listitem
+ * present`), for `e2e cache show`/`diff` and for a judgment whose cached evidence no longer holds.
  */
 import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_QUOTED_CHARS, describeStateControl } from './describe-action.js';

@@ -1,20 +1,6 @@
 /**
- * Dismissals: an action that closed intermittent UI (a consent banner, a tour popover, a
- * "what's new" dialog) the step merely got out of its way. Such UI may be absent on a later
- * run, so an entry marks the action (`dismisses` in `cache-format/entry.ts`) and the replayer
- * skips it when the container is not there (`replayer/replay-step.ts`).
- *
- * An action is a dismissal when all of these hold:
- *
- * - it is a tap (tap, double-tap, long-press, right-click) on a control whose nearest named
- *   container is a dialog, alert dialog, region or complementary landmark;
- * - that container was on the screen when the step started (a confirmation the step itself
- *   opened is part of what the step does), and the action took the target and the container
- *   away without leaving the route;
- * - nothing else in the step depended on it: no other action targets anything inside the
- *   container, the verification after the step looked at nothing inside it, and the end still
- *   rests on something the dismissal did not change (a strong check made by another action,
- *   or the route), so a step that is only "accept the cookies" is never skipped.
+ * Dismissals: actions that only closed intermittent UI (a consent banner, a tour popover), which
+ * the replayer may skip. The three rules: recorder/README.md, "Dismissals".
  */
 import type { ActedCheck, EndControl, RecordedAction, StateControl } from '../cache-format/entry.js';
 import { STRONG_BASES } from './end-purpose.js';
@@ -76,7 +62,7 @@ export interface StepEnd {
   lookedAt: readonly { index: TreeIndex; nodeIds: readonly string[] }[];
 }
 
-/** The container a tap took away with its target, or undefined (see the module comment, first two rules). */
+/** The container a tap took away with its target, or undefined (rules 1 and 2 of recorder/README.md, "Dismissals"). */
 function dismissedBy(performed: PerformedAction, start: TreeIndex): ContainerInfo | undefined {
   const { action, targetIds, before, after } = performed;
   if (!canDismiss(action) || after === undefined || !performed.sameRoute) return undefined;

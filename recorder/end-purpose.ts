@@ -1,19 +1,6 @@
 /**
- * What proves a step: each recorded end check gets a basis (`cache-format/entry.ts`,
- * `endBasisSchema`), so a replay can rest on the step's purpose rather than on every control
- * that happened to change nearby.
- *
- * - `acted`: the control is one the step acted on (a toggled checkbox, a clicked button
- *   that went away).
- * - `announced`: an alert or status message.
- * - `verified`: the verification after the step (an `expect`'s locator, an `agent.assert`'s
- *   evidence) looked at it, or at something inside it.
- * - `typed`: it shows a value the step typed (the new todo's list item).
- * - `incidental`: anything else (a "Mark all as complete" checkbox that appeared with the
- *   first todo). Incidental checks count for less at replay (`replayer/end-check.ts`).
- *
- * Entries recorded before bases existed get theirs from their own actions
- * ({@link basisFromEntry}); only `verified` needs the recording-time screen.
+ * What proves a step: the basis of each recorded end check (`acted`, `announced`, `verified`,
+ * `typed`, `incidental`). See recorder/README.md, "What proves a step".
  */
 import type { ActEntry, ActedCheck, EndBasis, EndControl, RecordedAction, StateControl, TargetDescription } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';

@@ -1,14 +1,6 @@
 /**
- * What "a node matches an evidence check" means, shared by the recorder (which
- * counts matches on the judged screen) and the replayer (which counts them on the live one),
- * so both sides agree. See `evidenceCheckSchema` in `cache-format/entry.ts` for the shape.
- *
- * - A `control` check matches a node that is the recorded state control: same role, label
- *   (name, else text), test id and container when recorded, exactly the recorded states
- *   (`recorder/state-controls.ts`), and the recorded value when there is one.
- * - A `role` check matches every node of the role in exactly the recorded states.
- * - Text compares with volatile parts as placeholders (`contract/volatile-text.ts`), or
- *   literally when the check is `exact` (an extracted value: the text is the data).
+ * What "a node matches an evidence check" means, shared by the recorder and the replayer so both
+ * sides count alike. See recorder/README.md, "Evidence checks".
  */
 import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_VALUE_CHARS } from '../cache-format/entry.js';

@@ -1,7 +1,6 @@
 /**
- * The recorder (DESIGN §6): turns the actions of a verified `act` step into a cache entry
- * with semantic target descriptions, typed-value provenance, start and end routes and the
- * controls that prove the outcome. The runner feeds it action events and writes the entry.
+ * The recorder (DESIGN §6): a verified step's actions, or a passing judge's evidence, as a cache
+ * entry. See recorder/README.md.
  */
 export { actionInputFromEvent, type ActionEventLike, type EventConversion } from './action-event.js';
 export { describeAction, describeStateControl, describeTargetPhrase, describeTypedValue } from './describe-action.js';
@@ -20,6 +19,4 @@ export {
 export { formatRoute, originOf, routeOf, routeShape, sameRouteShape, type RouteShape } from './route-of.js';
 export { countStateControl, diffStateControls, stateControlOf, type StateChanges } from './state-controls.js';
 export { CONTAINER_ROLES, indexTree, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
-export { fillUniquePlaceholders, maskUniqueValues, uniquePlaceholder } from '../contract/unique-placeholders.js';
 export { VALUE_GAP_RULES, classifyTypedValue, type ValueContext, type ValueProvenance } from './value-provenance.js';
-export { comparableText, isVolatileSegment, normalizeVolatileText, sameText } from '../contract/volatile-text.js';

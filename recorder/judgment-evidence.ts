@@ -1,22 +1,6 @@
 /**
- * Judgment evidence: the screen nodes a passing judge cited, turned into checks by
- * semantic description that a replay can evaluate with no model.
- *
- * - Each cited node becomes a `control` check: role, label (name, else text), test id,
- *   container and exactly its states must be present; a field's value joins the check.
- * - A cited row, list item, tree item, article or option also brings its checkable and
- *   toggled descendants (a todo's checkbox): "Buy milk is done" must not hold for an
- *   unchecked Buy milk just because the list item is still there.
- * - When the question is about a count ("only one todo remains open", "no todo is done"),
- *   every control check gets its exact count, and each cited role that repeats (items,
- *   checkboxes…) gets a census: `N × role [states]` for every state variant on the screen,
- *   plus `role [checked] absent` when no node is in the toggled variant.
- * - Never evidence: a password field, or a node showing text this attempt typed (a field
- *   with a typed value proves nothing). When nothing checkable is left, nothing is cached.
- * - `extract` checks compare text literally (the text is the value), with no counts.
- *
- * Texts are recorded literally; `unique()` values become `{unique:<param>}`. Every check is
- * evaluated on the judged screen before it is kept, so recorded evidence always held.
+ * Judgment evidence: the nodes a passing judge cited, as checks a replay evaluates with no model.
+ * The rules: recorder/README.md, "Judgment evidence".
  */
 import { MAX_EVIDENCE_CHECKS, type EvidenceCheck, type Route, type StateControl } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';

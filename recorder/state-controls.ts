@@ -1,8 +1,6 @@
 /**
- * State controls: the controls whose presence or absence proves what a step did. The
- * recorder diffs the screen at step start against the screen at step end; the replayer
- * counts the same controls on its own screens. Both sides compare through this module, so
- * recording and replay agree on what "the same control" means.
+ * State controls: the controls whose presence or absence proves what a step did. The recorder
+ * diffs start against end, the replayer counts them on its own screens, both through this module.
  */
 import type { StateControl } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';

@@ -1,23 +1,6 @@
 /**
- * Where a typed value came from, and so whether a replay can type it again.
- *
- * Rules, first match wins:
- * 1. a configured secret → `{ kind: 'secret', name }` (the value is never kept);
- * 2. equal to a `unique()` param's current value → `{ kind: 'unique', param }`;
- * 3. containing a `unique()` value without being equal to it → gap (the entry could only
- *    replay the old value);
- * 4. empty, or present in the instruction or a literal param (case and spacing ignored)
- *    → literal;
- * 5. a `select` value → literal (it names one of the app's own options; if the option goes,
- *    the action fails visibly);
- * 6. present on the screen before the action (outside the target's own value and any
- *    placeholder) → gap `value read off the screen`;
- * 7. a date, clock time or relative time → gap `value looks like a date or time`;
- * 8. a minted token or id (UUID, hex, JWT, base64, long letter-digit mix) → gap
- *    `value looks like a minted token`;
- * 9. anything else → literal. The model composed it from the instruction's intent (a sample
- *    todo title, a made-up phone number); typing it again is as good as the first time.
- *    Only values that depend on the run (read off the screen, dated, minted) are gaps.
+ * Where a typed value came from, and so whether a replay can type it again. The rules, first
+ * match wins: recorder/README.md, "Typed values".
  */
 import type { TypedValue } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
@@ -88,7 +71,7 @@ export function appearsOnScreen(value: string, root: ScreenNode, targetId?: stri
   return false;
 }
 
-/** Classify a typed or selected value (rules in the module comment). */
+/** Classify a typed or selected value (rules in recorder/README.md, "Typed values"). */
 export function classifyTypedValue(value: string, context: ValueContext): ValueProvenance {
   const secretName = context.secretNameOf?.(value);
   if (secretName !== undefined) return { kind: 'secret', name: secretName };

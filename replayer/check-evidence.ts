@@ -1,14 +1,6 @@
 /**
- * Replaying a judgment: does the evidence a passing judge rested on still hold on
- * the live screen? The page must sit on the recorded route (volatile path and query parts as
- * placeholders) and every check must hold, counted the way the recorder counted it
- * (`recorder/evidence-match.ts`). The first check that fails is named, as a sentence.
- *
- * For `extract`, "re-reading" the nodes the value was read from means: each recorded node
- * must be found again by role, test id, container and states with its label (name, else
- * text) and value equal to the recorded ones, literally (whitespace collapsed, `unique()`
- * placeholders filled with this run's values). Only then is the recorded value rebuilt from
- * its JSON text (placeholders filled the same way) and re-validated with the step's schema.
+ * Does the evidence a passing judge rested on still hold on the live screen? See
+ * replayer/README.md, "Judgment evidence".
  */
 import type { EvidenceCheck, JudgmentEntry } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';

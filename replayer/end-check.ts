@@ -1,22 +1,6 @@
 /**
- * The end-state proof of a replay (DESIGN §6, step 4), resting on what proves the step
- * (`recorder/end-purpose.ts`):
- *
- * - the live page sits on the recorded end route;
- * - every strong check holds: appeared/gone controls the step acted on, announced, showed
- *   its typed values or the verification looked at; each control the step acted on is as the
- *   step left it (re-found by its description, in the recorded states, or gone); each
- *   unchanged control the verification looked at is present;
- * - incidental checks (controls that merely changed nearby) count for less: once a strong
- *   check changed during this replay, at least half of them must hold (markup churn may
- *   drop a "Mark all as complete" checkbox); otherwise every one must;
- * - AND at least one holding change happened during this replay: an outcome that was already
- *   on the screen when the replay started proves nothing.
- *
- * Text compares with volatile parts as placeholders. A finished check lists the incidental
- * checks it tolerated, for the outcome's detail. After a skipped dismissal, the gone checks of
- * its container (the container itself and what sat in it) and the acted check of its target
- * are left out: that container was never there to go away. Everything else is demanded.
+ * The end-state proof of a replayed `act` step (DESIGN §6, step 4), resting on what proves the
+ * step. The rules: replayer/README.md, "The end-state proof".
  */
 import type { ActEntry, ActedCheck, EndControl, StateControl, TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';

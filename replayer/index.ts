@@ -1,7 +1,6 @@
 /**
- * The replayer (DESIGN §6): replays a recorded `act` step with no model through the same
- * policed actions the agent uses, and proves its end state; on divergence it stops with a
- * reason and the prefix that ran, for the agent to take over.
+ * The replayer (DESIGN §6): replays a cache entry with no model through the policed actions and
+ * proves its end state, or stops for the agent to take over. See replayer/README.md.
  */
 export { checkEndState, type EndCheckInput, type EndCheckResult, type EndCheckScreen } from './end-check.js';
 export { matchTarget, type MatchEvidence, type TargetMatch } from './match-target.js';

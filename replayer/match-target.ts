@@ -1,26 +1,6 @@
 /**
- * Re-find a recorded target on a live screen, most evidence first:
- *
- * 1. **test id + role**: the recorded test id on a node of the recorded role (inside the
- *    recorded container, if any). Wins over a changed name: a renamed button keeps its test id.
- * 2. **role + name**: the recorded role and label (name, else text, else placeholder), inside
- *    the recorded container when one was recorded. A recorded container is required: a
- *    "Delete" button in another row is never a substitute.
- * 3. **name within its container**: the recorded label and container on a node whose role
- *    belongs to the same family (a button that became a link).
- * 4. **position among twins**: when a tier finds several equally good candidates, a unique
- *    literal (not placeholder-equal) label decides; otherwise, if there are exactly as many
- *    candidates as recorded twins, the recorded position decides.
- * 5. **despite markup churn**: when no tier finds anything, the same family of role with
- *    the recorded label, or an unnamed item showing it through a child label (a todo whose
- *    title became a button), or, for a control recorded without a label, any label (an
- *    unnamed checkbox that is now named); inside the recorded container, where any ancestor
- *    of its role counts (a wrapper added in between) and an unnamed item counts by its child
- *    label. Twins are decided as in tier 4; two that fit are still refused.
- *
- * Labels and container names compare with volatile text as placeholders and case folded
- * (`contract/volatile-text.ts`). Several candidates that twin position cannot decide →
- * `ambiguous`; none in any tier → `not-found`.
+ * Re-find a recorded target on a live screen, most evidence first (test id, role + name, name in
+ * its container, twins, markup churn). The tiers: replayer/README.md, "Re-finding a target".
  */
 import type { TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
@@ -118,7 +98,7 @@ function notFoundDetail(wanted: Wanted, index: TreeIndex): string {
   return `no ${describeTargetPhrase(wanted.target)} on the screen${nearest === undefined ? '' : ` (nearest: ${wanted.target.role} ${JSON.stringify(nearest)})`}`;
 }
 
-/** Re-find `target` on a live tree (or an index of one). The order of evidence is in the module comment. */
+/** Re-find `target` on a live tree (or an index of one). The order of evidence: replayer/README.md, "Re-finding a target". */
 export function matchTarget(target: TargetDescription, tree: ScreenNode | TreeIndex): TargetMatch {
   const index = 'byId' in tree ? tree : indexTree(tree);
   const label = recordedLabel(target);

@@ -1,15 +1,6 @@
 /**
- * What is in the way of a replayed pointer action: a banner or dialog that shows on this run
- * but did not in the recording. The replay never dismisses it (it cannot know what the
- * control does); it hands off and names it, so the agent and the reader know why.
- *
- * Two ways to see it: before the action, from the screen tree (a dialog the entry never
- * mentions whose box covers the control's centre and that comes after it in the document,
- * as overlays do); after a failed action, from the engine's word that another element
- * intercepts the pointer, named by what covers the control on the screen, else by the role
- * and label in the engine's snippet of the element. The second way costs the engine's
- * actionability wait (up to the action timeout): it is for what the tree does not show as
- * covering the control (a modal dialog whose box is elsewhere, a banner that is no dialog).
+ * What is in the way of a replayed pointer action: a banner or dialog this run shows that the
+ * recording did not. Named, never dismissed; see replayer/README.md, "Obstructions".
  */
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
 import type { Rect, ScreenNode } from '../contract/engine.js';

@@ -1,15 +1,6 @@
 /**
- * Replay one recorded `act` step with no model (DESIGN §6): check the start route, re-find
- * each target by its description (waiting a bounded time for a missing one), repeat each
- * action through the same policed `StepActions` the agent uses, then prove the end state.
- * Any divergence stops the replay with a reason, a detail line and the prefix that ran, so
- * the agent can take over from the current screen.
- *
- * Intermittent UI: an action marked as a dismissal (`dismisses`, see `recorder/dismissal.ts`)
- * is skipped when neither its container nor its target shows within {@link DISMISSAL_LOOK_MS},
- * and the skip is noted for the outcome's detail. The reverse is never dismissed here: a
- * dialog the entry never mentions covering a pointer action's control, or anything the engine
- * says takes the pointer, stops the replay naming it (`replayer/obstruction.ts`).
+ * Replay one recorded `act` step with no model (DESIGN §6); a divergence stops it with a reason
+ * and the prefix that ran. See replayer/README.md, "Replaying a step".
  */
 import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
 import type { NodeRef, ScreenNode } from '../contract/engine.js';

@@ -1,8 +1,6 @@
 /**
- * Route checks for replay: does the live page sit where the recording started (or ended)?
- * Origin, path and query must match, where path segments and query values that are ids,
- * tokens or timestamps read as placeholders (`/orders/123` matches `/orders/456`); the
- * fragment never counts; every other query value does (`?tab=a` is not `?tab=b`).
+ * Route checks for replay: does the live page sit where the recording started (or ended)? The
+ * rule: replayer/README.md, "Routes".
  */
 import type { Route } from '../cache-format/entry.js';
 import { formatRouteShape, routeOf, routeShape } from '../recorder/route-of.js';
