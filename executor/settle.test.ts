@@ -97,9 +97,10 @@ describe('settleAfterAction', () => {
     let calls = 0;
     const observe = async (): Promise<{ root: ScreenNode; url: string }> => screen(++calls > 2 ? 'after' : 'before');
     const started = performance.now();
-    const result = await settleAfterAction(observe, shapeOf(screen('before')), { maxMs: 1000, pollMs: 10, quietMs: 30 });
+    const result = await settleAfterAction(observe, shapeOf(screen('before')), { maxMs: 5000, pollMs: 10, quietMs: 30 });
     expect(result.root.name).toBe('after');
-    expect(performance.now() - started).toBeLessThan(900);
+    // Settled on quiet, not on the cap (loose: the machine is shared).
+    expect(performance.now() - started).toBeLessThan(4000);
   });
 });
 

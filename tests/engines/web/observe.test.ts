@@ -139,16 +139,12 @@ describe('web engine observation', () => {
     expect(allNodes(navigated.root).filter((node) => node.id !== 'root' && firstIds.has(node.id))).toEqual([]);
   });
 
-  it('observes a 1,000-element page quickly with one in-page walk', async () => {
+  it('observes a 1,000-element page whole (its speed is a bench figure: replay_observe_ms)', async () => {
     const instance = await open('rerender.html');
     const page = surfaceOf(engine).page();
     await page.setContent(`<ul>${Array.from({ length: 250 }, (_, index) => `<li><span>Item ${index}</span> <button>Delete</button> <a href="/i/${index}">open</a></li>`).join('')}</ul>`);
     await instance.observe();
-    const started = performance.now();
     const observation = await instance.observe();
-    const elapsed = performance.now() - started;
     expect(observation.nodeCount).toBeGreaterThan(750);
-    // Generous bound for a loaded CI box; the bench reports the real figure.
-    expect(elapsed).toBeLessThan(250);
   });
 });
