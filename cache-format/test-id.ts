@@ -15,3 +15,9 @@ export const TEST_ID_TITLE_SEPARATOR = ' › ';
 export function formatTestId(file: string, titlePath: readonly string[]): string {
   return `${file.replace(/\\/g, '/')}${TEST_ID_FILE_SEPARATOR}${titlePath.join(TEST_ID_TITLE_SEPARATOR)}`;
 }
+
+/** A test id's file (undefined when it has no `::`) and its title path. */
+export function splitTestId(testId: string): { file: string | undefined; title: string } {
+  const cut = testId.indexOf(TEST_ID_FILE_SEPARATOR);
+  return cut === -1 ? { file: undefined, title: testId } : { file: testId.slice(0, cut), title: testId.slice(cut + TEST_ID_FILE_SEPARATOR.length) };
+}

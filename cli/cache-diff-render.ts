@@ -6,7 +6,7 @@
  */
 import type { CacheDiffResult, StepDiff, StepIdentity } from './cache-diff.js';
 import type { ContentChanges, DiffLine } from './entry-changes.js';
-import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
+import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { markdownBlock, markdownCode, markdownText } from './text-format.js';
 
 /** Output formats of `cache diff`. */
@@ -35,8 +35,7 @@ function hasChanges(result: CacheDiffResult): boolean {
 
 /** `tests/a.e2e.ts::old → ::new` (the file is written once when it stays). */
 function retitledText(retitled: { from: string; to: string }): string {
-  const cut = retitled.from.indexOf(TEST_ID_FILE_SEPARATOR);
-  const file = cut === -1 ? undefined : retitled.from.slice(0, cut);
+  const { file } = splitTestId(retitled.from);
   const to = file !== undefined && retitled.to.startsWith(`${file}${TEST_ID_FILE_SEPARATOR}`) ? retitled.to.slice(file.length) : retitled.to;
   return `${retitled.from} → ${to}`;
 }

@@ -11,7 +11,7 @@
 import { canonicalEncode, explainKeyChange, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
 import { describeAction } from '../recorder/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
-import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
+import { splitTestId } from '../cache-format/test-id.js';
 import { describeEndEvidence, describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';
 import { entryChanges, hasContentChanges, literalsOfEntry, sensitiveLiterals, type ContentChanges, type SensitiveLiteral } from './entry-changes.js';
 
@@ -159,7 +159,7 @@ function pairRetitled(removed: readonly Readable[], added: readonly Readable[]):
 }
 
 function fileOf(testId: string): string {
-  return testId.slice(0, Math.max(0, testId.indexOf(TEST_ID_FILE_SEPARATOR)));
+  return splitTestId(testId).file ?? '';
 }
 
 /** Pairs entries only in base with entries only in head of the same test and occurrence, fewest differing key parts first. */

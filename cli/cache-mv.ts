@@ -12,7 +12,7 @@
 import { E2EError, didYouMean, isE2EError, nearestName } from '../errors/index.js';
 import { computeKey, FileCacheStore, encodeEntry, type Entry, type FileSystem } from '../cache-format/index.js';
 import { mapWithLimit } from '../cache-format/map-with-limit.js';
-import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
+import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import { describeStep } from './entry-text.js';
 import { alignColumns, plural } from './text-format.js';
@@ -72,15 +72,8 @@ function refusal(code: 'INVALID_ARGUMENT' | 'INVALID_STATE', message: string): E
   return new E2EError(code, `cache mv refused, nothing was changed: ${message}`);
 }
 
-function fileOf(testId: string): string | undefined {
-  const cut = testId.indexOf(TEST_ID_FILE_SEPARATOR);
-  return cut === -1 ? undefined : testId.slice(0, cut);
-}
-
-function titleOf(testId: string): string {
-  const cut = testId.indexOf(TEST_ID_FILE_SEPARATOR);
-  return cut === -1 ? testId : testId.slice(cut + TEST_ID_FILE_SEPARATOR.length);
-}
+const fileOf = (testId: string): string | undefined => splitTestId(testId).file;
+const titleOf = (testId: string): string => splitTestId(testId).title;
 
 /** `to` as a full test id: a bare title path or `::<title path>` keeps `from`'s file. */
 export function resolveTargetId(from: string, to: string): string {

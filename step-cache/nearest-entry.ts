@@ -5,7 +5,7 @@
  * on a miss, once per attempt, and only key parts are kept.
  */
 import { explainKeyChange, type CacheStore, type KeyParts } from '../cache-format/index.js';
-import { TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
+import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 
 /** Parallel entry reads while indexing. */
 const READ_CONCURRENCY = 16;
@@ -56,9 +56,9 @@ export class NearestEntryIndex {
 
   /** Other tests of the same file with an entry of the same kind and instruction: the test was likely renamed from one of them. */
   async #renamedFrom(wanted: KeyParts): Promise<string[]> {
-    const cut = wanted.testId.indexOf(TEST_ID_FILE_SEPARATOR);
-    if (cut === -1) return [];
-    const file = wanted.testId.slice(0, cut + TEST_ID_FILE_SEPARATOR.length);
+    const { file: ownFile } = splitTestId(wanted.testId);
+    if (ownFile === undefined) return [];
+    const file = `${ownFile}${TEST_ID_FILE_SEPARATOR}`;
     const found: string[] = [];
     for (const [testId, parts] of await this.#index()) {
       if (testId === wanted.testId || !testId.startsWith(file)) continue;
