@@ -3,6 +3,7 @@
  * recording did not. Named, never dismissed; see replayer/README.md, "Obstructions".
  */
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
+import { nounPhrase } from '../contract/action-sentence.js';
 import type { Rect, ScreenNode } from '../contract/engine.js';
 import { DISMISSABLE_ROLES } from '../recorder/dismissal.js';
 import { CONTAINER_ROLES, containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../recorder/tree-index.js';
@@ -50,7 +51,7 @@ function isAncestor(candidate: IndexedNode, of: IndexedNode): boolean {
 /** `dialog "What's new"`, or `an unnamed dialog`. */
 function phraseOf(node: ScreenNode): string {
   const name = containerNameOf(node) || node.name;
-  return name === '' ? `an unnamed ${node.role}` : `${node.role} ${JSON.stringify(name)}`;
+  return name === '' ? `an unnamed ${node.role}` : nounPhrase({ role: node.role, name });
 }
 
 /**

@@ -11,7 +11,7 @@ import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index
 import { describeAction } from '../recorder/describe-action.js';
 import { canDismiss, containerOnScreen } from '../recorder/dismissal.js';
 import { originOf } from '../recorder/route-of.js';
-import { indexTree, type ContainerInfo } from '../recorder/tree-index.js';
+import { indexTree, type ContainerInfo, type TreeIndex } from '../recorder/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
 import { checkEndState, type SkippedDismissal } from './end-check.js';
 import { matchTarget } from './match-target.js';
@@ -202,7 +202,14 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
       return stopped(new ReplayStop('action-failed', `the unique() param ${value.param} has no value in this run`), actionIndex);
     }
   }
-  const replayStart = { tree: indexTree(current.tree), url: current.url };
+  // A screen is indexed once, however many looks (find, dismissal, covering dialog) it gets.
+  const indexes = new WeakMap<ScreenNode, TreeIndex>();
+  const indexOf = (tree: ScreenNode): TreeIndex => {
+    let index = indexes.get(tree);
+    if (index === undefined) indexes.set(tree, (index = indexTree(tree)));
+    return index;
+  };
+  const replayStart = { tree: indexOf(current.tree), url: current.url };
 
   /**
    * Re-find a target, waiting up to `waitMs` while it is missing or, for an action that needs
@@ -212,7 +219,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     const wanted = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const index = indexTree(current.tree);
+      const index = indexOf(current.tree);
       const match = matchTarget(wanted, index);
       if (match.kind === 'ambiguous') throw new ReplayStop('target-ambiguous', match.detail);
       const disabled = match.kind === 'found' && needsEnabled && index.byId.get(match.id)?.node.states.includes('disabled') === true;
@@ -232,7 +239,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     const wantedTarget = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
     const deadline = Date.now() + lookMs;
     for (;;) {
-      const index = indexTree(current.tree);
+      const index = indexOf(current.tree);
       if (containerOnScreen(index, wantedContainer) || matchTarget(wantedTarget, index).kind !== 'not-found') return true;
       if (Date.now() >= deadline) return false;
       await sleep(pollMs, signal, passReason);
@@ -244,7 +251,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
   const refuseCovered = (action: RecordedAction, target: NodeRef | undefined): void => {
     if (target === undefined || !POINTER_VERBS.has(action.verb)) return;
     known ??= knownContainers(entry);
-    const overlay = coveringOverlay(indexTree(current.tree), target.id, known);
+    const overlay = coveringOverlay(indexOf(current.tree), target.id, known);
     if (overlay !== undefined) throw new ReplayStop('action-failed', `${overlay} is in the way`);
   };
 
@@ -254,7 +261,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     if (snippet === undefined || target === undefined) return undefined;
     const before = current;
     current = await observe();
-    const index = indexTree((indexTree(current.tree).byId.has(target.id) ? current : before).tree);
+    const index = indexOf((indexOf(current.tree).byId.has(target.id) ? current : before).tree);
     known ??= knownContainers(entry);
     // The engine gives up before sending any input, so nothing reached the app.
     return new ReplayStop('action-failed', `${nameObstruction(index, target.id, snippet, known)} is in the way`);
