@@ -26,12 +26,12 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { fileURLToPath } from 'node:url';
-import { createAgent } from '../agent/create-agent.js';
+import { createAgent } from '../executor/create-agent.js';
 import { web } from '../engines/web/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import type { StepContext, StepExecutor } from '../contract/step-contract.js';
 import { htmlPages, serveStatic } from '../tests/support/static-server.js';
-import { attemptOver } from '../tests/agent/support/step-harness.js';
+import { attemptOver } from '../tests/executor/support/step-harness.js';
 import type { BenchContext, BenchSection } from './run.js';
 
 const TURNS = 20;

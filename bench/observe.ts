@@ -6,7 +6,7 @@
 import type { Page } from 'playwright';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { EngineInstance, ScreenNode } from '../contract/engine.js';
-import { renderScreen } from '../executor/screen-text.js';
+import { renderScreen } from '../step/screen-text.js';
 import { htmlPages, serveStatic } from '../tests/support/static-server.js';
 import type { BenchContext, BenchSection } from './run.js';
 

@@ -18,11 +18,11 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAgent } from '../agent/create-agent.js';
+import { createAgent } from '../executor/create-agent.js';
 import { web } from '../engines/web/index.js';
 import { requestText, startOpenAIServer, type ChatRequest, type ScriptedReply } from '../tests/support/openai-server.js';
 import { serveStatic } from '../tests/support/static-server.js';
-import { attemptOver } from '../tests/agent/support/step-harness.js';
+import { attemptOver } from '../tests/executor/support/step-harness.js';
 import type { BenchContext, BenchSection } from './run.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.

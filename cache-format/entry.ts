@@ -212,7 +212,7 @@ export type ActEntry = z.infer<typeof actEntrySchema>;
  * A check that proved a judgment, made from a screen node the judge cited.
  *
  * - `match: 'control'` (the default): nodes that are `control` (role, label, test id,
- *   container, exactly its states; see `recorder/state-controls.ts`).
+ *   container, exactly its states; see `semantics/state-controls.ts`).
  * - `match: 'role'`: every node of `control.role` in exactly `control.states`, whatever its
  *   label (`control.name` is empty): the census of a count question.
  *

@@ -9,7 +9,7 @@
  * literal that looks like an email, card number or token, an entry that no longer reads.
  */
 import { canonicalEncode, explainKeyChange, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
-import { describeAction } from '../recorder/describe-action.js';
+import { describeAction } from '../semantics/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
 import { splitTestId } from '../cache-format/test-id.js';
 import { describeEndEvidence, describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';

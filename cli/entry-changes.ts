@@ -6,9 +6,9 @@
  */
 import { diffArrays } from 'diff';
 import type { Entry, RecordedAction } from '../cache-format/index.js';
-import { describeAction, describeTypedValue } from '../recorder/describe-action.js';
-import { formatRoute } from '../recorder/route-of.js';
-import { endEvidenceOf } from '../recorder/end-purpose.js';
+import { describeAction, describeTypedValue } from '../semantics/describe-action.js';
+import { formatRoute } from '../semantics/route-of.js';
+import { endEvidenceOf } from '../semantics/end-purpose.js';
 import { describeEndEvidence, describeProvenance, endCheckLines } from './entry-text.js';
 import { maskValue, sensitiveKinds, type SensitiveKind } from './risky-values.js';
 

@@ -5,10 +5,10 @@
  * renderings shows only what changed.
  */
 import type { ActEntry, ActedCheck, EndBasis, Entry, EvidenceCheck, KeyParts, RecordedAction, StateControl } from '../cache-format/index.js';
-import { describeAction, describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
-import { basisFromEntry, endEvidenceOf, purposeOfActions } from '../recorder/end-purpose.js';
-import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
-import { formatRoute } from '../recorder/route-of.js';
+import { describeAction, describeStateControl, describeTargetPhrase } from '../semantics/describe-action.js';
+import { basisFromEntry, endEvidenceOf, purposeOfActions } from '../semantics/end-purpose.js';
+import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
+import { formatRoute } from '../semantics/route-of.js';
 import { alignColumns, quoteText } from './text-format.js';
 
 /** The params of a step as `name=value, …` (secrets and `unique()` values are already placeholders). */

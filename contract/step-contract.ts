@@ -36,7 +36,7 @@ export interface StepEvidence {
 
 /**
  * A language model as the AI SDK types it (`LanguageModel` from `ai`). Kept opaque here so
- * the contract compiles without `ai`; `agent/` narrows it.
+ * the contract compiles without `ai`; `executor/` narrows it.
  */
 export type OpaqueLanguageModel = object | string;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScreenNode } from '../contract/engine.js';
 import { startLiveScreen, type LiveScreen } from '../tests/support/live-screen.js';
-import { describeTarget } from './describe-target.js';
+import { describeTarget } from '../semantics/describe-target.js';
 
 let live: LiveScreen;
 beforeAll(async () => {

@@ -3,8 +3,8 @@
  * entry. See recorder/README.md.
  */
 export { actionInputFromEvent, type ActionEventLike, type EventConversion } from './action-event.js';
-export { describeAction, describeStateControl, describeTargetPhrase, describeTypedValue } from './describe-action.js';
-export { describeIndexedNode, describeTarget, hrefPath } from './describe-target.js';
+export { describeAction, describeStateControl, describeTargetPhrase, describeTypedValue } from '../semantics/describe-action.js';
+export { describeIndexedNode, describeTarget, hrefPath } from '../semantics/describe-target.js';
 export { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
 export {
   StepRecorder,
@@ -16,7 +16,7 @@ export {
   type StepRecording,
   type StepRecordingResult,
 } from './record-step.js';
-export { formatRoute, originOf, routeOf, routeShape, sameRouteShape, type RouteShape } from './route-of.js';
-export { countStateControl, diffStateControls, stateControlOf, type StateChanges } from './state-controls.js';
-export { CONTAINER_ROLES, indexTree, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
+export { formatRoute, originOf, routeOf, routeShape, sameRouteShape, type RouteShape } from '../semantics/route-of.js';
+export { countStateControl, diffStateControls, stateControlOf, type StateChanges } from '../semantics/state-controls.js';
+export { CONTAINER_ROLES, indexTree, labelOf, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 export { VALUE_GAP_RULES, classifyTypedValue, type ValueContext, type ValueProvenance } from './value-provenance.js';

@@ -4,11 +4,11 @@
  */
 import { MAX_EVIDENCE_CHECKS, type EvidenceCheck, type Route, type StateControl } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { CHECKABLE_ROLES, countEvidenceMatches, evidenceHolds, evidenceValueOf } from './evidence-match.js';
-import { routeOf } from './route-of.js';
-import { RECORDED_STATES, recordedStatesOf, stateControlOf, type RecordedState } from './state-controls.js';
-import { indexTree, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
+import { CHECKABLE_ROLES, countEvidenceMatches, evidenceHolds, evidenceValueOf } from '../semantics/evidence-match.js';
+import { routeOf } from '../semantics/route-of.js';
+import { RECORDED_STATES, recordedStatesOf, stateControlOf, type RecordedState } from '../semantics/state-controls.js';
+import { indexTree, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
+import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
 
 /** The judgment kinds. */
 export type JudgmentKind = 'assert' | 'waitFor' | 'extract';

@@ -6,12 +6,12 @@
 import type { RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
 import { MAX_VALUE_CHARS } from '../cache-format/entry.js';
 import type { NodeRef, Point, ScreenNode, ScrollDirection } from '../contract/engine.js';
-import { describeIndexedNode } from './describe-target.js';
-import type { TreeIndex } from './tree-index.js';
-import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
+import { describeIndexedNode } from '../semantics/describe-target.js';
+import type { TreeIndex } from '../semantics/tree-index.js';
+import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
 import { classifyTypedValue, type ValueContext } from './value-provenance.js';
-import { originOf } from './route-of.js';
-import { isVolatileSegment } from '../contract/volatile-text.js';
+import { originOf } from '../semantics/route-of.js';
+import { isVolatileSegment } from '../semantics/volatile-text.js';
 
 /** A screen as the recorder needs it: the redacted tree and the URL. */
 export interface ScreenSnapshot {

@@ -5,7 +5,7 @@
  */
 import { MAX_VALUE_CHARS, judgmentEntrySchema, type EvidenceCheck, type JudgmentEntry, type KeyParts, type Route } from '../cache-format/entry.js';
 import type { JudgedEvidence } from '../contract/step-seams.js';
-import { maskUniqueValues } from '../contract/unique-placeholders.js';
+import { maskUniqueValues } from '../semantics/unique-placeholders.js';
 import { buildJudgmentEvidence, type JudgmentKind } from './judgment-evidence.js';
 import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
 import { clip } from '../contract/text.js';

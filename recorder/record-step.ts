@@ -18,15 +18,15 @@ import {
 } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
-import { describeAction } from './describe-action.js';
-import { canDismiss, recognizeDismissals, type PerformedAction } from './dismissal.js';
-import { actedChecks, basisOf, lookedAtIdentities, verifiedControls, type ActedTarget } from './end-purpose.js';
+import { describeAction } from '../semantics/describe-action.js';
+import { canDismiss, recognizeDismissals, type PerformedAction } from '../semantics/dismissal.js';
+import { actedChecks, basisOf, lookedAtIdentities, verifiedControls, type ActedTarget } from '../semantics/end-purpose.js';
 import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
-import { formatRoute, routeOf, sameRouteShape } from './route-of.js';
-import { diffStateControls, stateControlKey } from './state-controls.js';
-import { indexTree, type TreeIndex } from './tree-index.js';
+import { formatRoute, routeOf, sameRouteShape } from '../semantics/route-of.js';
+import { diffStateControls, stateControlKey } from '../semantics/state-controls.js';
+import { indexTree, type TreeIndex } from '../semantics/tree-index.js';
 import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
-import { mapTextFields, maskUniqueValues } from '../contract/unique-placeholders.js';
+import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
 import { clip } from '../contract/text.js';
 
 /** Most verifications of one step whose looked-at nodes are kept. */

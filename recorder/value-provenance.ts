@@ -4,7 +4,7 @@
  */
 import type { TypedValue } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { looksLikeDateOrTime, looksLikeMintedToken } from '../contract/volatile-text.js';
+import { looksLikeDateOrTime, looksLikeMintedToken } from '../semantics/volatile-text.js';
 
 /** Why a value cannot be repeated. */
 export const VALUE_GAP_RULES = {

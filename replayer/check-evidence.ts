@@ -5,11 +5,11 @@
 import type { EvidenceCheck, JudgmentEntry } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
-import { describeEvidenceCheck } from '../recorder/describe-evidence.js';
-import { countEvidenceMatches, evidenceHolds } from '../recorder/evidence-match.js';
-import { statesOfLookalikes } from '../recorder/state-controls.js';
-import { indexTree, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
+import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
+import { countEvidenceMatches, evidenceHolds } from '../semantics/evidence-match.js';
+import { statesOfLookalikes } from '../semantics/state-controls.js';
+import { indexTree, type TreeIndex } from '../semantics/tree-index.js';
+import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
 import { matchRoute } from './route-match.js';
 
 /** A live screen to check evidence on. */

@@ -4,12 +4,12 @@
  */
 import type { ActEntry, ActedCheck, EndControl, StateControl, TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { describeStateControl, describeTargetPhrase } from '../recorder/describe-action.js';
-import { basisFromEntry, purposeOfActions, STRONG_BASES } from '../recorder/end-purpose.js';
-import { sameRouteShape, routeOf } from '../recorder/route-of.js';
-import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../recorder/state-controls.js';
-import { containerKey, indexTree, type ContainerInfo, type TreeIndex } from '../recorder/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../contract/unique-placeholders.js';
+import { describeStateControl, describeTargetPhrase } from '../semantics/describe-action.js';
+import { basisFromEntry, purposeOfActions, STRONG_BASES } from '../semantics/end-purpose.js';
+import { sameRouteShape, routeOf } from '../semantics/route-of.js';
+import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../semantics/state-controls.js';
+import { containerKey, indexTree, type ContainerInfo, type TreeIndex } from '../semantics/tree-index.js';
+import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
 import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScreenNode } from '../contract/engine.js';
-import { describeTarget } from '../recorder/describe-target.js';
+import { describeTarget } from '../semantics/describe-target.js';
 import { startLiveScreen, type LiveScreen } from '../tests/support/live-screen.js';
 import { matchTarget } from './match-target.js';
 

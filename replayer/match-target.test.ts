@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTarget } from '../recorder/describe-target.js';
+import { describeTarget } from '../semantics/describe-target.js';
 import { find, node, screen } from '../tests/support/hand-built-tree.js';
 import type { TargetDescription } from '../cache-format/entry.js';
 import { matchTarget } from './match-target.js';

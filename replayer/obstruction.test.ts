@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActEntry } from '../cache-format/entry.js';
 import type { Rect, ScreenNode } from '../contract/engine.js';
-import { indexTree } from '../recorder/tree-index.js';
+import { indexTree } from '../semantics/tree-index.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
 import { coveringOverlay, interceptingSnippet, knownContainers, nameObstruction } from './obstruction.js';
 

@@ -3,10 +3,10 @@
  * recording did not. Named, never dismissed; see replayer/README.md, "Obstructions".
  */
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
-import { nounPhrase } from '../contract/action-sentence.js';
+import { nounPhrase } from '../semantics/action-sentence.js';
 import type { Rect, ScreenNode } from '../contract/engine.js';
-import { DISMISSABLE_ROLES } from '../recorder/dismissal.js';
-import { CONTAINER_ROLES, containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../recorder/tree-index.js';
+import { DISMISSABLE_ROLES } from '../semantics/dismissal.js';
+import { CONTAINER_ROLES, containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 
 /** Roles of UI that covers the page; one the entry never mentions blocks a replayed action under it. */
 const OVERLAY_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog']);

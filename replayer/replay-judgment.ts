@@ -6,7 +6,7 @@
 import type { JudgmentEntry } from '../cache-format/entry.js';
 import { sleep, systemClock, type Clock } from '../contract/deadline.js';
 import type { Observation } from '../contract/step-contract.js';
-import { fillUniquePlaceholders } from '../contract/unique-placeholders.js';
+import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
 import { checkEvidence } from './check-evidence.js';
 
 /** Options of {@link replayJudgment}. */

@@ -3,7 +3,7 @@
  * rule: replayer/README.md, "Routes".
  */
 import type { Route } from '../cache-format/entry.js';
-import { formatRouteShape, routeOf, routeShape } from '../recorder/route-of.js';
+import { formatRouteShape, routeOf, routeShape } from '../semantics/route-of.js';
 
 /** The outcome of a route check. */
 export type RouteMatch = { kind: 'match' } | { kind: 'mismatch'; detail: string };

@@ -8,10 +8,10 @@ import type { PlaywrightTestConfig, ReporterDescription } from '@playwright/test
 import { z } from 'zod';
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import type { Engine } from '../contract/engine.js';
-import { normalizeOrigin, originOf } from '../executor/origin-policy.js';
-import type { SecretDefinition } from '../executor/secrets.js';
+import { normalizeOrigin, originOf } from '../step/origin-policy.js';
+import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
-import { isProjectTool } from '../agent/index.js';
+import { isProjectTool } from '../executor/index.js';
 import { launchOptionsFor, playwrightCanRecordVideo } from '../engines/web/index.js';
 import { readRunEnvironment, redactProcessOutput, reportConfigFailure, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';

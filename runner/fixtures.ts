@@ -17,13 +17,13 @@ import {
   type TestInfo,
   type TestType,
 } from '@playwright/test';
-import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../agent/index.js';
+import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../executor/index.js';
 import { nodeIdsOf } from '../engines/web/index.js';
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { NO_MODEL_CODES, type AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
-import { SecretVault, redactDeep } from '../executor/secrets.js';
-import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../executor/step-runner.js';
+import { SecretVault, redactDeep } from '../secrets/vault.js';
+import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
 import { attemptCacheOptions } from './attempt-cache-host.js';
 import type { SourceLocation } from './caller-location.js';

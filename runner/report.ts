@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { TurnRecord } from '../contract/step-contract.js';
 import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, type CacheOutcome } from '../contract/cache-outcome.js';
-import type { StepRecord, StepTiming, VerificationEvent } from '../executor/step-record.js';
-import { stepTitle } from '../executor/step-title.js';
+import type { StepRecord, StepTiming, VerificationEvent } from '../step/step-record.js';
+import { stepTitle } from '../step/step-title.js';
 
 /** The report schema version this build writes. */
 export const REPORT_VERSION = 1;

@@ -5,7 +5,7 @@
  * serializes to names only, in case anything prints the project's `use`.
  */
 import type { Engine } from '../contract/engine.js';
-import { secretPlaceholder, type SecretDefinition } from '../executor/secrets.js';
+import { secretPlaceholder, type SecretDefinition } from '../secrets/vault.js';
 import type { AgentConfig } from './config.js';
 import type { CacheMode } from './environment.js';
 

@@ -8,7 +8,7 @@
  * available, this wrapper is the fallback: its passing assertions (soft ones not) count.
  */
 import { expect as playwrightExpect } from '@playwright/test';
-import type { VerificationKind } from '../executor/step-record.js';
+import type { VerificationKind } from '../step/step-record.js';
 
 /** Where verification events go: the running attempt. */
 export interface VerificationSink {

@@ -3,11 +3,11 @@
  * seams, and the built-in agent. The fixtures use it, and so does every test that runs an
  * attempt without Playwright Test, so they cannot drift apart.
  */
-import { createBuiltInAgent } from '../agent/built-in.js';
+import { createBuiltInAgent } from '../executor/built-in.js';
 import type { WriteReport } from '../contract/cache-outcome.js';
 import type { ActionListener, StepInterceptor } from '../contract/step-seams.js';
 import { E2EError } from '../errors/index.js';
-import { createAttemptRunner, type AttemptRunner, type AttemptRunnerOptions, type BuiltInAgent } from '../executor/step-runner.js';
+import { createAttemptRunner, type AttemptRunner, type AttemptRunnerOptions, type BuiltInAgent } from '../step/step-runner.js';
 import { createAttemptCache, type AttemptCache, type AttemptCacheOptions, type AttemptEnd } from '../step-cache/attempt-cache.js';
 
 /** Options of {@link wireAttempt}: the runner's, with the cache and the built-in agent wired here. */

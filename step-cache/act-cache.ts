@@ -9,7 +9,7 @@ import type { ActEntry, Entry } from '../cache-format/index.js';
 import type { CacheWrite } from '../contract/cache-outcome.js';
 import type { ScreenNode } from '../contract/engine.js';
 import type { ActionEvent, FinishedStepView, InterceptResult, InterceptedStep, StepServices, VerificationKind } from '../contract/step-seams.js';
-import { fillUniquePlaceholders } from '../contract/unique-placeholders.js';
+import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
 import { isE2EError } from '../errors/index.js';
 import { buildActEntry, StepRecorder } from '../recorder/record-step.js';
 import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';

@@ -105,7 +105,7 @@ export interface AttemptCache {
   /**
    * What a passing verification after step `afterStepIndex` looked at: nodes of a redacted
    * screen (an `expect`'s locator; an `agent.assert`'s evidence arrives by itself). The
-   * step's recording then rests its end check on them (`recorder/end-purpose.ts`).
+   * step's recording then rests its end check on them (`semantics/end-purpose.ts`).
    */
   verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void;
   /** Step `stepIndex` ended with `verdict`. */

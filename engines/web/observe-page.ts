@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright';
 import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../contract/engine.js';
-import { TICKING_RULES } from '../../contract/volatile-text.js';
+import { TICKING_RULES } from '../../semantics/volatile-text.js';
 import { MASK_ATTRIBUTE } from './locate-node.js';
 import { installChangeMonitor, type ChangeMonitorArguments } from './page-changes.js';
 import { pageSemantics } from './page-semantics.js';

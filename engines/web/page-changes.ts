@@ -6,7 +6,7 @@
  * without observing. Like the walk, it is sent as source text and must not use outer names.
  */
 
-/** Ticking rules handed in from `executor/screen-text.ts` (`TICKING_RULES`). */
+/** Ticking rules handed in from `step/screen-text.ts` (`TICKING_RULES`). */
 export interface ChangeMonitorArguments {
   /** Regex source of a clock time (flags `g`). */
   clockTime: string;

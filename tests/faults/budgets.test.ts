@@ -13,14 +13,14 @@ import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../agent/create-agent.js';
+import { createAgent } from '../../executor/create-agent.js';
 import { FileCacheStore } from '../../cache-format/index.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
-import type { StepOutcome } from '../../executor/step-runner.js';
+import type { StepOutcome } from '../../step/step-runner.js';
 import { web } from '../../engines/web/index.js';
 import { filesUnder } from '../support/directory-snapshot.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
-import { callTools, findId, repeatingModel, throwScriptErrors } from '../agent/support/scripted-model.js';
+import { callTools, findId, repeatingModel, throwScriptErrors } from '../executor/support/scripted-model.js';
 import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));

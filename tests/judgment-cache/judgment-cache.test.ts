@@ -13,7 +13,7 @@ import { endCheckLines, entryLines } from '../../cli/entry-text.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
 import { summarize, toReportStep, type ReportTest } from '../../runner/report.js';
-import { throwScriptErrors } from '../agent/support/scripted-model.js';
+import { throwScriptErrors } from '../executor/support/scripted-model.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
 import { tempFolders } from '../support/temp-folders.js';

@@ -15,7 +15,7 @@ import { entryLines } from '../../cli/entry-text.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
 import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../contract/step-contract.js';
-import type { DismissingAction } from '../../recorder/dismissal.js';
+import type { DismissingAction } from '../../semantics/dismissal.js';
 import { cachedAttempt } from '../support/cached-attempt.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { allNodes, nodeNamed } from '../support/screen-tree.js';

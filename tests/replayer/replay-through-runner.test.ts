@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeKey, encodeEntry, readEntryBytes, type ActEntry, type KeyParts } from '../../cache-format/index.js';
 import type { ScreenNode } from '../../contract/engine.js';
-import { SecretVault, unique } from '../../executor/secrets.js';
+import { SecretVault, unique } from '../../secrets/vault.js';
 import type { ReplayedPrefix, StepContext, StepExecutor } from '../../contract/step-contract.js';
-import { createAttemptRunner, type StepOutcome } from '../../executor/step-runner.js';
+import { createAttemptRunner, type StepOutcome } from '../../step/step-runner.js';
 import type { InterceptResult, StepInterceptor } from '../../contract/step-seams.js';
-import { describeAction } from '../../recorder/describe-action.js';
+import { describeAction } from '../../semantics/describe-action.js';
 import { StepRecorder, buildActEntry } from '../../recorder/record-step.js';
 import { find } from '../support/hand-built-tree.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';

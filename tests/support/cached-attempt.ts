@@ -6,10 +6,10 @@
  */
 import type { CacheStore } from '../../cache-format/index.js';
 import type { AttemptCache, AttemptCacheOptions, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
-import type { VerificationKind } from '../../executor/step-record.js';
-import { SecretVault, type SecretRef, type UniqueValue } from '../../executor/secrets.js';
+import type { VerificationKind } from '../../step/step-record.js';
+import { SecretVault, type SecretRef, type UniqueValue } from '../../secrets/vault.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
-import type { AttemptRunner, StepOutcome } from '../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../step/step-runner.js';
 import { wireAttempt } from '../../runner/wire-attempt.js';
 import { nodeIdsOf } from '../../engines/web/index.js';
 import type { LiveScreen } from './live-screen.js';

@@ -7,12 +7,12 @@
  */
 import type { CacheStore } from '../../../cache-format/index.js';
 import type { AttemptCache, WriteReport } from '../../../step-cache/attempt-cache.js';
-import type { LimitOverrides } from '../../../executor/budgets.js';
+import type { LimitOverrides } from '../../../step/budgets.js';
 import type { Engine, EngineInstance } from '../../../contract/engine.js';
 import { E2EError } from '../../../errors/index.js';
-import { redactDeep, SecretVault, type SecretRef } from '../../../executor/secrets.js';
+import { redactDeep, SecretVault, type SecretRef } from '../../../secrets/vault.js';
 import type { StepExecutor } from '../../../contract/step-contract.js';
-import type { AttemptRunner, StepOutcome } from '../../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../../step/step-runner.js';
 import { REPORT_VERSION, toReportStep, type AttemptPayload } from '../../../runner/report.js';
 import { wireAttempt } from '../../../runner/wire-attempt.js';
 

@@ -6,9 +6,9 @@
  */
 import type { CacheStore } from '../../../cache-format/index.js';
 import type { AttemptCache, CacheMode, WriteReport } from '../../../step-cache/attempt-cache.js';
-import { SecretVault, type SecretRef, type UniqueValue } from '../../../executor/secrets.js';
+import { SecretVault, type SecretRef, type UniqueValue } from '../../../secrets/vault.js';
 import type { StepExecutor } from '../../../contract/step-contract.js';
-import type { AgentEntry, AttemptRunner, StepOutcome } from '../../../executor/step-runner.js';
+import type { AgentEntry, AttemptRunner, StepOutcome } from '../../../step/step-runner.js';
 import { wireAttempt } from '../../../runner/wire-attempt.js';
 import type { LiveScreen } from '../../support/live-screen.js';
 import { liveCacheOptions } from '../../support/cached-attempt.js';

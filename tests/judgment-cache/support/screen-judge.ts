@@ -3,7 +3,7 @@
  * that answers each judgment from the screen in its prompt. A rule per question decides
  * the verdict and cites node ids it finds on that screen, as a real judge would.
  */
-import { replyJson, repeatingModel } from '../../agent/support/scripted-model.js';
+import { replyJson, repeatingModel } from '../../executor/support/scripted-model.js';
 
 /** One line of a text screen. */
 export interface ScreenLine {

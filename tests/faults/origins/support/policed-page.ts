@@ -6,9 +6,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine, EngineInstance, ScreenNode } from '../../../../contract/engine.js';
-import { SecretVault } from '../../../../executor/secrets.js';
+import { SecretVault } from '../../../../secrets/vault.js';
 import type { StepContext, StepExecutor } from '../../../../contract/step-contract.js';
-import type { AttemptRunner, StepOutcome } from '../../../../executor/step-runner.js';
+import type { AttemptRunner, StepOutcome } from '../../../../step/step-runner.js';
 import { wireAttempt } from '../../../../runner/wire-attempt.js';
 import { find } from '../../../support/hand-built-tree.js';
 

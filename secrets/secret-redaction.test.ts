@@ -1,0 +1,174 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { leakedForms, shortestClippedStart } from '../tests/support/secret-leaks.js';
+import { clippedPrefixLength, createSecretRedactor, embeddedBase64Forms } from './vault.js';
+
+const VALUE = 'Kx9 canary/Vault+81';
+const redactor = createSecretRedactor([['canary', VALUE]]);
+const { redact } = redactor;
+
+describe('the secret redactor', () => {
+  it('catches the value raw and in any letter case', () => {
+    expect(redact(`a ${VALUE} b`)).toBe('a <secret:canary> b');
+    expect(redact(VALUE.toUpperCase())).toBe('<secret:canary>');
+    expect(redact(VALUE.toLowerCase())).toBe('<secret:canary>');
+  });
+
+  it('catches it URL-encoded, as a form field and as a URI', () => {
+    expect(redact(`/t?q=${encodeURIComponent(VALUE)}&x=1`)).toBe('/t?q=<secret:canary>&x=1');
+    expect(redact(`q=${encodeURIComponent(VALUE).replace(/%20/g, '+')}`)).toBe('q=<secret:canary>');
+    expect(redact(encodeURI(VALUE))).toBe('<secret:canary>');
+  });
+
+  it('catches it base64- and base64url-encoded, alone and embedded at each byte alignment', () => {
+    expect(redact(Buffer.from(VALUE).toString('base64'))).toBe('<secret:canary>');
+    expect(redact(Buffer.from(VALUE).toString('base64url'))).toBe('<secret:canary>');
+    for (const prefix of ['', 'u', 'us', 'user:']) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(`${prefix}${VALUE}:tail`).toString(encoding);
+        const redacted = redact(`Authorization: Basic ${encoded}`);
+        expect(redacted).toContain('<secret:canary>');
+        expect(leakedForms(VALUE, redacted)).toEqual([]);
+      }
+    }
+    expect(embeddedBase64Forms('abc')).toEqual([]);
+  });
+
+  it('catches it JSON-escaped, escaped twice, with escaped slashes and as \\u escapes', () => {
+    const tricky = 'pa"ss\\wörd/1';
+    const own = createSecretRedactor([['tricky', tricky]]);
+    const once = JSON.stringify(tricky);
+    expect(own.redact(once)).toBe('"<secret:tricky>"');
+    expect(own.redact(JSON.stringify(once))).toBe('"\\"<secret:tricky>\\""');
+    expect(own.redact(once.replace(/\//g, '\\/'))).toBe('"<secret:tricky>"');
+    expect(own.redact('"pa\\"ss\\\\w\\u00f6rd/1"')).toBe('"<secret:tricky>"');
+    expect(own.redact('pa&quot;ss\\wörd/1')).toBe('<secret:tricky>');
+  });
+
+  it('catches a clipped start of at least 8 characters (or half a short value) followed by … or ...', () => {
+    expect(clippedPrefixLength(VALUE)).toBe(8);
+    expect(clippedPrefixLength('abcdef')).toBe(3);
+    expect(redact(`shown: ${VALUE.slice(0, 12)}…`)).toBe('shown: <secret:canary>…');
+    expect(redact(`shown: ${VALUE.slice(0, 8)}... more`)).toBe('shown: <secret:canary>... more');
+    expect(redact(`${VALUE.slice(0, 7)}…`)).toBe(`${VALUE.slice(0, 7)}…`);
+    expect(redact(`${VALUE.slice(0, 12)} and more`)).toBe(`${VALUE.slice(0, 12)} and more`);
+  });
+
+  it('catches it spaced, grouped in fours with spaces or dashes, and coloured by a terminal', () => {
+    const card = '4111222233334444';
+    const own = createSecretRedactor([['card', card]]);
+    expect(own.redact('card 4111 2222 3333 4444 ok')).toBe('card <secret:card> ok');
+    expect(own.redact('card 4111-2222-3333-4444')).toBe('card <secret:card>');
+    expect(own.redact('4 1 1 1 2 2 2 2 3 3 3 3 4 4 4 4')).toBe('<secret:card>');
+    expect(own.redact('\u001b[31m4111\u001b[39m222233334444')).toBe('\u001b[31m<secret:card>');
+  });
+
+  it('leaves no piece of a value before the mark of a text the engine clipped', () => {
+    const clippedAt = (kept: number) => `${'x'.repeat(159 - kept)}${VALUE.slice(0, kept)}…`;
+    for (let kept = 1; kept < VALUE.length; kept++) {
+      const redacted = redactor.redactClipped(clippedAt(kept));
+      expect(redacted.endsWith('…')).toBe(true);
+      expect(redacted.replace(/x+/, '').replace('<secret:canary>', '')).toBe('…');
+    }
+    expect(redactor.redactClipped(`${'x'.repeat(158)}…`)).toBe(`${'x'.repeat(158)}…`);
+  });
+
+  it('prefers the longer of two secrets and never re-scans a replacement', () => {
+    const own = createSecretRedactor([
+      ['short', 'secret'],
+      ['long', 'my-secret-value'],
+      ['name', 'short'],
+    ]);
+    expect(own.redact('a my-secret-value and a secret')).toBe('a <secret:long> and a <secret:short>');
+    expect(own.contains('x my-secret-value')).toBe(true);
+    expect(own.contains('nothing here')).toBe(false);
+  });
+
+  it('leaves every text alone when no value is configured', () => {
+    const none = createSecretRedactor([['empty', ''], ['missing', undefined]]);
+    expect(none.redact(`plain ${VALUE}`)).toBe(`plain ${VALUE}`);
+    expect(none.contains(VALUE)).toBe(false);
+  });
+
+  it('leaves nothing the leak detector recognises, for any value in any listed form (property)', () => {
+    const characters = [...'abcdefghKLMNOPQRxyz0123456789 +/&"<>%.:_é'];
+    const value = fc
+      .array(fc.constantFrom(...characters), { minLength: 8, maxLength: 32 })
+      .map((list) => list.join(''))
+      .filter((text) => text.trim().length === text.length && /[a-z0-9]{2}/i.test(text));
+    const renderings: Array<(secretValue: string, cut: number, prefix: string) => string> = [
+      (secretValue) => `before ${secretValue} after`,
+      (secretValue) => secretValue.toUpperCase(),
+      (secretValue) => `/path?q=${encodeURIComponent(secretValue)}&n=1`,
+      (secretValue) => `q=${encodeURIComponent(secretValue).replace(/%20/g, '+')}`,
+      (secretValue) => JSON.stringify({ message: `Received: "${secretValue}"` }),
+      (secretValue) => JSON.stringify(JSON.stringify({ text: secretValue })),
+      (secretValue, _cut, prefix) => `Basic ${Buffer.from(`${prefix}${secretValue}!`).toString('base64')}`,
+      (secretValue, _cut, prefix) => Buffer.from(`${prefix}${secretValue}`).toString('base64url'),
+      (secretValue, cut) => `shown ${[...secretValue].slice(0, cut).join('')}… then`,
+      (secretValue, cut) => `shown ${[...secretValue].slice(0, cut).join('')}...`,
+      (secretValue) => `grouped ${(secretValue.match(/.{1,4}/gu) ?? []).join(' ')}.`,
+      (secretValue) => `grouped ${(secretValue.match(/.{1,4}/gu) ?? []).join('-')}.`,
+    ];
+    fc.assert(
+      fc.property(value, fc.nat(), fc.stringMatching(/^[a-z:]{0,5}$/), fc.constantFrom(...renderings.keys()), (secretValue, cutSeed, prefix, which) => {
+        const length = [...secretValue].length;
+        const shortest = shortestClippedStart(secretValue);
+        const cut = shortest + (cutSeed % Math.max(1, length - shortest));
+        const text = renderings[which]!(secretValue, cut, prefix);
+        const redacted = createSecretRedactor([['s', secretValue]]).redact(text);
+        expect(leakedForms(secretValue, redacted)).toEqual([]);
+        expect(redacted).toContain('<secret:s>');
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('has a leak detector that finds every listed form when nothing is redacted', () => {
+    const forms = [
+      VALUE,
+      VALUE.toUpperCase(),
+      encodeURIComponent(VALUE),
+      Buffer.from(`us${VALUE}`).toString('base64'),
+      Buffer.from(`u${VALUE}x`).toString('base64url'),
+      JSON.stringify(JSON.stringify(VALUE)),
+      `${VALUE.slice(0, 9)}…`,
+      'Kx9c anar y/Va ult+ 81',
+    ];
+    for (const form of forms) expect(leakedForms(VALUE, `around ${form} here`)).not.toEqual([]);
+  });
+});
+
+describe('the secret redactor over screen texts', () => {
+  const redactText = (text: string, secrets?: ReadonlyMap<string, string>) => createSecretRedactor(secrets ?? []).redactClipped(text);
+
+  it('prefers the longest secret and never re-scans a replacement', () => {
+    const secrets = new Map([
+      ['short', 'secret'],
+      ['long', 'my-secret-value'],
+    ]);
+    expect(redactText('a my-secret-value and a secret', secrets)).toBe('a <secret:long> and a <secret:short>');
+    // A secret whose value is another secret's name must not touch the placeholder.
+    const tricky = new Map([
+      ['abc', 'zzzzzz'],
+      ['other', 'abc'],
+    ]);
+    expect(redactText('zzzzzz abc', tricky)).toBe('<secret:abc> <secret:other>');
+  });
+
+  it('treats regular-expression characters in a secret literally', () => {
+    expect(redactText('pay $1.00 (now)', new Map([['price', '$1.00 (now)']]))).toBe('pay <secret:price>');
+    expect(redactText('pay $1x00', new Map([['price', '$1.00']]))).toBe('pay $1x00');
+  });
+
+  it('hides the start of a secret cut off by the engine clipping a long text', () => {
+    const redact = (text: string) => redactText(text, new Map([['key', 'abcdef123456']]));
+    expect(redact('the key is abcdef…')).toBe('the key is <secret:key>…');
+    expect(redact('nothing secret here…')).toBe('nothing secret here…');
+  });
+
+  it('leaves text alone when no secrets are configured or values are empty', () => {
+    expect(redactText('plain', undefined)).toBe('plain');
+    expect(redactText('plain', new Map([['empty', '']]))).toBe('plain');
+  });
+});

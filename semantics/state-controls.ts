@@ -1,0 +1,170 @@
+/**
+ * State controls: the controls whose presence or absence proves what a step did. The recorder
+ * diffs start against end, the replayer counts them on its own screens, both through this module.
+ */
+import type { StateControl } from '../cache-format/entry.js';
+import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
+import type { NodeState } from '../contract/engine.js';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS, childLabelOf, clipText, containerKey, sitsInContainer, type IndexedNode, type TreeIndex } from './tree-index.js';
+import { comparableText } from './volatile-text.js';
+
+/** States kept for end checks, in this order. */
+export const RECORDED_STATES = ['checked', 'disabled', 'selected', 'expanded', 'pressed'] as const;
+/** One recorded state. */
+export type RecordedState = (typeof RECORDED_STATES)[number];
+
+/** Roles that announce an outcome; they come first among appeared and gone controls. */
+export const ANNOUNCEMENT_ROLES: ReadonlySet<string> = new Set(['alert', 'alertdialog', 'status', 'log', 'marquee', 'timer']);
+
+/** Roles that carry no meaning of their own and never become state controls. */
+const IGNORED_ROLES: ReadonlySet<string> = new Set(['document', 'rootwebarea', 'webarea', 'none', 'presentation']);
+
+/** Roles that are plain text holders; they rank after named controls and structure. */
+const TEXT_ROLES: ReadonlySet<string> = new Set(['generic', 'text', 'statictext', 'paragraph', 'strong', 'emphasis', 'span', 'div']);
+
+/** Longest label a state control may have; longer text is a blob, not a control. */
+export const MAX_STATE_LABEL_CHARS = MAX_TEXT_CHARS;
+
+/** The recorded states a node holds, in {@link RECORDED_STATES} order. */
+export function recordedStatesOf(states: readonly NodeState[]): RecordedState[] {
+  return RECORDED_STATES.filter((state) => states.includes(state));
+}
+
+/** The state control for an indexed node, or undefined when the node is not one. */
+export function stateControlOf(indexed: IndexedNode): StateControl | undefined {
+  const { node } = indexed;
+  if (IGNORED_ROLES.has(node.role.toLowerCase())) return undefined;
+  const name = clipText(node.name, MAX_NAME_CHARS);
+  const text = clipText(node.text ?? '', MAX_TEXT_CHARS);
+  const label = name !== '' ? name : text;
+  if (label === '' || label.length > MAX_STATE_LABEL_CHARS) return undefined;
+  const control: StateControl = { role: node.role, name, states: recordedStatesOf(node.states) };
+  if (name === '') control.text = text;
+  if (node.testId !== undefined && node.testId !== '') control.testId = clipText(node.testId, MAX_NAME_CHARS);
+  if (indexed.container !== undefined) control.container = { ...indexed.container };
+  return control;
+}
+
+/** The label a control is known by: its name, else its text. */
+export function stateControlLabel(control: StateControl): string {
+  return control.name !== '' ? control.name : (control.text ?? '');
+}
+
+/** A key for "the same control" regardless of its states. */
+export function stateControlIdentity(control: StateControl): string {
+  return [control.role, comparableText(stateControlLabel(control)), containerKey(control.container), control.testId ?? ''].join('\u0000');
+}
+
+/** A key for "the same control in the same states". */
+export function stateControlKey(control: StateControl): string {
+  return `${stateControlIdentity(control)}\u0000${control.states.join(',')}`;
+}
+
+/**
+ * True when a node is the control: same role, same label (volatile text as placeholders,
+ * case folded), same container and test id when those were recorded, and exactly the
+ * recorded states.
+ */
+export function nodeMatchesStateControl(
+  indexed: IndexedNode,
+  control: StateControl,
+  comparableLabel: string = comparableText(stateControlLabel(control)),
+  anyStates = false,
+): boolean {
+  const { node } = indexed;
+  if (node.role !== control.role) return false;
+  if (control.testId !== undefined && node.testId !== control.testId) return false;
+  const states = recordedStatesOf(node.states);
+  const sameStates = states.length === control.states.length && states.every((state, position) => state === control.states[position]);
+  if (!sameStates && !anyStates) return false;
+  // A node that is a state control has name-else-text as its index label.
+  const sameLabel = stateControlOf(indexed) !== undefined && indexed.comparableLabel === comparableLabel;
+  // Markup churn: an item that lost its name still shows it through a child label (a title that became a button).
+  const throughChild = !sameLabel && indexed.label === '' && comparableLabel !== '' && comparableText(childLabelOf(node)) === comparableLabel;
+  if (!sameLabel && !throughChild) return false;
+  return control.container === undefined || containerKey(indexed.container) === containerKey(control.container) || sitsInContainer(indexed, control.container);
+}
+
+/** How many nodes of the tree are the control (see {@link nodeMatchesStateControl}). */
+export function countStateControl(index: TreeIndex, control: StateControl): number {
+  const comparableLabel = comparableText(stateControlLabel(control));
+  let count = 0;
+  for (const indexed of index.nodes) if (nodeMatchesStateControl(indexed, control, comparableLabel)) count++;
+  return count;
+}
+
+interface Tally {
+  control: StateControl;
+  first: IndexedNode;
+  nodes: IndexedNode[];
+}
+
+function tally(index: TreeIndex): { byKey: Map<string, Tally>; identities: Set<string> } {
+  const byKey = new Map<string, Tally>();
+  const identities = new Set<string>();
+  for (const indexed of index.nodes) {
+    const control = stateControlOf(indexed);
+    if (control === undefined) continue;
+    const key = stateControlKey(control);
+    identities.add(stateControlIdentity(control));
+    const existing = byKey.get(key);
+    if (existing === undefined) byKey.set(key, { control, first: indexed, nodes: [indexed] });
+    else existing.nodes.push(indexed);
+  }
+  return { byKey, identities };
+}
+
+/** The controls that appeared and went away between two screens. */
+export interface StateChanges {
+  appeared: StateControl[];
+  gone: StateControl[];
+}
+
+/**
+ * Diff two screens. Appeared: a control (with its states) that is more numerous at the end
+ * than at the start. Gone: one present at the start and absent at the end. A control whose
+ * states changed is both: appeared with its new states, gone with its old ones. At most
+ * `limit` of each, ranked: announcements (alert, status…) first, then state changes, then
+ * named controls and structure, then plain text; outermost before nested, then document order.
+ */
+export function diffStateControls(start: TreeIndex, end: TreeIndex, limit: number = MAX_STATE_CONTROLS): StateChanges {
+  const before = tally(start);
+  const after = tally(end);
+  const appeared: Tally[] = [];
+  for (const [key, entry] of after.byKey) {
+    if (entry.nodes.length > (before.byKey.get(key)?.nodes.length ?? 0)) appeared.push(entry);
+  }
+  const gone: Tally[] = [];
+  for (const [key, entry] of before.byKey) if (!after.byKey.has(key)) gone.push(entry);
+  return {
+    appeared: rank(appeared, before.identities).slice(0, limit),
+    gone: rank(gone, after.identities).slice(0, limit),
+  };
+}
+
+function hasChangedAncestor(node: IndexedNode, changedNodes: ReadonlySet<IndexedNode>): boolean {
+  for (let current = node.parent; current !== undefined; current = current.parent) if (changedNodes.has(current)) return true;
+  return false;
+}
+
+/** Rank changed controls; `otherSide` holds identities present on the other screen (state changes). */
+function rank(changed: Tally[], otherSide: ReadonlySet<string>): StateControl[] {
+  const changedNodes = new Set(changed.flatMap((entry) => entry.nodes));
+  const tier = (entry: Tally): number => {
+    const role = entry.control.role.toLowerCase();
+    if (ANNOUNCEMENT_ROLES.has(role)) return 0;
+    if (otherSide.has(stateControlIdentity(entry.control))) return 1;
+    const nested = entry.nodes.every((node) => hasChangedAncestor(node, changedNodes));
+    return (TEXT_ROLES.has(role) ? 4 : 2) + (nested ? 1 : 0);
+  };
+  return changed
+    .map((entry) => ({ entry, tier: tier(entry) }))
+    .sort((left, right) => left.tier - right.tier || left.entry.first.order - right.entry.first.order)
+    .map(({ entry }) => entry.control);
+}
+
+/** The recorded states of every node that is the control in all but its states. */
+export function statesOfLookalikes(index: TreeIndex, control: StateControl): RecordedState[][] {
+  const comparableLabel = comparableText(stateControlLabel(control));
+  return index.nodes.filter((indexed) => nodeMatchesStateControl(indexed, control, comparableLabel, true)).map((indexed) => recordedStatesOf(indexed.node.states));
+}

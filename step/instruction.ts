@@ -1,0 +1,112 @@
+/**
+ * Instruction preparation: validate the call, fill `{name}` placeholders from `params`,
+ * show secrets as `<secret:name>`, and remember where each param value came from so the
+ * cache can key `unique()` values as placeholders and secrets by name.
+ */
+import { E2EError, didYouMean } from '../errors/index.js';
+import { isSecretRef, isUniqueValue, secretPlaceholder, type ParamSource, type ParamValue } from '../contract/param-values.js';
+import type { SecretVault } from '../secrets/vault.js';
+
+export type { ParamSource, ParamValue } from '../contract/param-values.js';
+
+/** A prepared instruction. */
+export interface PreparedInstruction {
+  /** The instruction as written, placeholders kept (for the cache key). */
+  template: string;
+  /** Placeholders filled, secrets as `<secret:name>`, configured secret values redacted. */
+  instruction: string;
+  /** Params as the executor sees them (secrets as `<secret:name>`). */
+  params: Record<string, string>;
+  /** Where each param came from. */
+  sources: Record<string, ParamSource>;
+  /**
+   * Secrets the step may type: exactly the params given as `secret()`. Nothing in the instruction
+   * text grants one: not a secret's name as a word, not a `<secret:name>` token, not its value.
+   */
+  secretNames: string[];
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+function isParamValue(value: unknown): value is ParamValue {
+  return (
+    typeof value === 'string' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    typeof value === 'boolean' ||
+    isSecretRef(value) ||
+    isUniqueValue(value)
+  );
+}
+
+/** Validate an instruction argument (`method` names the call in messages). */
+export function requireInstruction(instruction: unknown, method: string): string {
+  if (typeof instruction !== 'string') {
+    throw new E2EError('INVALID_ARGUMENT', `${method} takes the instruction as a string as its first argument, not ${describeType(instruction)}.`);
+  }
+  if (instruction.trim().length === 0) {
+    throw new E2EError('INVALID_ARGUMENT', `${method} needs a non-empty instruction; say what should happen, e.g. ${method}('add a todo "Buy milk"').`);
+  }
+  return instruction;
+}
+
+/** A short type description for messages (never the value). */
+export function describeType(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Fill and check an instruction. Throws `INVALID_ARGUMENT` (bad params, unknown placeholder) or `SECRET_UNAVAILABLE` (unknown secret name). */
+export function prepareInstruction(
+  template: string,
+  params: Record<string, unknown> | undefined,
+  vault: SecretVault,
+  method: string,
+): PreparedInstruction {
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    throw new E2EError('INVALID_ARGUMENT', `${method}: \`params\` must be an object of name → value, not ${describeType(params)}.`);
+  }
+  const sources: Record<string, ParamSource> = {};
+  const shown: Record<string, string> = {};
+  const secretNames = new Set<string>();
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (!isParamValue(value)) {
+      throw new E2EError(
+        'INVALID_ARGUMENT',
+        `${method}: param \`${name}\` is ${describeType(value)}; params take strings, numbers, booleans, unique() or secret().`,
+      );
+    }
+    if (isSecretRef(value)) {
+      if (!vault.has(value.name)) {
+        throw new E2EError(
+          'SECRET_UNAVAILABLE',
+          `${method}: param \`${name}\` names the secret \`${value.name}\`, which is not configured${didYouMean(value.name, vault.names())}; add it to \`secrets\` in e2e.config.ts.`,
+        );
+      }
+      sources[name] = { kind: 'secret', name: value.name };
+      shown[name] = secretPlaceholder(value.name);
+      secretNames.add(value.name);
+    } else if (isUniqueValue(value)) {
+      sources[name] = { kind: 'unique', value: value.value };
+      shown[name] = vault.redact(value.value);
+    } else {
+      sources[name] = { kind: 'literal', value: String(value) };
+      shown[name] = vault.redact(String(value));
+    }
+  }
+  const filled = template.replace(PLACEHOLDER, (_match, name: string) => {
+    const value = shown[name];
+    if (value === undefined) {
+      const known = Object.keys(shown);
+      const hint = known.length === 0 ? ' (no params were passed)' : didYouMean(name, known);
+      throw new E2EError(
+        'INVALID_ARGUMENT',
+        `${method}: the instruction uses the placeholder {${name}}, but \`params\` has no \`${name}\`${hint}; pass it in { params: { ${name}: … } }.`,
+      );
+    }
+    return value;
+  });
+  // Redacted for what the executor reads; a value or name in the text stays a word, never a grant.
+  const instruction = vault.redact(filled);
+  return { template: vault.redact(template), instruction, params: shown, sources, secretNames: [...secretNames].sort() };
+}

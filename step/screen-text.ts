@@ -1,0 +1,288 @@
+/**
+ * The text screen of DESIGN §4: what the model reads instead of HTML. Pure functions over
+ * {@link ScreenNode} trees (no Playwright): render with secrets redacted, diff two screens
+ * by node id, and a cheap shape signature for settling that ignores ticking clocks.
+ */
+import { NODE_STATES, type ScreenNode } from '../contract/engine.js';
+import { maskTickingText, TICKING_ROLES } from '../semantics/volatile-text.js';
+import { createSecretRedactor } from '../secrets/vault.js';
+
+/** What {@link renderScreen} needs from an observation. */
+export interface RenderableScreen {
+  root: ScreenNode;
+  /** The page URL; the header shows its path, links are shown relative to its origin. */
+  url: string;
+}
+
+/** Options of {@link renderScreen}. */
+export interface RenderOptions {
+  /** Monotonic revision within the attempt. */
+  revision: number;
+  /** Configured secrets, name → value; every value found is shown as `<secret:name>`. */
+  secrets?: ReadonlyMap<string, string>;
+}
+
+/** Replace every configured secret value, in every recognisable form, in `text` by `<secret:name>`. */
+export type Redactor = (text: string) => string;
+
+/** Quote-safe form of a value inside `"…"`: backslash, quote, newlines and control characters escaped. */
+export function escapeQuoted(text: string): string {
+  let escaped = '';
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    if (character === '\\') escaped += '\\\\';
+    else if (character === '"') escaped += '\\"';
+    else if (character === '\n') escaped += '\\n';
+    else if (character === '\r') escaped += '\\r';
+    else if (character === '\t') escaped += '\\t';
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) escaped += '\\u' + code.toString(16).padStart(4, '0');
+    else escaped += character;
+  }
+  return escaped;
+}
+
+/** Path shown in the header: the URL's path, plus a `#/…` hash route when the app routes by hash. */
+export function screenPathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'about:' || parsed.protocol === 'data:') return parsed.protocol + parsed.pathname.slice(0, 40);
+    const hashRoute = /^#!?\//.test(parsed.hash) ? parsed.hash : '';
+    return parsed.pathname + hashRoute;
+  } catch {
+    return url.split(/[?#]/)[0] ?? url;
+  }
+}
+
+/** A link target without query and fragment; same-origin links show only their path. */
+export function elideHref(href: string, pageUrl: string): string {
+  try {
+    const target = new URL(href, pageUrl);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return target.protocol + target.pathname;
+    let pageOrigin: string | undefined;
+    try {
+      pageOrigin = new URL(pageUrl).origin;
+    } catch {
+      pageOrigin = undefined;
+    }
+    return target.origin === pageOrigin ? target.pathname : target.origin + target.pathname;
+  } catch {
+    return href.split(/[?#]/)[0] ?? href;
+  }
+}
+
+/** One node's line, without indentation: `#id role "name" text="…" testid="…" value="…" href="…" [states]`. */
+export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redactor): string {
+  const quoted = (text: string): string => `"${escapeQuoted(redact(text))}"`;
+  let line = `#${node.id} ${node.role} ${quoted(node.name)}`;
+  if (node.text !== undefined && node.text !== '') line += ` text=${quoted(node.text)}`;
+  if (node.testId !== undefined && node.testId !== '') line += ` testid=${quoted(node.testId)}`;
+  const secure = node.states.includes('secure');
+  if (secure) line += ' value=<secure>';
+  else if (node.value !== undefined && node.value !== '') line += ` value=${quoted(node.value)}`;
+  if (node.href !== undefined && node.href !== '') line += ` href=${quoted(elideHref(node.href, pageUrl))}`;
+  const states = NODE_STATES.filter((state) => node.states.includes(state));
+  if (states.length > 0) line += ` [${states.join(' ')}]`;
+  return line;
+}
+
+/**
+ * The whole screen: `Screen (revision 3, path /, 6 nodes):` then one line per node,
+ * indented one space per depth. Secret values never survive, in any field or the path.
+ */
+export function renderScreen(screen: RenderableScreen, options: RenderOptions): string {
+  // The clipped form also hides a secret's start that the engine cut off mid-value.
+  const redactor = createSecretRedactor(options.secrets ?? []);
+  const redact: Redactor = (text) => redactor.redactClipped(text);
+  const lines: string[] = [];
+  const visit = (node: ScreenNode, depth: number): void => {
+    lines.push(' '.repeat(depth) + renderNodeLine(node, screen.url, redact));
+    for (const child of node.children) visit(child, depth + 1);
+  };
+  visit(screen.root, 0);
+  const header = `Screen (revision ${options.revision}, path ${redact(screenPathOf(screen.url))}, ${lines.length} nodes):`;
+  return header + '\n' + lines.join('\n');
+}
+
+/** The change report between two rendered screens. */
+export interface ScreenDiff {
+  /**
+   * `added <line>`, `changed <line> (was: <old line>)`, `removed <line>`, in screen order. An
+   * added or changed line names the container it sits in: `added #n31 checkbox "Toggle" in
+   * listitem "Buy milk"`. The old line leaves out the `#id role` it shares with the new one.
+   */
+  lines: string[];
+  /** The lines joined by newlines (empty when nothing changed). */
+  text: string;
+  added: number;
+  changed: number;
+  removed: number;
+  /** True when most of the screen changed: send the whole new screen instead. */
+  mostlyChanged: boolean;
+  /** True when no node line changed (the header may still differ). */
+  unchanged: boolean;
+}
+
+/** Share of changed lines above which a screen counts as mostly changed. */
+export const MOSTLY_CHANGED_RATIO = 0.6;
+
+const NODE_LINE = /^( *)#(\S+) /;
+/** `#id role "name"` at the start of a node line (the name as rendered, escapes kept). */
+const LINE_HEAD = /^#\S+ (\S+) "((?:[^"\\]|\\.)*)"/;
+
+/**
+ * Roles whose name tells which item, row, list, dialog or form a control belongs to: a flat
+ * change report has no indentation, so without it every added "Toggle" looks alike.
+ */
+const CONTAINER_ROLES = new Set([
+  'listitem',
+  'row',
+  'list',
+  'table',
+  'grid',
+  'treegrid',
+  'tree',
+  'treeitem',
+  'dialog',
+  'alertdialog',
+  'form',
+  'group',
+  'radiogroup',
+  'region',
+  'menu',
+  'menubar',
+  'tabpanel',
+  'toolbar',
+  'article',
+]);
+/** Longest container name shown after `in`; longer ones are clipped. */
+const CONTEXT_NAME_LIMIT = 40;
+
+/** A node line, trimmed, and the nearest named container around it (`listitem "Buy milk"`). */
+interface ScreenLine {
+  line: string;
+  container: string | undefined;
+}
+
+/** `role "name"` of a container line, or undefined when the line is no named container. */
+function containerOf(line: string): string | undefined {
+  const head = LINE_HEAD.exec(line);
+  if (head === null || !CONTAINER_ROLES.has(head[1]!) || head[2] === '') return undefined;
+  let name = head[2]!;
+  if ([...name].length > CONTEXT_NAME_LIMIT) {
+    name = [...name].slice(0, CONTEXT_NAME_LIMIT).join('');
+    // Never end on half an escape (`\`, `\"`).
+    const trailing = /\\+$/.exec(name)?.[0].length ?? 0;
+    if (trailing % 2 === 1) name = name.slice(0, -1);
+    name += '…';
+  }
+  return `${head[1]} "${name}"`;
+}
+
+/** Node lines of a rendered screen, by id, in order (the header is skipped), each with its container. */
+function linesById(screen: string): Map<string, ScreenLine> {
+  const byId = new Map<string, ScreenLine>();
+  // The nearest named container at each open depth, innermost last.
+  const open: Array<{ depth: number; container: string | undefined }> = [];
+  for (const line of screen.split('\n')) {
+    const match = NODE_LINE.exec(line);
+    if (match?.[2] === undefined) continue;
+    const depth = match[1]!.length;
+    while (open.length > 0 && open[open.length - 1]!.depth >= depth) open.pop();
+    const container = open[open.length - 1]?.container;
+    const trimmed = line.trimStart();
+    open.push({ depth, container: containerOf(trimmed) ?? container });
+    byId.set(match[2], { line: trimmed, container });
+  }
+  return byId;
+}
+
+/** ` in listitem "Buy milk"`, or nothing outside any named container. */
+function placed(line: ScreenLine): string {
+  return line.container === undefined ? '' : ` in ${line.container}`;
+}
+
+/** The old line without the `#id role ` it shares with the new one: the rest is what changed. */
+function formerly(old: string, current: string): string {
+  const prefix = /^#\S+ \S+ /.exec(old)?.[0];
+  return prefix !== undefined && current.startsWith(prefix) ? old.slice(prefix.length) : old;
+}
+
+/** What changed from `previous` to `next` (both rendered by {@link renderScreen}), keyed by node id. */
+export function diffScreens(previous: string, next: string): ScreenDiff {
+  const before = linesById(previous);
+  const after = linesById(next);
+  const lines: string[] = [];
+  let added = 0;
+  let changed = 0;
+  let removed = 0;
+  for (const [id, current] of after) {
+    const old = before.get(id);
+    if (old === undefined) {
+      lines.push(`added ${current.line}${placed(current)}`);
+      added++;
+    } else if (old.line !== current.line) {
+      lines.push(`changed ${current.line}${placed(current)} (was: ${formerly(old.line, current.line)})`);
+      changed++;
+    }
+  }
+  for (const [id, old] of before) {
+    if (!after.has(id)) {
+      lines.push(`removed ${old.line}`);
+      removed++;
+    }
+  }
+  const total = added + changed + removed;
+  const base = Math.max(before.size, after.size, 1);
+  return { lines, text: lines.join('\n'), added, changed, removed, mostlyChanged: total / base > MOSTLY_CHANGED_RATIO, unchanged: total === 0 };
+}
+
+/** Options of {@link shapeOf}. */
+export interface ShapeOptions {
+  /** Count which node is focused (default true). */
+  focus?: boolean;
+}
+
+/**
+ * A cheap signature of a screen for settling: ids (not of `text` runs), roles, names, texts,
+ * values and states, with ticking clocks masked and timers ignored. Rects are left out (layout jitter is not change).
+ */
+export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }, options: ShapeOptions = {}): string {
+  const focus = options.focus ?? true;
+  const root = 'root' in screen ? screen.root : screen;
+  const url = 'root' in screen ? (screen.url ?? '') : '';
+  // Two 32-bit multiplicative hashes over the fields, fed piece by piece (no giant string).
+  let first = 0x811c9dc5;
+  let second = 0x01000193;
+  let nodes = 0;
+  const feed = (text: string): void => {
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      first = Math.imul(first ^ code, 0x01000193);
+      second = Math.imul(second ^ code, 0x5bd1e995);
+    }
+    first = Math.imul(first ^ 0x1f, 0x01000193);
+    second = Math.imul(second ^ 0x1f, 0x5bd1e995);
+  };
+  feed(url);
+  const stack: ScreenNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === undefined) break;
+    nodes++;
+    // A text run's id follows the DOM text node, which a clock that sets textContent replaces each tick.
+    feed(node.role === 'text' ? '' : node.id);
+    feed(node.role);
+    if (!TICKING_ROLES.has(node.role)) {
+      feed(maskTickingText(node.name));
+      feed(maskTickingText(node.text ?? ''));
+      feed(maskTickingText(node.value ?? ''));
+    }
+    feed((focus ? node.states : node.states.filter((state) => state !== 'focused')).join(','));
+    feed(String(node.children.length));
+    for (let index = node.children.length - 1; index >= 0; index--) {
+      const child = node.children[index];
+      if (child !== undefined) stack.push(child);
+    }
+  }
+  return `${nodes}:${(first >>> 0).toString(16)}${(second >>> 0).toString(16)}`;
+}

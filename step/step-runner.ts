@@ -1,0 +1,593 @@
+/**
+ * The step runner (DESIGN §3): one attempt-scoped object that turns each `agent.*` call into one
+ * bounded step and hands the thinking to a `StepExecutor`. See step/README.md.
+ */
+import { E2EError, didYouMean, isE2EError, messageOf } from '../errors/index.js';
+import { DEFAULT_TEST_TIMEOUT_MS, StepBudget, limitsFor, type LimitOverrides, type TokenUsage } from './budgets.js';
+import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
+import type { EngineInstance } from '../contract/engine.js';
+import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
+import { redactingLogger, silentLogger, type Logger } from '../contract/logger.js';
+import { OriginPolicy, describeUrl } from './origin-policy.js';
+import { createPolicedActions, type ActionHost } from './policed-actions.js';
+import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
+import { redactDeep, type SecretVault } from '../secrets/vault.js';
+import type {
+  LedgerEntry,
+  OpaqueLanguageModel,
+  ReplayedPrefix,
+  StepEvidence,
+  StepExecutor,
+  StepInfo,
+  StepKind,
+  StepVerdict,
+  TargetDescription,
+  TurnRecord,
+} from '../contract/step-contract.js';
+import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
+import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from '../contract/step-seams.js';
+import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
+import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
+import { StepSession } from './step-session.js';
+import { stepTitle } from './step-title.js';
+import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
+
+export type { RunStepOptions } from './step-options.js';
+
+/** One agent entry as the runner needs it. */
+export interface AgentEntry {
+  /** A custom executor; without one the built-in agent runs (when a model is set). */
+  executor?: StepExecutor | undefined;
+  model?: OpaqueLanguageModel | undefined;
+  judge?: OpaqueLanguageModel | undefined;
+  providerOptions?: Record<string, Record<string, unknown>> | undefined;
+  /** The agent's context (what it should know about the app). */
+  context: string;
+  limits: LimitOverrides;
+}
+
+/** The built-in agent and judgments (from `executor/`), injected by the runner host. */
+export interface BuiltInAgent {
+  /** The built-in executor for an entry with a model, or undefined when it cannot run. */
+  executorFor(entry: AgentEntry): StepExecutor | undefined;
+  /** The built-in judgment for `assert`/`waitFor`/`extract`, or undefined without a model. */
+  judgeFor(entry: AgentEntry, kind: 'assert' | 'waitFor' | 'extract'): StepExecutor | undefined;
+}
+
+/** Where artifacts (screenshots, transcripts) go; the host attaches them to the test. `label` says what it shows (redacted). */
+export interface ArtifactSink {
+  attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
+}
+
+/** Options of {@link createAttemptRunner}. */
+export interface AttemptRunnerOptions {
+  engine: EngineInstance;
+  target: TargetDescription;
+  secrets: SecretVault;
+  /** Allowed origins. */
+  origins: OriginPolicy | readonly string[];
+  /** Uploads must resolve inside this folder. */
+  projectRoot: string;
+  agents: Readonly<Record<string, AgentEntry>>;
+  /** Agent used when a call names none. Default `default`, else the first entry. */
+  defaultAgent?: string | undefined;
+  /** The attempt: `id` defaults to `<testId>:<retry>`. */
+  attempt: { testId: string; retry: number; titlePath: string[]; id?: string | undefined };
+  /** The test timeout: the default `act` step timeout. Default 120 s. */
+  testTimeoutMs?: number | undefined;
+  /** The test's action timeout (Playwright's `use.actionTimeout`): a judgment's default time when above 30 s. */
+  actionTimeoutMs?: number | undefined;
+  /** The test's own context, appended to the agent's. */
+  testContext?: string | undefined;
+  logger?: Logger | undefined;
+  onAction?: ActionListener | undefined;
+  stepInterceptor?: StepInterceptor | undefined;
+  builtIn?: BuiltInAgent | undefined;
+  artifacts?: ArtifactSink | undefined;
+  /** Attach a screenshot after every step (never after a secret fill). Default true. */
+  evidence?: boolean | undefined;
+  /** Keep transcripts (`--debug`). Default false. */
+  debug?: boolean | undefined;
+  clock?: Clock | undefined;
+  /** Replaces the default observer (tests). */
+  observer?: ScreenObserver | undefined;
+}
+
+/** What one step produced. */
+export interface StepOutcome {
+  index: number;
+  verdict: StepVerdict;
+  modelCalls: number;
+  tokens: TokenUsage;
+  /** Committed actions as sentences (`tap button "Apply"`). */
+  actions: string[];
+  durationMs: number;
+  cache?: CacheOutcome;
+  /** The model turns the executor recorded (`ctx.attachTurns`), clipped and redacted. */
+  turns?: TurnRecord[];
+}
+
+/** The attempt-scoped step runner. */
+export class AttemptRunner {
+  readonly #options: AttemptRunnerOptions;
+  readonly #clock: Clock;
+  readonly #vault: SecretVault;
+  readonly #policy: OriginPolicy;
+  readonly #logger: Logger;
+  readonly #observer: ScreenObserver;
+  readonly #attemptDeadline: Deadline;
+  readonly #memory = new Map<string, unknown>();
+  readonly #records: StepRecord[] = [];
+  readonly #verifications: VerificationEvent[] = [];
+  #current: StepSession | undefined;
+  #secretFilled = false;
+  /** `app.open()` calls in flight. */
+  #openings = 0;
+  #stepCount = 0;
+  #artifactCount = 0;
+  readonly #host: ActionHost;
+  readonly #contextHost: StepContextHost;
+
+  constructor(options: AttemptRunnerOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#vault = options.secrets;
+    this.#policy = options.origins instanceof OriginPolicy ? options.origins : new OriginPolicy(options.origins);
+    this.#logger = redactingLogger(options.logger ?? silentLogger, (text) => this.#vault.redact(text));
+    this.#observer = options.observer ?? createScreenObserver(options.engine, this.#vault);
+    this.#attemptDeadline = Deadline.start({ clock: this.#clock });
+    this.#host = this.#actionHost();
+    this.#contextHost = {
+      engine: options.engine,
+      observer: this.#observer,
+      target: { ...options.target, tapModifiers: options.target.tapModifiers === true },
+      attempt: {
+        testId: options.attempt.testId,
+        retry: options.attempt.retry,
+        titlePath: options.attempt.titlePath,
+        attemptId: options.attempt.id ?? `${options.attempt.testId}:${options.attempt.retry}`,
+      },
+      memory: this.#memory,
+      attemptSignal: this.#attemptDeadline.signal,
+      secretFilled: () => this.#secretFilled,
+      redact: (text) => this.redact(text),
+      ledger: () => this.ledger(),
+      emit: (event) => this.#host.emit(event),
+      debug: options.debug === true,
+      log: (message) => this.#logger.debug(message),
+      attach: (artifact) => this.#attach(artifact),
+      nextArtifactId: (kind) => this.#nextArtifactId(kind),
+    };
+  }
+
+  /** Aborts when the attempt ends or is cancelled. */
+  get signal(): AbortSignal {
+    return this.#attemptDeadline.signal;
+  }
+
+  /** Finished steps, in order. */
+  get records(): readonly StepRecord[] {
+    return this.#records;
+  }
+
+  /** Passed verifications, in order. */
+  get verifications(): readonly VerificationEvent[] {
+    return this.#verifications;
+  }
+
+  /** The ledger: completed steps of the attempt. */
+  ledger(): LedgerEntry[] {
+    return this.#records.map(toLedgerEntry);
+  }
+
+  /** True once a secret was typed (no pixels leave the runner from then on). */
+  secretFilled(): boolean {
+    return this.#secretFilled;
+  }
+
+  /** Redact configured secret values from `text`. */
+  redact(text: string): string {
+    return this.#vault.redact(text);
+  }
+
+  /**
+   * The engine's navigation hook, for the whole attempt: a navigation to a non-allowed origin
+   * is refused whoever starts it. During a step it ends the step `POLICY_DENIED`; between
+   * steps (a timer, a meta refresh, a popup, the test's own code) it is stopped and warned
+   * about. `app.open()` is the one exception: the test says where it starts.
+   */
+  allowNavigation(url: string): boolean {
+    const decision = this.#policy.check(url);
+    if (decision.allowed) return true;
+    const session = this.#current;
+    if (session !== undefined && !session.ended) {
+      this.#logger.debug(`navigation refused: ${describeUrl(url)}`);
+      session.stop(new E2EError('POLICY_DENIED', this.redact(`Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`)));
+      return false;
+    }
+    if (this.#openings > 0) return true;
+    this.#logger.warn(`a navigation to ${describeUrl(url)} between agent steps was stopped by the origin policy: ${decision.reason}.`);
+    return false;
+  }
+
+  /** Run the test's own `app.open()`: it may go to any origin (the next step refuses to act on a refused one). */
+  async opening<T>(work: () => Promise<T>): Promise<T> {
+    this.#openings++;
+    try {
+      return await work();
+    } finally {
+      this.#openings--;
+    }
+  }
+
+  /** Note a passed verification (an `expect`, an assert, a waitFor) after the latest finished step. */
+  recordVerification(kind: VerificationKind, detail: string): void {
+    this.#verifications.push({ kind, detail: this.redact(detail), afterStep: this.#records.length - 1 });
+  }
+
+  /** Set the cache outcome of a finished step (the recorder reports `write` at the end of the attempt). */
+  annotateStep(index: number, cache: CacheOutcome): void {
+    const record = this.#records.find((item) => item.index === index);
+    if (record !== undefined) record.cache = redactDeep(cache, (text) => this.redact(text));
+  }
+
+  /** End the attempt: a running step stops with `error` (default `CANCELLED`). */
+  close(error?: E2EError): void {
+    this.#attemptDeadline.abort(error ?? new E2EError('CANCELLED', 'The test ended while the step was running.'));
+  }
+
+  /** Run one step. Bad calls throw `INVALID_ARGUMENT`; everything else ends in the outcome's verdict. */
+  async runStep(kind: StepKind, instruction: unknown, rawOptions?: unknown): Promise<StepOutcome> {
+    const method = `agent.${kind}`;
+    const text = requireInstruction(instruction, method);
+    const options = parseOptions(kind, rawOptions, method);
+    if (kind === 'extract' && !isSchema(options.schema)) {
+      throw new E2EError('INVALID_ARGUMENT', 'agent.extract(question, schema) needs a zod schema as its second argument, e.g. z.object({ total: z.number() }).');
+    }
+    const agentName = options.agent ?? this.#defaultAgentName();
+    const entry = this.#options.agents[agentName];
+    if (entry === undefined) {
+      const names = Object.keys(this.#options.agents);
+      throw new E2EError('INVALID_ARGUMENT', `${method}: no agent named \`${agentName}\`${didYouMean(agentName, names)}; configured agents: ${names.join(', ')}.`);
+    }
+    if (this.#current !== undefined && !this.#current.ended) {
+      throw new E2EError('INVALID_STATE', `${method} was called while another step runs; await each agent call before the next.`);
+    }
+    this.#attemptDeadline.throwIfStopped();
+    const prepared = prepareInstruction(text, options.params, this.#vault, method);
+    const index = this.#stepCount++;
+    const started = this.#clock.now();
+    const executor = this.#executorFor(kind, entry);
+    const viaCustom = entry.executor !== undefined && (kind === 'act' || kind === 'assert');
+    const limits = limitsFor(kind, {
+      viaExecutor: viaCustom,
+      entry: entry.limits,
+      call: { maxSteps: options.maxSteps, maxModelCalls: options.maxModelCalls, timeoutMs: options.timeout },
+      testTimeoutMs: this.#options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+      actionTimeoutMs: this.#options.actionTimeoutMs,
+    });
+    const info = this.#stepInfo(kind, index, prepared, options, executor);
+    const deadline = this.#attemptDeadline.child(
+      limits.timeoutMs,
+      () => new E2EError('STEP_TIMEOUT', `The step did not finish within ${formatSeconds(limits.timeoutMs)}; raise \`timeout\` or split the instruction.`),
+    );
+    const session = new StepSession({ info, budget: new StepBudget(limits), deadline, paramSources: prepared.sources, clock: this.#clock });
+    this.#current = session;
+    const artifacts: ArtifactRef[] = [];
+    let turns: TurnRecord[] | undefined;
+    let cache: CacheOutcome | undefined;
+    let afterStep: ((finished: FinishedStepView) => void) | undefined;
+    let judged: JudgedEvidence | undefined;
+    let endScreen: RunnerObservation | undefined;
+    let verdict: StepVerdict;
+    this.#logger.debug(`step ${index} ${kind}: ${info.instruction}`);
+    try {
+      verdict = await this.#decide(kind, entry, agentName, executor, options, prepared, session, {
+        attach: (artifact) => artifacts.push(artifact),
+        turns: (value) => (turns = value),
+        cache: (value) => (cache = value),
+        after: (callback) => (afterStep = callback),
+        evidence: (value) => (judged = value),
+      });
+      endScreen = await this.#endScreen(kind, verdict, session, afterStep !== undefined);
+    } finally {
+      session.end();
+      deadline.dispose();
+    }
+    if (kind === 'extract' && verdict.status === 'passed' && !(options.schema as { safeParse(input: unknown): { success: boolean } }).safeParse(verdict.value).success) {
+      verdict = { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
+    }
+    verdict = { ...verdict, summary: this.redact(verdict.summary) };
+    if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
+    await this.#evidence(index, `after ${stepTitle(kind, this.redact(info.instruction))}`, artifacts);
+    const record: StepRecord = {
+      index,
+      kind,
+      instruction: info.instruction,
+      agent: agentName,
+      executor: executor?.name ?? 'none',
+      status: verdict.status,
+      summary: verdict.summary,
+      modelCalls: session.budget.modelCalls(),
+      tokens: session.budget.tokens(),
+      actions: [...session.sentences],
+      durationMs: Math.max(0, this.#clock.now() - started),
+      timing: { modelMs: session.budget.modelMs(), ...session.timing },
+      artifacts,
+    };
+    if (verdict.errorCode !== undefined) record.errorCode = verdict.errorCode;
+    if (cache !== undefined) record.cache = redactDeep(cache, (value) => this.redact(value));
+    if (turns !== undefined) record.turns = turns;
+    this.#records.push(record);
+    this.#logger.debug(`step ${index} ${verdict.status}${verdict.errorCode === undefined ? '' : ` ${verdict.errorCode}`}: ${verdict.summary}`);
+    const outcome: StepOutcome = {
+      index,
+      verdict,
+      modelCalls: record.modelCalls,
+      tokens: record.tokens,
+      actions: record.actions,
+      durationMs: record.durationMs,
+    };
+    if (record.cache !== undefined) outcome.cache = record.cache;
+    if (record.turns !== undefined) outcome.turns = record.turns;
+    return outcome;
+  }
+
+  #defaultAgentName(): string {
+    const names = Object.keys(this.#options.agents);
+    return this.#options.defaultAgent ?? (names.includes('default') ? 'default' : (names[0] ?? 'default'));
+  }
+
+  #executorFor(kind: StepKind, entry: AgentEntry): StepExecutor | undefined {
+    const builtIn = this.#options.builtIn;
+    if (kind === 'act') return entry.executor ?? builtIn?.executorFor(entry);
+    if (kind === 'assert' && entry.executor !== undefined) return entry.executor;
+    return builtIn?.judgeFor(entry, kind === 'assert' ? 'assert' : kind);
+  }
+
+  #stepInfo(kind: StepKind, index: number, prepared: PreparedInstruction, options: RunStepOptions, executor: StepExecutor | undefined): StepInfo {
+    const info: StepInfo = { kind, instruction: prepared.instruction, params: prepared.params, index, secrets: prepared.secretNames };
+    const purposes = prepared.secretNames.flatMap((name) => {
+      const purpose = this.#vault.purposeOf(name);
+      return purpose === undefined ? [] : [[name, purpose] as const];
+    });
+    if (purposes.length > 0) info.secretPurposes = Object.fromEntries(purposes);
+    if (options.vision !== undefined && (executor?.vision === true || kind !== 'assert')) info.vision = options.vision;
+    if (options.schema !== undefined) info.schema = options.schema;
+    if (options.interval !== undefined) info.intervalMs = options.interval;
+    return info;
+  }
+
+  async #decide(
+    kind: StepKind,
+    entry: AgentEntry,
+    agentName: string,
+    executor: StepExecutor | undefined,
+    options: RunStepOptions,
+    prepared: PreparedInstruction,
+    session: StepSession,
+    sinks: {
+      attach(artifact: ArtifactRef): void;
+      turns(turns: TurnRecord[]): void;
+      cache(value: CacheOutcome | undefined): void;
+      after(callback: (finished: FinishedStepView) => void): void;
+      evidence(value: JudgedEvidence): void;
+    },
+  ): Promise<StepVerdict> {
+    if (kind === 'assert' && options.vision !== undefined && options.vision !== false && entry.executor !== undefined && entry.executor.vision !== true) {
+      return {
+        status: 'blocked',
+        errorCode: 'UNSUPPORTED_CAPABILITY',
+        summary: `agent.assert with vision needs an executor that declares \`vision: true\`; ${entry.executor.name} does not.`,
+      };
+    }
+    const refusal = this.#refusedPlace();
+    if (refusal !== undefined) return { status: 'blocked', errorCode: 'POLICY_DENIED', summary: refusal };
+    const actions = createPolicedActions(this.#host, session);
+    const observe = observerFor(this.#contextHost, session);
+    try {
+      let prefix: ReplayedPrefix | undefined;
+      const interceptor = this.#options.stepInterceptor;
+      if (interceptor !== undefined) {
+        const decision = await session.deadline.race(
+          interceptor(this.#intercepted(kind, entry, agentName, executor, prepared, session.info, options.agentContext), {
+            actions,
+            briefActions: createPolicedActions(this.#host, session, { settle: 'brief' }),
+            observe,
+            signal: session.deadline.signal,
+            redact: (text) => this.redact(text),
+            remainingMs: () => session.deadline.remainingMs(),
+          }),
+        );
+        if ('handled' in decision) {
+          sinks.cache(decision.handled.cache);
+          return this.#final(checkVerdict(decision.handled.verdict, kind, this.#facts(session)), session);
+        }
+        sinks.cache(decision.cache);
+        if (decision.afterStep !== undefined) sinks.after(decision.afterStep);
+        prefix = decision.continueWith;
+      }
+      if (executor === undefined) {
+        const needs = kind === 'act' ? 'the built-in agent and its model' : 'the built-in judgments';
+        const fix = kind === 'act' || kind === 'assert' ? ' or give it an `executor`' : '';
+        return { status: 'blocked', errorCode: 'MODEL_UNAVAILABLE', summary: `agent.${kind} needs ${needs}: set \`model\` on agents.${agentName}${fix}.` };
+      }
+      const agent = { context: this.#agentContext(entry, options.agentContext), model: entry.model, judge: entry.judge, providerOptions: entry.providerOptions };
+      const context = buildStepContext(this.#contextHost, { agent, executor, session, actions, prefix, sinks });
+      const raw = await session.deadline.race(Promise.resolve().then(() => executor.runStep(context)));
+      const evidence = stepEvidenceOf(raw, kind);
+      if (evidence !== undefined) sinks.evidence(judgedEvidence(evidence, session.latest));
+      return this.#final(checkVerdict(raw, kind, this.#facts(session)), session);
+    } catch (error) {
+      return this.#final(this.#verdictOfError(error, session), session);
+    }
+  }
+
+  /** Why no step may act where the page is now (an origin the policy refuses), or undefined. */
+  #refusedPlace(): string | undefined {
+    let url: string;
+    try {
+      url = this.#options.engine.session.url();
+    } catch {
+      return undefined;
+    }
+    const decision = this.#policy.check(url);
+    if (decision.allowed) return undefined;
+    return this.redact(`The page is at ${describeUrl(url)}, where no step may act: ${decision.reason}.`);
+  }
+
+  /**
+   * The screen a recorded act step ends on: taken once the page held still, so effects that
+   * land after the last action settled (a submit that fetches, then navigates) are part of it.
+   */
+  async #endScreen(kind: StepKind, verdict: StepVerdict, session: StepSession, wanted: boolean): Promise<RunnerObservation | undefined> {
+    if (!wanted || kind !== 'act' || verdict.status !== 'passed' || session.sentences.length === 0 || session.latest === undefined) return undefined;
+    try {
+      const screen = await this.#observer.quiet(session.latest, session.deadline.signal);
+      session.latest = screen;
+      return screen;
+    } catch (error) {
+      this.#logger.debug(`the end screen of step ${session.info.index} could not be taken: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
+
+  #afterStep(callback: (finished: FinishedStepView) => void, verdict: StepVerdict, evidence: JudgedEvidence | undefined, endScreen?: RunnerObservation): void {
+    try {
+      const finished: FinishedStepView = evidence === undefined ? { verdict } : { verdict, evidence };
+      if (endScreen !== undefined) finished.endScreen = endScreen;
+      callback(finished);
+    } catch (error) {
+      this.#logger.warn(`the step interceptor's afterStep failed: ${messageOf(error)}`);
+    }
+  }
+
+  /** A hard stop outranks whatever the executor concluded. */
+  #final(verdict: StepVerdict, session: StepSession): StepVerdict {
+    const stop = session.hardStop;
+    if (stop === undefined) return verdict;
+    return { status: statusForCode(stop.code), errorCode: stop.code, summary: stop.message };
+  }
+
+  #facts(session: StepSession): { budgetSpent: boolean; deadlinePassed: boolean; cancelled: boolean } {
+    return {
+      budgetSpent: session.budget.isSpent(),
+      deadlinePassed: session.deadline.timeIsUp(),
+      cancelled: this.#attemptDeadline.signal.aborted,
+    };
+  }
+
+  #verdictOfError(error: unknown, session: StepSession): StepVerdict {
+    if (isE2EError(error)) {
+      const verdict = { status: statusForCode(error.code), errorCode: error.code, summary: this.redact(error.message) };
+      // A thrown runtime-only code obeys the same rule as a returned one.
+      return checkVerdict(verdict, session.info.kind, this.#facts(session));
+    }
+    const message = messageOf(error);
+    return {
+      status: 'failed',
+      errorCode: 'STEP_NO_CONCLUSION',
+      summary: this.redact(`The executor threw instead of returning a verdict: ${message}`),
+    };
+  }
+
+  #intercepted(
+    kind: StepKind,
+    entry: AgentEntry,
+    agentName: string,
+    executor: StepExecutor | undefined,
+    prepared: PreparedInstruction,
+    info: StepInfo,
+    stepContext: string | undefined,
+  ): InterceptedStep {
+    const intercepted: InterceptedStep = {
+      info,
+      template: prepared.template,
+      paramSources: prepared.sources,
+      agent: { name: agentName, context: this.#agentContext(entry, stepContext) },
+      attempt: { testId: this.#options.attempt.testId, retry: this.#options.attempt.retry, titlePath: [...this.#options.attempt.titlePath] },
+      target: this.#options.target,
+    };
+    if (executor !== undefined) {
+      intercepted.executor = { name: executor.name, cache: executor.cache ?? 'inherit' };
+      if (executor.version !== undefined) intercepted.executor.version = executor.version;
+    }
+    return intercepted;
+  }
+
+  /** The agent's context, then the test's, then the step's: what `ctx.agentContext` and the cache key's digest hold. */
+  #agentContext(entry: AgentEntry, stepContext: string | undefined): string {
+    const parts = [entry.context, this.#options.testContext ?? '', stepContext ?? ''].filter((part) => part.trim() !== '');
+    return this.redact(parts.join('\n\n'));
+  }
+
+  #actionHost(): ActionHost {
+    return {
+      engine: this.#options.engine,
+      verbs: new Set(this.#options.target.verbs),
+      tapModifiers: this.#options.target.tapModifiers === true,
+      platform: this.#options.target.platform,
+      vault: this.#vault,
+      policy: this.#policy,
+      projectRoot: this.#options.projectRoot,
+      observer: this.#observer,
+      markSecretFilled: () => {
+        this.#secretFilled = true;
+      },
+      emit: (event: ActionEvent) => {
+        try {
+          this.#options.onAction?.(event);
+        } catch (error) {
+          this.#logger.warn(`an action listener failed: ${messageOf(error)}`);
+        }
+      },
+      present: presentObservation,
+    };
+  }
+
+  #nextArtifactId(kind: string): string {
+    this.#artifactCount += 1;
+    return `e2e-${kind}-${this.#artifactCount}`;
+  }
+
+  async #attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void> {
+    try {
+      await this.#options.artifacts?.attach(artifact);
+    } catch (error) {
+      this.#logger.warn(`could not attach ${artifact.name}: ${messageOf(error)}`);
+    }
+  }
+
+  /** A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret was filled. */
+  async #evidence(index: number, label: string, artifacts: ArtifactRef[]): Promise<void> {
+    if (this.#options.evidence === false || this.#secretFilled || this.#options.artifacts === undefined) return;
+    const deadline = this.#attemptDeadline.child(5_000);
+    try {
+      const pixels = await deadline.race(this.#options.engine.screenshot());
+      const id = this.#nextArtifactId('screenshot');
+      const shown = this.redact(label);
+      artifacts.push({ id, kind: 'screenshot', label: shown });
+      await this.#attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
+    } catch (error) {
+      this.#logger.debug(`no screenshot after step ${index}: ${messageOf(error)}`);
+    } finally {
+      deadline.dispose();
+    }
+  }
+}
+
+/** A judgment's evidence with the screen its ids belong to: the step's latest observation, when the revisions agree. */
+function judgedEvidence(evidence: StepEvidence, latest: RunnerObservation | undefined): JudgedEvidence {
+  const screen = latest !== undefined && latest.revision === evidence.revision ? latest : undefined;
+  return { nodeIds: evidence.nodeIds, screen, cacheable: evidence.cacheable };
+}
+
+function formatSeconds(milliseconds: number): string {
+  return milliseconds % 1000 === 0 ? `${milliseconds / 1000} s` : `${(milliseconds / 1000).toFixed(1)} s`;
+}
+
+/** Create the step runner of one attempt. */
+export function createAttemptRunner(options: AttemptRunnerOptions): AttemptRunner {
+  return new AttemptRunner(options);
+}
