@@ -1,11 +1,12 @@
 /**
- * defineConfig: validation with did-you-mean, and the Playwright Test config it returns.
+ * resolveConfig (what defineConfig runs): validation with did-you-mean from the schema, and the
+ * Playwright Test config it returns, from nothing but its arguments.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StepExecutor } from '../contract/step-contract.js';
 import { web } from '../engines/web/index.js';
-import { defineConfig, type E2EConfig } from './config.js';
-import { PROJECT_OPTION, type ProjectSettings } from './settings.js';
+import { defineConfig, keysAt, resolveConfig, type E2EConfig } from './config.js';
+import { PROJECT_OPTION, WORKER_OPTION, type ProjectSettings } from './settings.js';
 
 const engine = web();
 const base: E2EConfig = { targets: [{ engine, app: { url: 'http://127.0.0.1:4173' } }] };
@@ -17,19 +18,14 @@ function settingsOf(config: ReturnType<typeof defineConfig>, index = 0): Project
 
 function failure(options: unknown): { code: string; message: string } {
   try {
-    defineConfig(options as E2EConfig);
+    resolveConfig(options as E2EConfig, {});
   } catch (error) {
     return error as { code: string; message: string };
   }
-  throw new Error('defineConfig accepted the config');
+  throw new Error('resolveConfig accepted the config');
 }
 
-afterEach(() => {
-  delete process.env['E2E_CACHE_MODE'];
-  delete process.env['E2E_SECRET_ADMIN_PASSWORD'];
-});
-
-describe('defineConfig', () => {
+describe('resolveConfig', () => {
   it('refuses an unknown key with INVALID_CONFIG and the nearest valid key', () => {
     expect(failure({ ...base, workerz: 2 })).toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('unknown key `workerz` (did you mean `workers`?)') as string });
     expect(failure({ ...base, agents: { default: { maxStep: 3 } } }).message).toContain('unknown key `maxStep` in `agents.default` (did you mean `maxSteps`?)');
@@ -51,7 +47,7 @@ describe('defineConfig', () => {
   });
 
   it('makes one project per target carrying the e2e settings as a fixture option', () => {
-    const config = defineConfig({
+    const config = resolveConfig({
       ...base,
       targets: [
         { engine, app: { url: 'http://127.0.0.1:4173/app/' } },
@@ -62,15 +58,17 @@ describe('defineConfig', () => {
       workers: 1,
       retries: 2,
       use: { viewport: { width: 800, height: 600 } },
-    });
+    }, {});
     expect(config.projects?.map((project) => project.name)).toEqual(['web', 'admin']);
     expect(config).toMatchObject({ workers: 1, retries: 2, timeout: 120_000, testMatch: '**/*.e2e.ts', outputDir: '.e2e/test-results' });
     const use = config.projects?.[0]?.use as Record<string, unknown>;
     expect(use['viewport']).toEqual({ width: 800, height: 600 });
-    expect(use['launchOptions']).toMatchObject({ executablePath: expect.any(String) as string, headless: true });
+    // Browser discovery is the worker's (run-entry.ts), not the config's.
+    expect(use['launchOptions']).toBeUndefined();
+    expect(use[WORKER_OPTION]).toMatchObject({ engine });
     const settings = settingsOf(config);
     expect(settings.target).toMatchObject({ name: 'web', app: { url: 'http://127.0.0.1:4173/app/', identity: 'http://127.0.0.1:4173' } });
-    expect(settings.agents['default']).toMatchObject({ executor, maxSteps: 5, context: '' });
+    expect(settings.agents['default']).toEqual({ executor, context: '', limits: { maxSteps: 5, maxModelCalls: undefined, timeoutMs: undefined }, builtIn: {} });
     expect(settings.origins).toEqual(['http://127.0.0.1:4173', 'http://127.0.0.1:4174', 'http://127.0.0.1:9000']);
     expect(settingsOf(config, 1).target.app.identity).toBe('admin-app');
     expect(config.reporter).toEqual([
@@ -82,29 +80,54 @@ describe('defineConfig', () => {
   });
 
   it('reads missing secret values from E2E_SECRET_<NAME> and never serializes them', () => {
-    process.env['E2E_SECRET_ADMIN_PASSWORD'] = 'from-the-env';
-    const settings = settingsOf(defineConfig({ ...base, secrets: { adminPassword: undefined, apiKey: 'inline-key' } }));
+    const settings = settingsOf(resolveConfig({ ...base, secrets: { adminPassword: undefined, apiKey: 'inline-key' } }, { E2E_SECRET_ADMIN_PASSWORD: 'from-the-env' }));
     expect(Object.fromEntries(settings.secrets.entries())).toEqual({ adminPassword: { value: 'from-the-env' }, apiKey: { value: 'inline-key' } });
     expect(JSON.stringify(settings)).not.toMatch(/from-the-env|inline-key/);
   });
 
   it('takes the cache mode from the CLI over the config, defaulting to read-write locally and read-only in CI', () => {
-    const ci = process.env['CI'];
-    try {
-      delete process.env['CI'];
-      expect(settingsOf(defineConfig(base)).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false });
-      process.env['CI'] = 'true';
-      expect(settingsOf(defineConfig(base)).cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: false });
-    } finally {
-      if (ci === undefined) delete process.env['CI'];
-      else process.env['CI'] = ci;
-    }
-    process.env['E2E_CACHE_MODE'] = 'off';
-    expect(settingsOf(defineConfig({ ...base, cache: { mode: 'read-only', strict: true } })).cache).toMatchObject({ mode: 'off', strict: true });
+    expect(settingsOf(resolveConfig(base, {})).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false });
+    expect(settingsOf(resolveConfig(base, { CI: 'true' })).cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: false });
+    expect(settingsOf(resolveConfig(base, { CI: 'false' })).cache.mode).toBe('read-write');
+    expect(settingsOf(resolveConfig({ ...base, cache: { mode: 'read-only', strict: true } }, { E2E_CACHE_MODE: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
+  });
+
+  it('leaves the process alone: no environment read or written, the same options give equal configs', () => {
+    const before = { ...process.env };
+    const first = resolveConfig({ ...base, secrets: { token: undefined } }, { E2E_SECRET_TOKEN: 'only-here' });
+    expect(process.env).toEqual(before);
+    expect(Object.fromEntries(settingsOf(first).secrets.entries())).toEqual({ token: { value: 'only-here' } });
+    expect(Object.fromEntries(settingsOf(resolveConfig({ ...base, secrets: { token: undefined } }, {})).secrets.entries())).toEqual({ token: { value: undefined } });
+  });
+
+  it('turns video off when the main process found that Playwright cannot record it', () => {
+    const use = (config: ReturnType<typeof resolveConfig>): Record<string, unknown> => config.projects?.[0]?.use as Record<string, unknown>;
+    expect(use(resolveConfig({ ...base, use: { video: 'on' } }, {}))['video']).toBe('on');
+    expect(use(resolveConfig({ ...base, use: { video: 'on', trace: 'on' } }, { E2E_VIDEO_UNAVAILABLE: '1' }))).toMatchObject({ video: 'off', trace: 'on' });
+  });
+
+  it('takes the keys it suggests from the schema, at every level', () => {
+    expect(keysAt([])).toEqual(expect.arrayContaining(['targets', 'agents', 'cache', 'secrets', 'origins', 'testDir', 'testMatch', 'workers', 'reporter', 'use']));
+    expect(keysAt(['targets', 0])).toEqual(['name', 'engine', 'app']);
+    expect(keysAt(['targets', 0, 'app'])).toEqual(['url', 'identity']);
+    expect(keysAt(['agents', 'default'])).toEqual(['model', 'judge', 'context', 'maxSteps', 'maxModelCalls', 'timeout', 'providerOptions', 'system', 'tools', 'executor']);
+    expect(keysAt(['cache'])).toEqual(['mode', 'dir', 'strict']);
+    expect(keysAt(['secrets', 'token'])).toEqual(['value', 'origins', 'purpose']);
+    expect(keysAt(['origins'])).toEqual([]);
+    expect(failure({ ...base, secrets: { token: { valeu: 'x' } } }).message).toContain('unknown key `valeu` in `secrets.token` (did you mean `value`?)');
+  });
+
+  it('keeps system and tools as the built-in agent\'s options of the one entry shape', () => {
+    const settings = settingsOf(resolveConfig({ ...base, agents: { default: { system: 'be brief', context: 'a shop', timeout: 9_000 } } }, {}));
+    expect(settings.agents['default']).toEqual({ context: 'a shop', limits: { maxSteps: undefined, maxModelCalls: undefined, timeoutMs: 9_000 }, builtIn: { system: 'be brief' } });
+  });
+
+  it('is what defineConfig returns for this process', () => {
+    expect(defineConfig(base).projects?.map((project) => project.name)).toEqual(['web']);
   });
 
   it("keeps the user's reporters behind the redacting one and adds the e2e reporter", () => {
-    const config = defineConfig({ ...base, reporter: [['junit', { outputFile: 'junit.xml' }], ['./my-reporter.js']] });
+    const config = resolveConfig({ ...base, reporter: [['junit', { outputFile: 'junit.xml' }], ['./my-reporter.js']] }, {});
     expect(config.reporter).toEqual([
       [expect.stringMatching(/redacting-reporter\.(js|ts)$/) as string],
       ['junit', { outputFile: 'junit.xml' }],

@@ -11,11 +11,10 @@ import type { Engine } from '../contract/engine.js';
 import { normalizeOrigin, originOf } from '../step/origin-policy.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
-import { isProjectTool } from '../executor/index.js';
-import { launchOptionsFor, playwrightCanRecordVideo } from '../engines/web/index.js';
-import { readRunEnvironment, redactProcessOutput, reportConfigFailure, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode } from './environment.js';
+import { isProjectTool, type ProjectTool } from '../executor/index.js';
+import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
-import { BROWSER_OPTION, PROJECT_OPTION, SecretTable, type AgentSettings, type BrowserSettings, type CacheSettings, type ProjectSettings } from './settings.js';
+import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type WorkerSettings } from './settings.js';
 
 /** One agent entry of `agents`. */
 export interface AgentConfig {
@@ -102,22 +101,22 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_TEST_MATCH = '**/*.e2e.ts';
 export { DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR };
 
-const PASSTHROUGH_KEYS = [
-  'reporter', 'use', 'webServer', 'build', 'captureGitInfo', 'expect', 'failOnFlakyTests', 'forbidOnly', 'fullyParallel',
-  'globalSetup', 'globalTeardown', 'globalTimeout', 'grep', 'grepInvert', 'ignoreSnapshots', 'maxFailures', 'metadata', 'name',
-  'outputDir', 'preserveOutput', 'quiet', 'repeatEach', 'reportSlowTests', 'respectGitIgnore', 'retries', 'retryStrategy', 'shard',
-  'snapshotDir', 'snapshotPathTemplate', 'tag', 'testIgnore', 'timeout', 'tsconfig', 'updateSnapshots', 'updateSourceMethod', 'workers',
-] as const;
-const OWN_KEYS = ['testDir', 'testMatch', 'targets', 'agents', 'cache', 'secrets', 'origins'] as const;
-const AGENT_KEYS = ['model', 'judge', 'context', 'maxSteps', 'maxModelCalls', 'timeout', 'providerOptions', 'system', 'tools', 'executor'];
-const KEYS_AT: Record<string, readonly string[]> = {
-  '': [...OWN_KEYS, ...PASSTHROUGH_KEYS],
-  target: ['name', 'engine', 'app'],
-  app: ['url', 'identity'],
-  agent: AGENT_KEYS,
-  cache: ['mode', 'dir', 'strict'],
-  secret: ['value', 'origins', 'purpose'],
-};
+/**
+ * The Playwright Test options that pass through unchanged, one per key of
+ * {@link PassthroughConfig} (the compiler keeps this table complete).
+ */
+/** A Playwright option e2e hands on as it is. */
+const option = (): z.ZodOptional<z.ZodUnknown> => z.unknown().optional();
+const PASSTHROUGH = {
+  reporter: option(), use: option(), webServer: option(), build: option(), captureGitInfo: option(), expect: option(),
+  failOnFlakyTests: option(), forbidOnly: option(), fullyParallel: option(), globalSetup: option(), globalTeardown: option(),
+  globalTimeout: option(), grep: option(), grepInvert: option(), ignoreSnapshots: option(), maxFailures: option(),
+  metadata: option(), name: option(), outputDir: option(), preserveOutput: option(), quiet: option(), repeatEach: option(),
+  reportSlowTests: option(), respectGitIgnore: option(), retries: option(), retryStrategy: option(), shard: option(),
+  snapshotDir: option(), snapshotPathTemplate: option(), tag: option(), testIgnore: option(), timeout: option(),
+  tsconfig: option(), updateSnapshots: option(), updateSourceMethod: option(), workers: option(),
+} satisfies Record<Exclude<keyof PassthroughConfig, 'testDir' | 'testMatch'>, z.ZodOptional<z.ZodUnknown>>;
+const PASSTHROUGH_KEYS = Object.keys(PASSTHROUGH) as Array<keyof typeof PASSTHROUGH>;
 
 const modelSchema = z.custom<OpaqueLanguageModel>(
   (value) => typeof value === 'string' || (typeof value === 'object' && value !== null),
@@ -146,12 +145,13 @@ const agentSchema = z.strictObject({
   timeout: positiveInteger.optional(),
   providerOptions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   system: z.string().optional(),
-  tools: z.record(z.string(), z.custom(isProjectTool, 'must be declared with defineTool(tool, { mutates }) from e2e/agent')).optional(),
+  tools: z.record(z.string(), z.custom<ProjectTool>(isProjectTool, 'must be declared with defineTool(tool, { mutates }) from e2e/agent')).optional(),
   executor: executorSchema.optional(),
 });
 const secretNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'secret names use letters, digits, `_`, `.`, `-`');
-const configSchema = z.looseObject({
+const configSchema = z.strictObject({
   testDir: z.string().optional(),
+  testMatch: option(),
   targets: z
     .array(
       z.strictObject({
@@ -176,16 +176,31 @@ const configSchema = z.looseObject({
     )
     .optional(),
   origins: z.array(z.string()).optional(),
+  ...PASSTHROUGH,
 });
 
-function keysFor(path: readonly PropertyKey[]): readonly string[] {
-  const [first, , third] = path;
-  if (path.length === 0) return KEYS_AT['']!;
-  if (first === 'targets') return path.length === 2 ? KEYS_AT['target']! : third === 'app' ? KEYS_AT['app']! : [];
-  if (first === 'agents' && path.length === 2) return KEYS_AT['agent']!;
-  if (first === 'cache') return KEYS_AT['cache']!;
-  if (first === 'secrets') return KEYS_AT['secret']!;
-  return [];
+/** The schema one step into `schema` along `segment`, looking through optional, array, record and union. */
+function childOf(schema: z.ZodType, segment: PropertyKey): z.ZodType | undefined {
+  const inner = unwrapped(schema);
+  if (inner instanceof z.ZodObject) return (inner.shape as Record<string, z.ZodType>)[String(segment)];
+  if (inner instanceof z.ZodArray) return inner.element as z.ZodType;
+  if (inner instanceof z.ZodRecord) return inner.valueType as z.ZodType;
+  return undefined;
+}
+
+/** `schema` without optional wrappers; of a union, its object branch (the one with keys). */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional) return unwrapped(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).map(unwrapped).find((option) => option instanceof z.ZodObject) ?? schema;
+  return schema;
+}
+
+/** The keys the schema allows at `path` (for did-you-mean); empty where it takes no object. */
+export function keysAt(path: readonly PropertyKey[], schema: z.ZodType = configSchema): string[] {
+  let current: z.ZodType | undefined = schema;
+  for (const segment of path) current = current === undefined ? undefined : childOf(current, segment);
+  const inner = current === undefined ? undefined : unwrapped(current);
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
 }
 
 function pathText(path: readonly PropertyKey[]): string {
@@ -196,20 +211,16 @@ function configError(message: string): E2EError {
   return new E2EError('INVALID_CONFIG', `Invalid e2e config: ${message}`);
 }
 
-function checkTopLevelKeys(options: Record<string, unknown>): void {
-  for (const key of Object.keys(options)) {
-    if (key === 'projects') {
-      throw configError('`projects` is not an e2e option; each entry of `targets` becomes a Playwright project.');
-    }
-    if (!KEYS_AT['']!.includes(key)) throw configError(`unknown key \`${key}\`${didYouMean(key, KEYS_AT['']!)}.`);
-  }
+function checkProjects(options: Record<string, unknown>): void {
+  if ('projects' in options) throw configError('`projects` is not an e2e option; each entry of `targets` becomes a Playwright project.');
 }
 
 function describeIssues(error: z.ZodError): string {
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    return `unknown key \`${key}\` in ${pathText(issue.path)}${didYouMean(key, keysFor(issue.path))}.`;
+    const where = issue.path.length === 0 ? '' : ` in ${pathText(issue.path)}`;
+    return `unknown key \`${key}\`${where}${didYouMean(key, keysAt(issue.path))}.`;
   }
   return `${pathText(issue.path)} ${issue.message}.`;
 }
@@ -222,7 +233,8 @@ function sameModel(left: OpaqueLanguageModel, right: OpaqueLanguageModel): boole
   return a.provider !== undefined && a.provider === b.provider && a.modelId === b.modelId;
 }
 
-function resolveAgent(name: string, entry: z.infer<typeof agentSchema>): AgentSettings {
+/** An agent entry in its one resolved shape ({@link AgentSettings}). */
+function resolveAgent(name: string, entry: AgentConfig): AgentSettings {
   if (entry.executor !== undefined && (entry.system !== undefined || entry.tools !== undefined)) {
     const key = entry.system !== undefined ? 'system' : 'tools';
     throw configError(`\`agents.${name}\` sets both \`executor\` and \`${key}\`; pass \`${key}\` to the executor (e.g. createToolLoopExecutor) instead.`);
@@ -234,26 +246,27 @@ function resolveAgent(name: string, entry: z.infer<typeof agentSchema>): AgentSe
       throw configError(`\`agents.${name}.${role}\` and the executor's \`${role}\` name different models; set it in one place.`);
     }
   }
-  const settings: AgentSettings = { context: entry.context ?? '' };
+  const settings: AgentSettings = {
+    context: entry.context ?? '',
+    limits: { maxSteps: entry.maxSteps, maxModelCalls: entry.maxModelCalls, timeoutMs: entry.timeout },
+    builtIn: {},
+  };
   const model = entry.model ?? entry.executor?.model;
   const judge = entry.judge ?? entry.executor?.judge;
   if (model !== undefined) settings.model = model;
   if (judge !== undefined) settings.judge = judge;
-  if (entry.maxSteps !== undefined) settings.maxSteps = entry.maxSteps;
-  if (entry.maxModelCalls !== undefined) settings.maxModelCalls = entry.maxModelCalls;
-  if (entry.timeout !== undefined) settings.timeout = entry.timeout;
   if (entry.providerOptions !== undefined) settings.providerOptions = entry.providerOptions;
-  if (entry.system !== undefined) settings.system = entry.system;
-  if (entry.tools !== undefined) settings.tools = entry.tools;
   if (entry.executor !== undefined) settings.executor = entry.executor;
+  if (entry.system !== undefined) settings.builtIn.system = entry.system;
+  if (entry.tools !== undefined) settings.builtIn.tools = entry.tools as Record<string, ProjectTool>;
   return settings;
 }
 
-function resolveSecrets(secrets: Record<string, SecretConfig> | undefined): Record<string, SecretDefinition> {
+function resolveSecrets(secrets: Record<string, SecretConfig> | undefined, variables: EnvironmentVariables): Record<string, SecretDefinition> {
   const definitions: Record<string, SecretDefinition> = {};
   for (const [name, config] of Object.entries(secrets ?? {})) {
     const own = typeof config === 'object' ? config.value : config;
-    const value = own === undefined || own === '' ? secretFromEnvironment(name) : own;
+    const value = own === undefined || own === '' ? secretFromEnvironment(name, variables) : own;
     const origins = typeof config === 'object' ? config.origins?.map(normalizeOrigin) : undefined;
     const purpose = typeof config === 'object' ? config.purpose : undefined;
     definitions[name] = { value, ...(origins === undefined ? {} : { origins }), ...(purpose === undefined ? {} : { purpose }) };
@@ -273,32 +286,22 @@ function reportersFor(reporter: PlaywrightTestConfig['reporter']): ReporterDescr
   return [guard, ...(given.some(([name]) => name === OUR_REPORTER) ? given : [...given, ours])];
 }
 
-/** True when `use.video` asks for any recording. */
-function videoRequested(video: unknown): boolean {
-  if (video === undefined || video === 'off') return false;
-  if (typeof video === 'object' && video !== null) return (video as { mode?: unknown }).mode !== 'off';
-  return true;
-}
-
-/** Launch options from discovery; a discovery failure is kept for the worker's browser fixture instead of failing the config load. */
-function browserFor(engine: Engine, env: Readonly<Record<string, string | undefined>>): { launch: object; settings: BrowserSettings } {
-  try {
-    return { launch: launchOptionsFor(engine, { env }), settings: {} };
-  } catch (error) {
-    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') return { launch: {}, settings: { problem: { code: error.code, message: error.message } } };
-    throw error;
-  }
-}
-
-function build(options: E2EConfig): PlaywrightTestConfig {
+/**
+ * Validate the e2e options and turn them into a Playwright Test config, reading nothing but
+ * its arguments: `variables` is the environment (`process.env` in a run) the CLI's modes and
+ * `E2E_SECRET_*` values come from. No side effects; the run's live ones (output redaction,
+ * browser discovery, the video check) belong to the runner entry (`run-entry.ts`).
+ * Throws `INVALID_CONFIG` naming the key and the nearest valid one.
+ */
+export function resolveConfig(options: E2EConfig, variables: EnvironmentVariables): PlaywrightTestConfig {
   if (typeof options !== 'object' || options === null) throw configError('defineConfig takes an object.');
-  checkTopLevelKeys(options as unknown as Record<string, unknown>);
+  checkProjects(options as unknown as Record<string, unknown>);
   const parsed = configSchema.safeParse(options);
   if (!parsed.success) throw configError(describeIssues(parsed.error));
   const config = parsed.data;
-  const environment = readRunEnvironment();
+  const environment = runEnvironmentOf(variables);
 
-  const agentEntries = Object.entries(config.agents ?? { default: {} });
+  const agentEntries = Object.entries(options.agents ?? { default: {} });
   const agents = Object.fromEntries(agentEntries.map(([name, entry]) => [name, resolveAgent(name, entry)]));
   const defaultAgent = 'default' in agents ? 'default' : agentEntries[0]![0];
   const cache: CacheSettings = {
@@ -307,24 +310,13 @@ function build(options: E2EConfig): PlaywrightTestConfig {
     strict: environment.cacheStrict || (config.cache?.strict ?? false),
   };
   if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
-  const definitions = resolveSecrets(config.secrets);
-  const secrets = new SecretTable(definitions);
-  // Playwright's own output (worker capture, terminal reporters) passes through the redactor too.
-  redactProcessOutput([
-    ...Object.entries(definitions).map(([name, definition]) => [name, definition.value] as const),
-    ...Object.entries(secretValuesFromEnvironment()).map(([name, value]) => [`env:${name}`, value] as const),
-  ]);
+  const secrets = new SecretTable(resolveSecrets(config.secrets, variables));
   const appOrigins = config.targets.map((target) => originOf(target.app.url)!);
   const origins = [...new Set([...appOrigins, ...(config.origins ?? []).map(normalizeOrigin)])];
 
+  // The run's main process found no ffmpeg (run-entry.ts): Playwright would fail every page, so workers go on without video.
+  const userUse = environment.videoUnavailable ? { ...options.use, video: 'off' as const } : (options.use ?? {});
   const names = new Set<string>();
-  const notices: string[] = [];
-  let userUse = options.use ?? {};
-  if (videoRequested(userUse.video) && !playwrightCanRecordVideo({ env: environment.browser })) {
-    // Playwright would fail every page of the run; the run goes on without video and says so.
-    userUse = { ...userUse, video: 'off' };
-    notices.push("Video is off: Playwright records video with its own ffmpeg, which is not installed (`npx playwright install ffmpeg`).");
-  }
   const projects = config.targets.map((target) => {
     const name = target.name ?? target.engine.name;
     if (names.has(name)) throw configError(`two targets are named \`${name}\`; give each target its own \`name\`.`);
@@ -339,16 +331,12 @@ function build(options: E2EConfig): PlaywrightTestConfig {
       debug: environment.debug,
       modelFree: environment.modelFree,
     };
-    if (notices.length > 0) settings.notices = notices;
-    const browser = browserFor(target.engine, environment.browser);
-    return {
-      name,
-      use: { ...userUse, launchOptions: { ...browser.launch, ...userUse.launchOptions }, [PROJECT_OPTION]: settings, [BROWSER_OPTION]: browser.settings },
-    };
+    const worker: WorkerSettings = { engine: target.engine, secrets };
+    return { name, use: { ...userUse, [PROJECT_OPTION]: settings, [WORKER_OPTION]: worker } };
   });
 
   const passthrough: Record<string, unknown> = {};
-  for (const key of PASSTHROUGH_KEYS) if (key in options) passthrough[key] = (options as unknown as Record<string, unknown>)[key];
+  for (const key of PASSTHROUGH_KEYS) if (key in options) passthrough[key] = options[key];
   return {
     ...passthrough,
     testMatch: options.testMatch ?? DEFAULT_TEST_MATCH,
@@ -361,12 +349,13 @@ function build(options: E2EConfig): PlaywrightTestConfig {
 }
 
 /**
- * Validate the e2e config and turn it into a Playwright Test config. Throws `INVALID_CONFIG`
- * naming the key and the nearest valid one; the failure also reaches `e2e run` so it exits 2.
+ * The config of `e2e.config.ts` (DESIGN §2): {@link resolveConfig} on this process's
+ * environment. Throws `INVALID_CONFIG` naming the key and the nearest valid one; the failure
+ * also reaches `e2e run` so it exits 2.
  */
 export function defineConfig(options: E2EConfig): PlaywrightTestConfig {
   try {
-    return build(options);
+    return resolveConfig(options, processVariables());
   } catch (error) {
     if (isE2EError(error)) reportConfigFailure({ code: error.code, message: error.message });
     throw error;

@@ -30,7 +30,12 @@ export const ENVIRONMENT = {
   configProbeFile: 'E2E_CONFIG_PROBE_FILE',
   /** File descriptor of a pipe from the CLI: when it closes, the CLI is gone and the run stops. */
   parentPipe: 'E2E_PARENT_PIPE_FD',
+  /** `1`: the run's main process found no ffmpeg for Playwright's video, so workers resolve the config with video off. */
+  videoUnavailable: 'E2E_VIDEO_UNAVAILABLE',
 } as const;
+
+/** The process environment as the config reads it: variable name → value. */
+export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
 
 /** How long the run may take to stop cleanly after the CLI died before it is killed. */
 const ORPHAN_GRACE_MS = 10_000;
@@ -90,32 +95,46 @@ export interface RunEnvironment {
   reportFile: string | undefined;
   /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`, and where Playwright keeps its browsers and ffmpeg). */
   browser: Readonly<Record<string, string | undefined>>;
+  /** True when the run's main process found that Playwright cannot record video here. */
+  videoUnavailable: boolean;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Read the run's environment once. */
-export function readRunEnvironment(): RunEnvironment {
-  const mode = process.env[ENVIRONMENT.cacheMode];
+/** What a run takes from `variables` (pure: the caller passes `process.env` or a test's own table). */
+export function runEnvironmentOf(variables: EnvironmentVariables): RunEnvironment {
+  const mode = variables[ENVIRONMENT.cacheMode];
+  const ci = variables['CI'];
   return {
     cacheMode: mode === 'read-write' || mode === 'read-only' || mode === 'off' ? mode : undefined,
-    cacheStrict: process.env[ENVIRONMENT.cacheStrict] === '1',
-    modelFree: process.env[ENVIRONMENT.replay] === '1',
-    proposeDir: nonEmpty(process.env[ENVIRONMENT.proposeDir]),
-    debug: process.env[ENVIRONMENT.debug] === '1',
-    ci: process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false',
-    reportFile: process.env[ENVIRONMENT.reportFile],
+    cacheStrict: variables[ENVIRONMENT.cacheStrict] === '1',
+    modelFree: variables[ENVIRONMENT.replay] === '1',
+    proposeDir: nonEmpty(variables[ENVIRONMENT.proposeDir]),
+    debug: variables[ENVIRONMENT.debug] === '1',
+    ci: ci !== undefined && ci !== '' && ci !== 'false',
+    reportFile: variables[ENVIRONMENT.reportFile],
     browser: {
-      E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'],
-      PATH: process.env['PATH'],
-      PLAYWRIGHT_BROWSERS_PATH: process.env['PLAYWRIGHT_BROWSERS_PATH'],
-      HOME: process.env['HOME'],
-      XDG_CACHE_HOME: process.env['XDG_CACHE_HOME'],
-      LOCALAPPDATA: process.env['LOCALAPPDATA'],
+      E2E_CHROMIUM_PATH: variables['E2E_CHROMIUM_PATH'],
+      PATH: variables['PATH'],
+      PLAYWRIGHT_BROWSERS_PATH: variables['PLAYWRIGHT_BROWSERS_PATH'],
+      HOME: variables['HOME'],
+      XDG_CACHE_HOME: variables['XDG_CACHE_HOME'],
+      LOCALAPPDATA: variables['LOCALAPPDATA'],
     },
+    videoUnavailable: variables[ENVIRONMENT.videoUnavailable] === '1',
   };
+}
+
+/** Read this process's run environment. */
+export function readRunEnvironment(): RunEnvironment {
+  return runEnvironmentOf(process.env);
+}
+
+/** This process's environment variables, for the runner entry and `defineConfig`. */
+export function processVariables(): EnvironmentVariables {
+  return process.env;
 }
 
 /** Where the config probe reporter writes, when the CLI asked it to. */
@@ -128,23 +147,27 @@ export function readConfigProbeFile(): string | undefined {
  * with `_`, e.g. `adminPassword` → `E2E_SECRET_ADMIN_PASSWORD`), or the plain upper-cased
  * name (`E2E_SECRET_ADMINPASSWORD`).
  */
-export function secretFromEnvironment(name: string): string | undefined {
-  const primary = process.env[environmentVariableFor(name)];
+export function secretFromEnvironment(name: string, variables: EnvironmentVariables = process.env): string | undefined {
+  const primary = variables[environmentVariableFor(name)];
   if (primary !== undefined && primary !== '') return primary;
-  const plain = process.env[`E2E_SECRET_${name.replace(/[.-]/g, '_').toUpperCase()}`];
+  const plain = variables[`E2E_SECRET_${name.replace(/[.-]/g, '_').toUpperCase()}`];
   return plain === undefined || plain === '' ? undefined : plain;
 }
 
 /** Every `E2E_SECRET_*` value present, for redaction in the main process. */
-export function secretValuesFromEnvironment(): Record<string, string> {
+export function secretValuesFromEnvironment(variables: EnvironmentVariables = process.env): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
+  for (const [key, value] of Object.entries(variables)) {
     if (key.startsWith('E2E_SECRET_') && value !== undefined && value !== '') values[key.slice('E2E_SECRET_'.length)] = value;
   }
   return values;
 }
 
-/** Hand a config failure to the CLI (when it asked for one), so the run exits with the code's class. */
+/**
+ * Hand a config failure to the CLI (when it asked for one), so the run exits with the code's
+ * class. The one side effect left at the config boundary: a config that fails to load runs
+ * nothing else of e2e (no reporter, no fixture) that could report it.
+ */
 export function reportConfigFailure(failure: { code: string; message: string }): void {
   const path = process.env[ENVIRONMENT.failureFile];
   if (path === undefined || path === '') return;
@@ -154,6 +177,11 @@ export function reportConfigFailure(failure: { code: string; message: string }):
   } catch {
     // The CLI falls back to the child's exit status.
   }
+}
+
+/** Tell the workers (forked after this, with this environment) that Playwright cannot record video here. */
+export function markVideoUnavailable(): void {
+  process.env[ENVIRONMENT.videoUnavailable] = '1';
 }
 
 const originalNoCopyPrompt = process.env['PLAYWRIGHT_NO_COPY_PROMPT'];

@@ -17,7 +17,7 @@ import {
   type TestInfo,
   type TestType,
 } from '@playwright/test';
-import { createBuiltInAgent, type AgentOptions, type ProjectTool } from '../executor/index.js';
+import { createBuiltInAgent, type AgentOptions } from '../executor/index.js';
 import { nodeIdsOf } from '../engines/web/index.js';
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { NO_MODEL_CODES, type AttemptCache } from '../step-cache/attempt-cache.js';
@@ -29,7 +29,8 @@ import { attemptCacheOptions } from './attempt-cache-host.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
-import type { BrowserSettings, ProjectSettings } from './settings.js';
+import { enterRun, discoveredLaunchOptions } from './run-entry.js';
+import type { ProjectSettings, WorkerSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { observeSteps } from './step-observer.js';
@@ -92,15 +93,10 @@ function agentsOf(settings: ProjectSettings): ProjectAgents {
   const entries: Record<string, AgentEntry> = {};
   const builtInOptions = new Map<AgentEntry, AgentOptions>();
   for (const [name, agent] of Object.entries(settings.agents)) {
-    const limits = { maxSteps: agent.maxSteps, maxModelCalls: agent.maxModelCalls, timeoutMs: agent.timeout };
-    const entry: AgentEntry = settings.modelFree
-      ? { context: agent.context, limits }
-      : { executor: agent.executor, model: agent.model, judge: agent.judge, providerOptions: agent.providerOptions, context: agent.context, limits };
-    entries[name] = entry;
-    const options: AgentOptions = {};
-    if (agent.system !== undefined) options.system = agent.system;
-    if (agent.tools !== undefined) options.tools = agent.tools as Record<string, ProjectTool>;
-    builtInOptions.set(entry, options);
+    const { builtIn, ...entry } = agent;
+    const used: AgentEntry = settings.modelFree ? { context: entry.context, limits: entry.limits } : entry;
+    entries[name] = used;
+    builtInOptions.set(used, builtIn);
   }
   const made: ProjectAgents = { entries, builtIn: createBuiltInAgent({ agentOptions: (entry) => builtInOptions.get(entry) ?? {} }) };
   projectAgents.set(settings, made);
@@ -258,14 +254,26 @@ export type E2ETestType = TestType<
 
 /** The worker options e2e sets per project. */
 export interface E2EWorkerOptions {
-  /** Browser discovery's verdict for the project (see `BrowserSettings`). */
-  e2eBrowser: BrowserSettings | undefined;
+  /** What the project's workers need before the first test (see `WorkerSettings`). */
+  e2eWorker: WorkerSettings | undefined;
 }
 
 /** The first line of an error, without Playwright's colours and call prefix. */
 function headline(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return (text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim() !== '') ?? '').replace(/^[\w.]+: /, '').trim();
+}
+
+/** The launch options of this worker's browser: discovery's (for the project's engine) beneath the project's own. */
+function launchOptionsOf(own: PlaywrightWorkerOptions['launchOptions'], worker: WorkerSettings | undefined): PlaywrightWorkerOptions['launchOptions'] {
+  if (worker === undefined) return own;
+  try {
+    return discoveredLaunchOptions(worker.engine, own);
+  } catch (error) {
+    // The code leads the message so the reporter can read it back.
+    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') throw new E2EError(error.code, `${error.code}: ${error.message}`);
+    throw error;
+  }
 }
 
 /**
@@ -275,19 +283,19 @@ function headline(error: unknown): string {
  */
 async function startBrowser(
   fixtures: { playwright: PlaywrightWorkerArgs['playwright']; browserName: PlaywrightWorkerOptions['browserName']; launchOptions: PlaywrightWorkerOptions['launchOptions']; connectOptions: PlaywrightWorkerOptions['connectOptions'] },
-  browser: BrowserSettings | undefined,
+  worker: WorkerSettings | undefined,
 ): Promise<Browser> {
-  const { playwright, browserName, launchOptions, connectOptions } = fixtures;
-  if (browser?.problem !== undefined) throw new E2EError(browser.problem.code, `${browser.problem.code}: ${browser.problem.message}`);
+  const { playwright, browserName, connectOptions } = fixtures;
   const type = playwright[browserName];
+  const launchOptions = connectOptions !== undefined ? fixtures.launchOptions : launchOptionsOf(fixtures.launchOptions, worker);
   if (connectOptions !== undefined) {
     // As Playwright's fixture does: the remote server learns the launch options from a header.
     const header = JSON.stringify(launchOptions).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return type.connect(connectOptions.wsEndpoint, { ...connectOptions, headers: { 'x-playwright-launch-options': header, ...connectOptions.headers } });
   }
   try {
-    // Without options Playwright uses the worker's defaults (launchOptions, tracing folders).
-    return await type.launch();
+    // Playwright puts the worker's defaults (tracing folders, headless) beneath these.
+    return await type.launch(launchOptions);
   } catch (error) {
     // The launch's own call log repeats the whole command line; its first line is enough.
     const path = launchOptions.executablePath ?? `Playwright's ${browserName}`;
@@ -298,11 +306,16 @@ async function startBrowser(
   }
 }
 
-const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions>({
+const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions & { e2eWorkerEntry: void }>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.
-  e2eBrowser: [undefined, { option: true, scope: 'worker' }],
-  browser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eBrowser }, use) => {
-    const browser = await startBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eBrowser);
+  e2eWorker: [undefined, { option: true, scope: 'worker' }],
+  // The worker's side of the runner entry, before its first test.
+  e2eWorkerEntry: [async ({ e2eWorker }, use) => {
+    if (e2eWorker !== undefined) enterRun({ process: 'worker', secrets: e2eWorker.secrets });
+    await use();
+  }, { scope: 'worker', auto: true }],
+  browser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eWorker }, use) => {
+    const browser = await startBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eWorker);
     await use(browser);
     await browser.close({ reason: 'Test ended.' });
   }, { scope: 'worker', timeout: 0 }],

@@ -15,8 +15,8 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-function configWith(outputDir: string, notices: string[] = []): FullConfig {
-  const settings = { secrets: new SecretTable({ canary: { value: VALUE } }), notices };
+function configWith(outputDir: string): FullConfig {
+  const settings = { secrets: new SecretTable({ canary: { value: VALUE } }) };
   return { projects: [{ name: 'web', outputDir, use: { [PROJECT_OPTION]: settings } }] } as unknown as FullConfig;
 }
 
@@ -64,7 +64,7 @@ describe('the redacting reporter', () => {
     for (const path of [trace, shot, userFile]) writeFileSync(path, 'bytes');
     const written = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const reporter = new RedactingReporter();
-    reporter.onBegin(configWith(output, ['Video is off: a reason.']));
+    reporter.onBegin(configWith(output));
     const payload = JSON.stringify({ version: REPORT_VERSION, steps: [], verifications: [], secretFilled: true });
     const attachments = [
       { name: ATTEMPT_ATTACHMENT, contentType: 'application/json', body: Buffer.from(payload) },
@@ -83,7 +83,6 @@ describe('the redacting reporter', () => {
     expect([existsSync(trace), existsSync(shot), existsSync(userFile)]).toEqual([false, false, true]);
     expect(result.annotations).toEqual([{ type: 'e2e: withheld', description: 'trace, screenshot, attachment "notes": the attempt typed a secret, and these files cannot be cleaned of it' }]);
     const printed = written.mock.calls.map(([chunk]) => String(chunk)).join('');
-    expect(printed).toContain('[e2e] Video is off: a reason.');
     expect(printed.split('Withheld  trace, screenshot').length - 1).toBe(1);
     expect(printed).toContain('of "echo.e2e.ts › fills" (retry 1): the attempt typed a secret');
   });

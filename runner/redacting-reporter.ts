@@ -13,7 +13,8 @@ import { rmSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { FullConfig, Reporter, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/vault.js';
-import { printLines, redactProcessOutput, secretValuesFromEnvironment } from './environment.js';
+import { printLines, secretValuesFromEnvironment } from './environment.js';
+import { enterRun } from './run-entry.js';
 import { ATTEMPT_ATTACHMENT, parseAttemptPayload } from './report.js';
 import { PROJECT_OPTION, type ProjectSettings } from './settings.js';
 
@@ -67,11 +68,9 @@ export default class RedactingReporter implements Reporter {
   onBegin(config: FullConfig): void {
     const secrets = runSecrets(config);
     this.#redactor = createSecretRedactor(secrets);
-    // Whatever a reporter prints straight to the terminal passes the redactor at the sink too.
-    redactProcessOutput(secrets);
+    // The main process's side of the runner entry: whatever a reporter prints passes the redactor at the sink too.
+    enterRun({ process: 'main', config, secrets });
     this.#outputDirs = config.projects.map((project) => resolve(project.outputDir));
-    const notices = new Set(config.projects.flatMap((project) => ((project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined)?.notices ?? []));
-    if (notices.size > 0) printLines([...notices].map((notice) => `[e2e] ${notice}`));
   }
 
   onStepBegin(_test: TestCase, _result: TestResult, step: TestStep): void {

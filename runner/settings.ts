@@ -5,24 +5,25 @@
  * serializes to names only, in case anything prints the project's `use`.
  */
 import type { Engine } from '../contract/engine.js';
+import type { AgentOptions } from '../executor/create-agent.js';
 import { secretPlaceholder, type SecretDefinition } from '../secrets/vault.js';
-import type { AgentConfig } from './config.js';
+import type { AgentEntry } from '../step/step-runner.js';
 import type { CacheMode } from './environment.js';
 
 /** Name of the fixture option holding {@link ProjectSettings}. */
 export const PROJECT_OPTION = 'e2eProject';
 
-/** Name of the worker fixture option holding {@link BrowserSettings}. */
-export const BROWSER_OPTION = 'e2eBrowser';
+/** Name of the worker fixture option holding {@link WorkerSettings}. */
+export const WORKER_OPTION = 'e2eWorker';
 
 /**
- * What the worker's browser fixture needs to know about browser discovery. Discovery runs
- * when the config loads, but its failure is kept here and raised only when a test needs a
- * browser, so commands that load the config without one (`e2e cache ls`) still work.
+ * What a worker needs before its first test: the engine (browser discovery runs when the
+ * worker's browser starts, so commands that load the config without one, `e2e cache ls`,
+ * never look for a browser) and the secrets its output is redacted with.
  */
-export interface BrowserSettings {
-  /** Why no browser could be found (`ENVIRONMENT_UNAVAILABLE` with the fix). */
-  problem?: { code: 'ENVIRONMENT_UNAVAILABLE'; message: string };
+export interface WorkerSettings {
+  engine: Engine;
+  secrets: SecretTable;
 }
 
 /** One target: an engine and the app it drives. */
@@ -32,8 +33,14 @@ export interface TargetSettings {
   app: { url: string; identity: string };
 }
 
-/** One resolved agent entry: the config's, with its context filled in. */
-export type AgentSettings = Omit<AgentConfig, 'context'> & { context: string };
+/**
+ * One resolved agent entry, the only shape an entry has after `resolveConfig`: what the step
+ * runner takes (models, executor, context, limits) and the built-in agent's own options.
+ */
+export interface AgentSettings extends AgentEntry {
+  /** The built-in agent's `system` and `tools` (empty with a custom executor). */
+  builtIn: AgentOptions;
+}
 
 /** The resolved cache settings. */
 export interface CacheSettings {
@@ -86,6 +93,4 @@ export interface ProjectSettings {
    * step; one that cannot replay fails `REPLAY_STALE` (with `cache.strict`).
    */
   modelFree: boolean;
-  /** What the config changed in Playwright's options and why; the run prints each once. */
-  notices?: string[];
 }
