@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import type { Engine } from '../contract/engine.js';
 import { normalizeOrigin, originOf } from '../step/origin-policy.js';
+import { refuseUnsafeSecrets } from '../secrets/redactable-secret.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import { isProjectTool } from '../executor/index.js';
@@ -308,6 +309,10 @@ function build(options: E2EConfig): PlaywrightTestConfig {
   };
   if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
   const definitions = resolveSecrets(config.secrets);
+  refuseUnsafeSecrets([
+    ...Object.entries(definitions).map(([name, definition]) => [name, definition.value] as const),
+    ...Object.entries(secretValuesFromEnvironment()).map(([name, value]) => [`E2E_SECRET_${name}`, value] as const),
+  ]);
   const secrets = new SecretTable(definitions);
   // Playwright's own output (worker capture, terminal reporters) passes through the redactor too.
   redactProcessOutput([
