@@ -21,6 +21,8 @@ export interface SecretRedactor {
   redact(text: string): string;
   /** True when `text` holds any recognisable form of a value. */
   contains(text: string): boolean;
+  /** Names of the secrets whose values `text` holds in any recognisable form, sorted. */
+  namesIn(text: string): string[];
 }
 
 /** The mark the engine (and every clip of ours) puts where it cut a long text. */
@@ -97,7 +99,7 @@ export function createSecretRedactor(secrets: Iterable<readonly [name: string, v
     seen.add(value);
     entries.push([name, value]);
   }
-  if (entries.length === 0) return { redact: (text) => text, contains: () => false };
+  if (entries.length === 0) return { redact: (text) => text, contains: () => false, namesIn: () => [] };
   entries.sort(([, left], [, right]) => right.length - left.length);
   const placeholders = entries.map(([name]) => secretPlaceholder(name));
   const automaton = new FormAutomaton(patternsOf(entries.map(([, value]) => value)));
@@ -125,6 +127,7 @@ export function createSecretRedactor(secrets: Iterable<readonly [name: string, v
       return result + text.slice(cursor);
     },
     contains: (text) => regions(text).some((region) => region.secret >= 0),
+    namesIn: (text) => [...new Set(regions(text).flatMap((region) => (region.secret < 0 ? [] : [entries[region.secret]![0]])))].sort(),
   };
 }
 

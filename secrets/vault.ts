@@ -84,6 +84,11 @@ export class SecretVault {
     return this.#redactor.contains(text);
   }
 
+  /** Names of the secrets whose values `text` holds in any redacted form, sorted. */
+  secretsIn(text: string): string[] {
+    return this.#redactor.namesIn(text);
+  }
+
   /** The name of the secret whose value is exactly `text`, if any. */
   nameOfValue(text: string): string | undefined {
     for (const [name, definition] of this.#definitions) if (definition.value !== undefined && definition.value === text) return name;
