@@ -12,7 +12,7 @@
 /** One form to find. */
 export interface FormPattern {
   /** The squeezed, folded form. */
-  readonly codes: string;
+  readonly codes: Uint16Array;
   /** Index of the secret it belongs to. */
   readonly secret: number;
   /** A start of the form at least this long, then an ellipsis, counts as a copy; undefined: never. */
@@ -73,7 +73,7 @@ export class FormAutomaton {
       const length = pattern.codes.length;
       const clipFrom = pattern.clipFrom ?? Number.POSITIVE_INFINITY;
       for (let index = 0; index < length; index++) {
-        const code = pattern.codes.charCodeAt(index);
+        const code = pattern.codes[index]!;
         let next = this.#child(node, code);
         if (next === NONE) {
           next = nodes++;

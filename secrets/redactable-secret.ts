@@ -6,7 +6,7 @@
  * secret and the rule, never the value.
  */
 import { E2EError } from '../errors/index.js';
-import { squeezedString } from './squeezed-text.js';
+import { squeezedCodes } from './squeezed-text.js';
 
 /**
  * Fewest characters a secret must have, not counting spaces, dashes and colour codes (the
@@ -36,7 +36,7 @@ export const COMMON_WORDS: ReadonlySet<string> = new Set([
 
 /** Why `value` cannot be redacted safely, or undefined when it can. */
 export function unsafeSecretReason(value: string): string | undefined {
-  const squeezed = squeezedString(value.normalize('NFKC'));
+  const squeezed = new TextDecoder('utf-16le').decode(squeezedCodes(value.normalize('NFKC')));
   const characters = [...squeezed].length;
   if (characters < SHORTEST_SECRET) {
     return `its value has ${characters} character${characters === 1 ? '' : 's'} (not counting spaces and dashes), fewer than the ${SHORTEST_SECRET} a secret needs to be redacted without garbling ordinary text`;

@@ -8,7 +8,7 @@
 import { isSecretRef, secretPlaceholder } from '../contract/param-values.js';
 import { FormAutomaton, type FormMatch, type FormPattern } from './form-automaton.js';
 import { clippableForms, clippedPrefixLength, literalForms, normalizationVariants } from './secret-forms.js';
-import { squeeze, squeezedString } from './squeezed-text.js';
+import { squeeze, squeezedCodes } from './squeezed-text.js';
 
 export { clippedPrefixLength, embeddedBase64Forms } from './secret-forms.js';
 
@@ -61,6 +61,13 @@ function regionsOf(matches: readonly FormMatch[]): Region[] {
   return regions;
 }
 
+/** The first `count` code points of `text`. */
+function startOf(text: string, count: number): string {
+  let end = 0;
+  for (let seen = 0; seen < count && end < text.length; seen++) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return text.slice(0, end);
+}
+
 /** The squeezed forms of every secret, longest secret first (a secret inside another is never half-replaced). */
 function patternsOf(values: readonly string[]): FormPattern[] {
   const patterns: FormPattern[] = [];
@@ -70,15 +77,30 @@ function patternsOf(values: readonly string[]): FormPattern[] {
     for (const variant of normalizationVariants(value)) {
       const clippable = new Set(clippableForms(variant));
       for (const form of literalForms(variant)) {
-        const codes = squeezedString(form);
-        if (codes === '' || seen.has(codes)) continue;
-        seen.add(codes);
-        const clipFrom = clippable.has(form) ? Math.max(1, squeezedString([...form].slice(0, shortest).join('')).length) : undefined;
+        const codes = squeezedCodes(form);
+        const key = Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).toString('latin1');
+        if (codes.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        const clipFrom = clippable.has(form) ? Math.max(1, squeezedCodes(startOf(form, shortest)).length) : undefined;
         patterns.push({ codes, secret, clipFrom, pieces: form === variant });
       }
     }
   });
   return patterns;
+}
+
+/** Automata of the value sets built last: every attempt builds a vault of the same secrets. */
+const builtAutomata = new Map<string, FormAutomaton>();
+const KEPT_AUTOMATA = 8;
+
+function automatonFor(values: readonly string[]): FormAutomaton {
+  const key = JSON.stringify(values);
+  const known = builtAutomata.get(key);
+  if (known !== undefined) return known;
+  const automaton = new FormAutomaton(patternsOf(values));
+  if (builtAutomata.size >= KEPT_AUTOMATA) builtAutomata.delete(builtAutomata.keys().next().value!);
+  builtAutomata.set(key, automaton);
+  return automaton;
 }
 
 /**
@@ -102,7 +124,7 @@ export function createSecretRedactor(secrets: Iterable<readonly [name: string, v
   if (entries.length === 0) return { redact: (text) => text, contains: () => false, namesIn: () => [] };
   entries.sort(([, left], [, right]) => right.length - left.length);
   const placeholders = entries.map(([name]) => secretPlaceholder(name));
-  const automaton = new FormAutomaton(patternsOf(entries.map(([, value]) => value)));
+  const automaton = automatonFor(entries.map(([, value]) => value));
 
   const regions = (text: string): Region[] => {
     if (text === '') return [];

@@ -86,10 +86,8 @@ export function squeeze(text: string): SqueezedText {
   return { codes, positions, length };
 }
 
-/** The squeezed code units of `text` as a string (for building patterns). */
-export function squeezedString(text: string): string {
+/** The squeezed code units of `text`, exactly as many as were kept (for building patterns). */
+export function squeezedCodes(text: string): Uint16Array {
   const { codes, length } = squeeze(text);
-  let result = '';
-  for (let index = 0; index < length; index += 4096) result += String.fromCharCode(...codes.subarray(index, Math.min(length, index + 4096)));
-  return result;
+  return codes.subarray(0, length);
 }
