@@ -37,6 +37,7 @@ const SECTIONS: SectionEntry[] = [
   { name: 'cache', load: async () => (await import('./cache.js')).cacheSection },
   { name: 'cli-cache', load: async () => (await import('./cli-cache.js')).cliCacheSection },
   { name: 'replay', load: async () => (await import('./replay.js')).replaySection },
+  { name: 'redact', load: async () => (await import('./redact.js')).redactSection },
 ];
 
 /** A goal a figure must meet; the first target whose `figure` matches a key applies to it. */
@@ -60,6 +61,9 @@ export const TARGETS: readonly BenchTarget[] = [
   { figure: 'replay_vs_playwright_ratio', comparison: '<=', limit: 1.3 },
   // `cache ls`/`diff`/`prune` and friends over 10,000 entries: a few seconds.
   { figure: /^cache_(?!lookup_).+_ms_10k$/, comparison: '<=', limit: 5000 },
+  // A 1 MiB text with a 64 KiB secret (a private key) in five renderings: well under a second, growing with the text.
+  { figure: 'redact_ms_64k_secret', comparison: '<=', limit: 1000 },
+  { figure: 'redact_growth_2x_text', comparison: '<=', limit: 3 },
 ];
 
 /** The target of a figure, if it has one. */

@@ -9,10 +9,11 @@ import { z } from 'zod';
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import type { Engine } from '../contract/engine.js';
 import { normalizeOrigin, originOf } from '../step/origin-policy.js';
+import { refuseUnsafeSecrets } from '../secrets/redactable-secret.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import { isProjectTool, type ProjectTool } from '../executor/index.js';
-import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
+import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type WorkerSettings } from './settings.js';
 
@@ -310,7 +311,12 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     strict: environment.cacheStrict || (config.cache?.strict ?? false),
   };
   if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
-  const secrets = new SecretTable(resolveSecrets(config.secrets, variables));
+  const definitions = resolveSecrets(config.secrets, variables);
+  refuseUnsafeSecrets([
+    ...Object.entries(definitions).map(([name, definition]) => [name, definition.value] as const),
+    ...Object.entries(secretValuesFromEnvironment(variables)).map(([name, value]) => [`E2E_SECRET_${name}`, value] as const),
+  ]);
+  const secrets = new SecretTable(definitions);
   const appOrigins = config.targets.map((target) => originOf(target.app.url)!);
   const origins = [...new Set([...appOrigins, ...(config.origins ?? []).map(normalizeOrigin)])];
 

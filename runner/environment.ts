@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { Logger } from '../contract/logger.js';
-import { createSecretRedactor, environmentVariableFor, type SecretRedactor } from '../secrets/vault.js';
+import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.js';
+import { environmentVariableFor } from '../secrets/vault.js';
 import type { CacheMode } from '../contract/cache-outcome.js';
 
 /** Environment variables the CLI sets for a run. */

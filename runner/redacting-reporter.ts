@@ -12,7 +12,7 @@
 import { rmSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { FullConfig, Reporter, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import { createSecretRedactor, type SecretRedactor } from '../secrets/vault.js';
+import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.js';
 import { printLines, secretValuesFromEnvironment } from './environment.js';
 import { enterRun } from './run-entry.js';
 import { ATTEMPT_ATTACHMENT, parseAttemptPayload } from './report.js';

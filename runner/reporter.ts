@@ -14,7 +14,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { nodeFileSystem } from '../cache-format/index.js';
 import { isErrorCode, type ErrorCode } from '../errors/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
-import { SecretVault, redactDeep, type SecretDefinition } from '../secrets/vault.js';
+import { redactDeep } from '../secrets/redactor.js';
+import { SecretVault, type SecretDefinition } from '../secrets/vault.js';
 import { debugTableLines } from './debug-table.js';
 import { printLines, readRunEnvironment, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';

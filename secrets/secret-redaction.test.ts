@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leakedForms, shortestClippedStart } from '../tests/support/secret-leaks.js';
-import { clippedPrefixLength, createSecretRedactor, embeddedBase64Forms } from './vault.js';
+import { clippedPrefixLength, createSecretRedactor, embeddedBase64Forms } from './redactor.js';
 
 const VALUE = 'Kx9 canary/Vault+81';
 const redactor = createSecretRedactor([['canary', VALUE]]);
@@ -50,7 +50,7 @@ describe('the secret redactor', () => {
     expect(clippedPrefixLength('abcdef')).toBe(3);
     expect(redact(`shown: ${VALUE.slice(0, 12)}…`)).toBe('shown: <secret:canary>…');
     expect(redact(`shown: ${VALUE.slice(0, 8)}... more`)).toBe('shown: <secret:canary>... more');
-    expect(redact(`${VALUE.slice(0, 7)}…`)).toBe(`${VALUE.slice(0, 7)}…`);
+    expect(redact(`${VALUE.slice(0, 7)}… more`)).toBe(`${VALUE.slice(0, 7)}… more`);
     expect(redact(`${VALUE.slice(0, 12)} and more`)).toBe(`${VALUE.slice(0, 12)} and more`);
   });
 
@@ -66,11 +66,11 @@ describe('the secret redactor', () => {
   it('leaves no piece of a value before the mark of a text the engine clipped', () => {
     const clippedAt = (kept: number) => `${'x'.repeat(159 - kept)}${VALUE.slice(0, kept)}…`;
     for (let kept = 1; kept < VALUE.length; kept++) {
-      const redacted = redactor.redactClipped(clippedAt(kept));
+      const redacted = redactor.redact(clippedAt(kept));
       expect(redacted.endsWith('…')).toBe(true);
       expect(redacted.replace(/x+/, '').replace('<secret:canary>', '')).toBe('…');
     }
-    expect(redactor.redactClipped(`${'x'.repeat(158)}…`)).toBe(`${'x'.repeat(158)}…`);
+    expect(redactor.redact(`${'x'.repeat(158)}…`)).toBe(`${'x'.repeat(158)}…`);
   });
 
   it('prefers the longer of two secrets and never re-scans a replacement', () => {
@@ -140,7 +140,7 @@ describe('the secret redactor', () => {
 });
 
 describe('the secret redactor over screen texts', () => {
-  const redactText = (text: string, secrets?: ReadonlyMap<string, string>) => createSecretRedactor(secrets ?? []).redactClipped(text);
+  const redactText = (text: string, secrets?: ReadonlyMap<string, string>) => createSecretRedactor(secrets ?? []).redact(text);
 
   it('prefers the longest secret and never re-scans a replacement', () => {
     const secrets = new Map([
@@ -170,5 +170,69 @@ describe('the secret redactor over screen texts', () => {
   it('leaves text alone when no secrets are configured or values are empty', () => {
     expect(redactText('plain', undefined)).toBe('plain');
     expect(redactText('plain', new Map([['empty', '']]))).toBe('plain');
+  });
+});
+
+describe('the secret redactor on long and Unicode values', () => {
+  /** A deterministic value of `length` characters drawn from letters, digits and base64 punctuation. */
+  const longValue = (length: number, seed: number): string => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    let state = seed;
+    let text = '';
+    for (let index = 0; index < length; index++) {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      text += alphabet[state % alphabet.length];
+    }
+    return text;
+  };
+
+  for (const [label, length] of [
+    ['2 KiB', 2048],
+    ['64 KiB', 65536],
+  ] as const) {
+    it(`redacts a ${label} value raw, in upper case, base64, embedded, JSON-quoted, grouped and clipped`, () => {
+      const value = longValue(length, length);
+      const own = createSecretRedactor([['key', value]]);
+      const renderings = [
+        `-----BEGIN KEY-----\n${value}\n-----END KEY-----`,
+        value.toUpperCase(),
+        `Authorization: Basic ${Buffer.from(`user:${value}`).toString('base64')}`,
+        JSON.stringify({ token: value }),
+        (value.match(/.{1,64}/g) ?? []).join('\n'),
+        `token=${value.slice(0, length / 2)}… (clipped)`,
+      ];
+      for (const text of renderings) {
+        const redacted = own.redact(text);
+        expect(redacted).toContain('<secret:key>');
+        expect(leakedForms(value, redacted)).toEqual([]);
+      }
+      expect(own.redact(`${value} and ${value}`)).toBe('<secret:key> and <secret:key>');
+      expect(own.contains('nothing of it here')).toBe(false);
+    });
+  }
+
+  it('redacts a Unicode value the page hands back in another normalization form (NFC, NFD, NFKC)', () => {
+    const composed = 'Jürgen-Größe-café-ﬁle-Å';
+    expect(composed.normalize('NFD')).not.toBe(composed);
+    expect(composed.normalize('NFKC')).not.toBe(composed);
+    for (const given of [composed, composed.normalize('NFD')]) {
+      const own = createSecretRedactor([['umlaut', given]]);
+      for (const form of ['NFC', 'NFD', 'NFKC', 'NFKD'] as const) {
+        const echoed = given.normalize(form);
+        expect(own.redact(`echo: ${echoed}!`)).toBe('echo: <secret:umlaut>!');
+        expect(own.redact(JSON.stringify({ echoed }))).toBe('{"echoed":"<secret:umlaut>"}');
+        expect(own.redact(`q=${encodeURIComponent(echoed)}`)).toBe('q=<secret:umlaut>');
+        expect(own.redact(`Basic ${Buffer.from(echoed).toString('base64')}`)).toBe('Basic <secret:umlaut>');
+        expect(own.redact(`${[...echoed].slice(0, 12).join('')}…`)).toBe('<secret:umlaut>…');
+      }
+    }
+  });
+
+  it('drops a start of a value before a final … however short, since any text may have been clipped, and nothing else', () => {
+    const own = createSecretRedactor([['key', 'gamma-ray-9']]);
+    expect(own.redact('Loading…')).toBe('Loadin…');
+    expect(own.redact('Loaded…')).toBe('Loaded…');
+    expect(own.redact('Wait for the gam…')).toBe('Wait for the …');
+    expect(own.redact('gam… is fine mid-text')).toBe('gam… is fine mid-text');
   });
 });

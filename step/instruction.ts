@@ -13,7 +13,7 @@ export type { ParamSource, ParamValue } from '../contract/param-values.js';
 export interface PreparedInstruction {
   /** The instruction as written, placeholders kept (for the cache key). */
   template: string;
-  /** Placeholders filled, secrets as `<secret:name>`, configured secret values redacted. */
+  /** Placeholders filled, secrets as `<secret:name>` (no secret value: one written in is refused). */
   instruction: string;
   /** Params as the executor sees them (secrets as `<secret:name>`). */
   params: Record<string, string>;
@@ -56,7 +56,10 @@ export function describeType(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** Fill and check an instruction. Throws `INVALID_ARGUMENT` (bad params, unknown placeholder) or `SECRET_UNAVAILABLE` (unknown secret name). */
+/**
+ * Fill and check an instruction. Throws `INVALID_ARGUMENT` (bad params, unknown placeholder, a
+ * secret's value written into the words or a plain param) or `SECRET_UNAVAILABLE` (unknown secret name).
+ */
 export function prepareInstruction(
   template: string,
   params: Record<string, unknown> | undefined,
@@ -88,10 +91,10 @@ export function prepareInstruction(
       secretNames.add(value.name);
     } else if (isUniqueValue(value)) {
       sources[name] = { kind: 'unique', value: value.value };
-      shown[name] = vault.redact(value.value);
+      shown[name] = value.value;
     } else {
       sources[name] = { kind: 'literal', value: String(value) };
-      shown[name] = vault.redact(String(value));
+      shown[name] = String(value);
     }
   }
   const filled = template.replace(PLACEHOLDER, (_match, name: string) => {
@@ -106,7 +109,26 @@ export function prepareInstruction(
     }
     return value;
   });
-  // Redacted for what the executor reads; a value or name in the text stays a word, never a grant.
-  const instruction = vault.redact(filled);
-  return { template: vault.redact(template), instruction, params: shown, sources, secretNames: [...secretNames].sort() };
+  refuseWrittenSecrets(method, vault, filled, sources);
+  // A secret's name or a `<secret:name>` token in the words stays a word, never a grant.
+  return { template, instruction: filled, params: shown, sources, secretNames: [...secretNames].sort() };
+}
+
+/**
+ * A secret's value written into the instruction or a plain param is refused, naming the
+ * secret: redacting it would hand the executor `<secret:name>` where the test meant words, and
+ * the value would sit in the test's source. The fix is to pass it by name.
+ */
+function refuseWrittenSecrets(method: string, vault: SecretVault, filled: string, sources: Readonly<Record<string, ParamSource>>): void {
+  const where: Array<[place: string, names: string[]]> = [];
+  for (const [name, source] of Object.entries(sources)) if (source.kind !== 'secret') where.push([`param \`${name}\``, vault.secretsIn(source.value)]);
+  where.push(['the instruction', vault.secretsIn(filled)]);
+  for (const [place, names] of where) {
+    const [first] = names;
+    if (first === undefined) continue;
+    throw new E2EError(
+      'INVALID_ARGUMENT',
+      `${method}: ${place} holds the value of the secret ${names.map((name) => `\`${name}\``).join(', ')}; pass it by name instead: { params: { ${first}: secret('${first}') } } and write {${first}} where it goes.`,
+    );
+  }
 }

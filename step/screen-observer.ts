@@ -7,7 +7,8 @@ import { E2EError, isE2EError, messageOf } from '../errors/index.js';
 import { SETTLE_TIMEOUT_MS } from './budgets.js';
 import { emptyScreenRoot, type ChangeMark, type EngineInstance, type EngineObservation, type ScreenNode } from '../contract/engine.js';
 import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
-import { redactDeep, type SecretVault } from '../secrets/vault.js';
+import { redactDeep } from '../secrets/redactor.js';
+import type { SecretVault } from '../secrets/vault.js';
 import { settleAfterAction, type SettleMode } from './settle.js';
 import type { Observation } from '../contract/step-contract.js';
 import type { RunnerObservation } from '../contract/step-seams.js';
@@ -117,7 +118,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
     const url = redact(observation.url);
     const unavailable = observation.treeUnavailable === true;
     // The engine clips long texts without knowing the secrets; no piece of one may survive the clip.
-    const tree: ScreenNode = unavailable ? emptyScreenRoot() : redactDeep(observation.root, (text) => vault.redactClipped(text));
+    const tree: ScreenNode = unavailable ? emptyScreenRoot() : redactDeep(observation.root, redact);
     const result: RunnerObservation = {
       text: unavailable ? unavailableScreenText(revision, screenPathOf(url), redact(observation.unavailableReason ?? 'the capture failed')) : renderScreen({ root: tree, url }, { revision }),
       revision,

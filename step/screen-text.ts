@@ -5,7 +5,7 @@
  */
 import { NODE_STATES, type ScreenNode } from '../contract/engine.js';
 import { maskTickingText, TICKING_ROLES } from '../semantics/volatile-text.js';
-import { createSecretRedactor } from '../secrets/vault.js';
+import { createSecretRedactor } from '../secrets/redactor.js';
 
 /** What {@link renderScreen} needs from an observation. */
 export interface RenderableScreen {
@@ -90,9 +90,8 @@ export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redact
  * indented one space per depth. Secret values never survive, in any field or the path.
  */
 export function renderScreen(screen: RenderableScreen, options: RenderOptions): string {
-  // The clipped form also hides a secret's start that the engine cut off mid-value.
   const redactor = createSecretRedactor(options.secrets ?? []);
-  const redact: Redactor = (text) => redactor.redactClipped(text);
+  const redact: Redactor = (text) => redactor.redact(text);
   const lines: string[] = [];
   const visit = (node: ScreenNode, depth: number): void => {
     lines.push(' '.repeat(depth) + renderNodeLine(node, screen.url, redact));

@@ -5,7 +5,7 @@
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { presentObservation, type ScreenObserver } from './screen-observer.js';
-import { redactDeep } from '../secrets/vault.js';
+import { redactDeep } from '../secrets/redactor.js';
 import type {
   LedgerEntry,
   ModelUsage,

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2EError } from '../errors/index.js';
 import { Deadline, sleep } from '../contract/deadline.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
-import { SecretVault, environmentVariableFor, isSecretRef, redactDeep, secret, unique } from '../secrets/vault.js';
+import { redactDeep } from '../secrets/redactor.js';
+import { SecretVault, environmentVariableFor, isSecretRef, secret, unique } from '../secrets/vault.js';
 import { checkUploadPaths } from './upload-policy.js';
 
 describe('Deadline', () => {

@@ -82,13 +82,28 @@ describe('prepareInstruction', () => {
     });
   });
 
-  it('redacts a secret value written into the instruction and grants no secret for it', () => {
-    expect(prepareInstruction('log in with hunter22', undefined, vault, 'agent.act')).toMatchObject({ instruction: 'log in with <secret:adminPassword>', secretNames: [] });
+  it('refuses a secret value written into the instruction or a plain param, naming the secret and not the value', () => {
+    const refusals = [
+      () => prepareInstruction('log in with hunter22', undefined, vault, 'agent.act'),
+      () => prepareInstruction('log in with HUNTER22 now', undefined, vault, 'agent.act'),
+      () => prepareInstruction('log in with {pw}', { pw: 'hunter22' }, vault, 'agent.act'),
+      () => prepareInstruction('log in with {pw}', { pw: unique('hunter22') }, vault, 'agent.act'),
+      () => prepareInstruction('log in with hun{rest}', { rest: 'ter22' }, vault, 'agent.act'),
+    ];
+    for (const refused of refusals) {
+      expect(refused).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('holds the value of the secret `adminPassword`') as string }) as Error);
+      expect(refused).not.toThrow(/hunter22/i);
+    }
+    expect(() => prepareInstruction('log in with {pw}', { pw: 'hunter22' }, vault, 'agent.act')).toThrow("param `pw` holds the value of the secret `adminPassword`; pass it by name instead: { params: { adminPassword: secret('adminPassword') } }");
+  });
+
+  it('hands the executor the words as written: no secret mark where the test wrote none', () => {
+    expect(prepareInstruction('type the secret word into the search box', undefined, vault, 'agent.act')).toMatchObject({ instruction: 'type the secret word into the search box', secretNames: [] });
   });
 
   it('grants only secrets handed over as secret() params, never a name, token or value in the words', () => {
     const words = ['type adminPassword into the field', 'open the forgot adminPassword help', 'type <secret:adminPassword> here', 'use {pw}'];
-    const granted = words.map((text) => prepareInstruction(text, text.includes('{pw}') ? { pw: 'hunter22' } : undefined, vault, 'agent.act').secretNames);
+    const granted = words.map((text) => prepareInstruction(text, text.includes('{pw}') ? { pw: '<secret:adminPassword>' } : undefined, vault, 'agent.act').secretNames);
     expect(granted).toEqual([[], [], [], []]);
     expect(prepareInstruction('open the forgot adminPassword help with {pw}', { pw: secret('adminPassword') }, vault, 'agent.act').secretNames).toEqual(['adminPassword']);
   });

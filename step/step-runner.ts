@@ -11,7 +11,8 @@ import { redactingLogger, silentLogger, type Logger } from '../contract/logger.j
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import { createPolicedActions, type ActionHost } from './policed-actions.js';
 import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
-import { redactDeep, type SecretVault } from '../secrets/vault.js';
+import { redactDeep } from '../secrets/redactor.js';
+import type { SecretVault } from '../secrets/vault.js';
 import type {
   LedgerEntry,
   OpaqueLanguageModel,

@@ -14,7 +14,7 @@ import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
-import { countScanned, filesUnder, findLeaks, leakForms } from './support/secret-scan.js';
+import { countScanned, filesUnder, findLeaks, leakForms, textsUnder } from './support/secret-scan.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/secret-echo', import.meta.url));
 const WRITTEN = join(FIXTURE, '.e2e');
@@ -58,6 +58,13 @@ describe('a secret the page echoes, recorded through the e2e binary', () => {
     for (const part of ['cache', 'report.json', 'html-report', 'test-results']) expect(existsSync(join(WRITTEN, part)), part).toBe(true);
     expect(countScanned([WRITTEN])).toBeGreaterThan(5);
     expect(findLeaks(CANARY, [WRITTEN], { stdout: run.stdout, stderr: run.stderr })).toEqual([]);
+  });
+
+  it("keeps no piece of it that the engine's clip left before `…` in what an expect looked at", () => {
+    const texts = textsUnder([join(WRITTEN, 'cache')]).map(({ text }) => text.toLowerCase());
+    // The status the expect looked at reached the entry, clipped, without the value's start.
+    expect(texts.some((text) => text.includes(`${'x'.repeat(40)}`))).toBe(true);
+    expect(texts.filter((text) => text.includes(`xxxx${CANARY.slice(0, 3).toLowerCase()}`))).toEqual([]);
   });
 
   it('is redacted, not dropped: the saved entry holds the echo as <secret:canary>', () => {

@@ -38,7 +38,7 @@ describe('a configured secret', () => {
       'a declared secret is typed by name and pixels stop after the fill': 'expected',
       'a secret in a text field reads <secret:name> on the screen': 'expected',
       'typing a secret needs a declaration, an editable field and an allowed origin': 'expected',
-      'a secret value written into an instruction is redacted and grants nothing': 'expected',
+      'a secret value written into an instruction is refused, naming the secret': 'expected',
       "a secret's name as a word of the instruction is no grant to type it": 'expected',
       'an error carrying the secret reaches the report redacted': 'unexpected',
     });

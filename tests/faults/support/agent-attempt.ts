@@ -10,7 +10,8 @@ import type { AttemptCache, WriteReport } from '../../../step-cache/attempt-cach
 import type { LimitOverrides } from '../../../step/budgets.js';
 import type { Engine, EngineInstance } from '../../../contract/engine.js';
 import { E2EError } from '../../../errors/index.js';
-import { redactDeep, SecretVault, type SecretRef } from '../../../secrets/vault.js';
+import { redactDeep } from '../../../secrets/redactor.js';
+import { SecretVault, type SecretRef } from '../../../secrets/vault.js';
 import type { StepExecutor } from '../../../contract/step-contract.js';
 import type { AttemptRunner, StepOutcome } from '../../../step/step-runner.js';
 import { REPORT_VERSION, toReportStep, type AttemptPayload } from '../../../runner/report.js';
