@@ -21,6 +21,18 @@ const LOOKED_AT_DEPTH = 3;
 const MIN_TYPED_CHARS = 2;
 /** Roles a person types into: a field showing typed text proves nothing. */
 const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** Roles whose checked state the browser flips on a click by itself, whether or not the app's handler runs. */
+const NATIVELY_TOGGLED_ROLES: ReadonlySet<string> = new Set(['checkbox', 'radio', 'switch']);
+
+/**
+ * True when the browser's default behaviour alone could have produced this outcome of the
+ * step: the acted-on native checkbox or radio in its new state (it ticks even when the app's
+ * handler is broken). Such an outcome proves the click, not the app: it never lets the step's
+ * other outcomes count for less.
+ */
+export function browserDefaultCouldProduce(outcome: { role: string }, basis: EndBasis): boolean {
+  return basis === 'acted' && NATIVELY_TOGGLED_ROLES.has(outcome.role);
+}
 
 /** What classifying end controls needs to know about the step. */
 export interface PurposeContext {
