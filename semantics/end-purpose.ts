@@ -154,8 +154,8 @@ function sameDescribedControl(indexed: IndexedNode, target: TargetDescription): 
 /**
  * How the step left the controls it acted on (the last {@link MAX_STATE_CONTROLS} distinct
  * ones): the same element when it is still there, else the one control of the same role,
- * label and container; gone when there is none. Several candidates and no surviving element:
- * left out (it proves nothing either way).
+ * label and container; gone when there is none. Several candidates, or one of fewer twins than
+ * recorded, and no surviving element: left out (it proves nothing either way).
  */
 export function actedChecks(acted: readonly ActedTarget[], end: TreeIndex, mask: (target: TargetDescription) => TargetDescription = (target) => target): ActedCheck[] {
   const byTarget = new Map<string, ActedTarget>();
@@ -174,6 +174,8 @@ export function actedChecks(acted: readonly ActedTarget[], end: TreeIndex, mask:
     }
     const candidates = end.nodes.filter((indexed) => sameDescribedControl(indexed, target));
     if (candidates.length > 1) continue;
+    // One of fewer twins than recorded (a modal's "Authorize" gone, the page's left) is no proof of either.
+    if (candidates.length === 1 && candidates.length < target.twinCount) continue;
     const node: ScreenNode | undefined = candidates[0]?.node;
     checks.push(node === undefined ? { target, present: false, states: [] } : { target, present: true, states: recordedStatesOf(node.states) });
   }
