@@ -5,7 +5,7 @@
 import type { ActEntry, ActedCheck, EndControl, StateControl, TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { describeStateControl, describeTargetPhrase } from '../semantics/describe-action.js';
-import { basisFromEntry, purposeOfActions, STRONG_BASES } from '../semantics/end-purpose.js';
+import { basisFromEntry, browserDefaultCouldProduce, purposeOfActions, STRONG_BASES } from '../semantics/end-purpose.js';
 import { sameRouteShape, routeOf } from '../semantics/route-of.js';
 import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../semantics/state-controls.js';
 import { containerKey, indexTree, type ContainerInfo, type TreeIndex } from '../semantics/tree-index.js';
@@ -61,6 +61,8 @@ interface Evaluated {
   changed: boolean;
   strong: boolean;
   failure: string;
+  /** The browser's default alone could have produced it (`browserDefaultCouldProduce`). */
+  byDefault?: boolean;
 }
 
 function sameStates(left: readonly string[], right: readonly string[]): boolean {
@@ -120,6 +122,7 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
       holds: atEnd > 0,
       changed: atEnd > countStateControl(startIndex, control),
       strong: isStrong(recorded),
+      byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} did not appear${statesHint(endIndex, control)}`,
     });
   }
@@ -130,12 +133,14 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
       holds: countStateControl(endIndex, control) === 0,
       changed: countStateControl(startIndex, control) > 0,
       strong: isStrong(recorded),
+      byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} is still on the screen`,
     });
   }
   for (const check of entry.acted ?? []) {
     if (!check.present && skippedKeys.has(containerKey(check.target.container))) continue;
-    evaluated.push(evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex));
+    const acted = evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex);
+    evaluated.push({ ...acted, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
   }
   for (const recorded of entry.verified ?? []) {
     const control = fill(recorded);
@@ -151,7 +156,8 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
   if (strongFailure !== undefined) return mismatch(strongFailure.failure);
   const incidental = evaluated.filter((check) => !check.strong);
   const failing = incidental.filter((check) => !check.holds);
-  const purposeShown = evaluated.some((check) => check.strong && check.changed);
+  // A ticked native checkbox shows the click, not the app: the purpose shows in what the browser alone cannot do.
+  const purposeShown = evaluated.some((check) => check.strong && check.changed && check.byDefault !== true);
   // Churn may drop incidental controls, but never most of them, and only once the purpose showed.
   if (failing.length > 0 && (!purposeShown || failing.length * 2 > incidental.length)) {
     const extra = failing.length > 1 ? ` (and ${failing.length - 1} more of ${incidental.length} incidental checks)` : '';

@@ -113,5 +113,42 @@ describe('matchTarget', () => {
       expect(matchTarget(recorded(before, 'old'), screen(node('checkbox', 'Subscribe')))).toMatchObject({ kind: 'not-found' });
     });
   });
-});
 
+  describe('never a lookalike', () => {
+    it('refuses a single live match of a control recorded as the 3rd of 3: its position proves nothing', () => {
+      const before = screen(node('button', 'Authorize', { id: 'page' }), node('button', 'Authorize', { id: 'lock' }), node('button', 'Authorize', { id: 'modal' }));
+      const after = screen(node('button', 'Authorize', { id: 'page-only' }));
+      const match = matchTarget(recorded(before, 'modal'), after);
+      expect(match).toEqual({ kind: 'not-found', detail: 'only 1 of the 3 twins button "Authorize" (3rd of 3) on the screen: a position among fewer twins proves nothing' });
+    });
+
+    it('counts a twin that was renamed but still shows the recorded label, so the position decides again', () => {
+      const before = screen(node('button', 'Authorize', { id: 'page' }), node('button', 'Authorize', { id: 'modal' }));
+      const after = screen(node('button', 'Authorize', { id: 'page-now' }), node('button', 'Apply credentials', { id: 'apply', text: 'Authorize' }));
+      expect(matchTarget(recorded(before, 'modal'), after)).toEqual({ kind: 'found', id: 'apply', evidence: 'position among twins' });
+    });
+
+    it('never matches an unnamed field recorded 2nd of 2 to the only other unnamed field (the URL field in the banner)', () => {
+      const before = screen(node('textbox', '', { id: 'url' }), node('textbox', '', { id: 'body' }));
+      const bannerOnly = screen(node('banner', '', [node('textbox', '', { id: 'url-now' })]), node('main', '', [node('button', 'Execute')]));
+      expect(matchTarget(recorded(before, 'body'), bannerOnly)).toMatchObject({ kind: 'not-found' });
+      const both = screen(node('banner', '', [node('textbox', '', { id: 'url-now' })]), node('main', '', [node('tabpanel', 'Edit Value', [node('textbox', '', { id: 'body-now' })])]));
+      expect(matchTarget(recorded(before, 'body'), both)).toEqual({ kind: 'found', id: 'body-now', evidence: 'position among twins' });
+    });
+
+    it('uses an unnamed landmark as the container: a button recorded in the banner is not the one in main', () => {
+      const before = screen(node('banner', '', [node('button', 'Explore', { id: 'top' })]), node('main', '', [node('button', 'Execute')]));
+      expect(recorded(before, 'top').container).toEqual({ role: 'banner', name: '' });
+      const moved = screen(node('main', '', [node('button', 'Explore', { id: 'elsewhere' })]));
+      expect(matchTarget(recorded(before, 'top'), moved)).toMatchObject({ kind: 'not-found' });
+      const kept = screen(node('banner', '', [node('button', 'Explore', { id: 'top-now' })]), node('main', '', [node('button', 'Explore', { id: 'elsewhere' })]));
+      expect(matchTarget(recorded(before, 'top'), kept)).toEqual({ kind: 'found', id: 'top-now', evidence: 'role + name + container' });
+    });
+
+    it('tells a summary button from a same-named expand arrow by the text it showed', () => {
+      const before = screen(node('button', 'post /pets', { id: 'summary', text: 'POST /pets Add a pet' }), node('button', 'post /adoptions', { text: 'POST /adoptions Adopt a pet' }));
+      const after = screen(node('button', 'POST /pets Add a pet', { id: 'summary-now' }), node('button', 'post /pets', { id: 'arrow' }));
+      expect(matchTarget(recorded(before, 'summary'), after)).toEqual({ kind: 'found', id: 'summary-now', evidence: 'role + name' });
+    });
+  });
+});

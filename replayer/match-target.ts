@@ -51,34 +51,52 @@ function literalMatch(wanted: Wanted, candidate: IndexedNode): boolean {
   return recorded === undefined || (candidate.container?.role === recorded.role && candidate.container.name === recorded.name);
 }
 
-type Decision = { kind: 'found'; node: IndexedNode; byPosition: boolean } | { kind: 'ambiguous'; detail: string };
+type Decision = { kind: 'found'; node: IndexedNode; byPosition: boolean } | { kind: 'ambiguous' | 'not-found'; detail: string };
 
-/** Decide among several equally good candidates (tier 4). */
-function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[]): Decision {
+/**
+ * Decide among equally good candidates (tier 4). A position proves a twin only when as many
+ * twins are on the screen as were recorded: one live match of a control recorded "3rd of 3" may
+ * be any of the three (the same-named button under a modal), so it is not taken.
+ */
+function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[], shownTwins: readonly IndexedNode[] = []): Decision {
+  const { twinIndex, twinCount } = wanted.target;
   // Prefer candidates that sit where the recording had no container, when it had none.
-  const pool =
+  const unplaced =
     wanted.target.container === undefined && candidates.some((candidate) => candidate.container === undefined)
       ? candidates.filter((candidate) => candidate.container === undefined)
       : candidates;
-  if (pool.length === 1) return { kind: 'found', node: pool[0]!, byPosition: false };
-  const literal = pool.filter((candidate) => literalMatch(wanted, candidate));
-  if (literal.length === 1) return { kind: 'found', node: literal[0]!, byPosition: false };
-  const { twinIndex, twinCount } = wanted.target;
-  for (const set of [pool, literal]) {
-    const twin = set.length > 1 && set.length === twinCount ? set[twinIndex] : undefined;
-    if (twin !== undefined) return { kind: 'found', node: twin, byPosition: true };
+  if (twinCount <= 1) {
+    if (unplaced.length === 1) return { kind: 'found', node: unplaced[0]!, byPosition: false };
+    const literal = unplaced.filter((candidate) => literalMatch(wanted, candidate));
+    if (literal.length === 1) return { kind: 'found', node: literal[0]!, byPosition: false };
+    return { kind: 'ambiguous', detail: `${unplaced.length} controls match ${describeTargetPhrase(wanted.target)}, recorded as ${twinIndex + 1} of ${twinCount}` };
   }
-  return {
-    kind: 'ambiguous',
-    detail: `${pool.length} controls match ${describeTargetPhrase(wanted.target)}, recorded as ${twinIndex + 1} of ${twinCount}`,
-  };
+  for (const pool of [unplaced, candidates]) {
+    if (pool.length !== twinCount) continue;
+    const literal = pool.filter((candidate) => literalMatch(wanted, candidate));
+    if (literal.length === 1) return { kind: 'found', node: literal[0]!, byPosition: false };
+    return { kind: 'found', node: pool[twinIndex]!, byPosition: true };
+  }
+  // Fewer same-named twins than recorded: a twin that shows the recorded label as its text (a renamed button still reading "Authorize") counts.
+  if (candidates.length < twinCount && shownTwins.length === twinCount) return { kind: 'found', node: shownTwins[twinIndex]!, byPosition: true };
+  const phrase = describeTargetPhrase(wanted.target);
+  if (candidates.length < twinCount) {
+    return { kind: 'not-found', detail: `only ${candidates.length} of the ${twinCount} twins ${phrase} on the screen: a position among fewer twins proves nothing` };
+  }
+  return { kind: 'ambiguous', detail: `${candidates.length} controls match ${phrase}, recorded as ${twinIndex + 1} of ${twinCount}` };
 }
 
-function resolve(wanted: Wanted, candidates: readonly IndexedNode[], evidence: MatchEvidence): TargetMatch | undefined {
+function resolve(wanted: Wanted, candidates: readonly IndexedNode[], evidence: MatchEvidence, shownTwins?: readonly IndexedNode[]): TargetMatch | undefined {
   if (candidates.length === 0) return undefined;
-  const decision = decideAmongTwins(wanted, candidates);
-  if (decision.kind === 'ambiguous') return decision;
+  const decision = decideAmongTwins(wanted, candidates, shownTwins);
+  if (decision.kind !== 'found') return decision;
   return { kind: 'found', id: decision.node.node.id, evidence: decision.byPosition ? 'position among twins' : evidence };
+}
+
+/** The text a node shows: its own text, else its name. */
+function shownText(candidate: IndexedNode): string {
+  const text = candidate.node.text ?? '';
+  return comparableText(text.trim() === '' ? candidate.node.name : text);
 }
 
 /** The shortest label that contains the recorded one or is contained in it (`Apply` → `Apply now`). */
@@ -123,11 +141,16 @@ export function matchTarget(target: TargetDescription, tree: ScreenNode | TreeIn
   }
 
   const sameLabel = index.nodes.filter((candidate) => candidate.comparableLabel === wanted.comparableLabel && inContainer(wanted, candidate));
-  const byRole = resolve(
-    wanted,
-    sameLabel.filter((candidate) => candidate.node.role === target.role),
-    target.container === undefined ? 'role + name' : 'role + name + container',
-  );
+  const sameRole = sameLabel.filter((candidate) => candidate.node.role === target.role);
+  const shows = (text: string) => (candidate: IndexedNode) =>
+    candidate.node.role === target.role && inContainer(wanted, candidate) && (candidate.comparableLabel === text || shownText(candidate) === text);
+  // The text the control showed tells apart a control from a same-named newcomer (an expand arrow beside each summary button).
+  const recordedText = target.text === undefined || target.name === '' ? '' : comparableText(target.text);
+  const showingText = recordedText === '' ? [] : index.nodes.filter(shows(recordedText));
+  const byText = showingText.length > 0 ? resolve(wanted, showingText, target.container === undefined ? 'role + name' : 'role + name + container') : undefined;
+  if (byText?.kind === 'found') return byText;
+  const shownTwins = label === '' ? [] : index.nodes.filter(shows(wanted.comparableLabel));
+  const byRole = resolve(wanted, sameRole, target.container === undefined ? 'role + name' : 'role + name + container', shownTwins);
   if (byRole !== undefined) return byRole;
 
   if (label !== '') {

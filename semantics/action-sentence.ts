@@ -51,7 +51,7 @@ export function nounPhrase(noun: SentenceNoun | undefined): string {
   else phrase = `unnamed ${noun.role}`;
   if (noun.twinCount !== undefined && noun.twinCount > 1) phrase += ` (${ordinal((noun.twinIndex ?? 0) + 1)} of ${noun.twinCount})`;
   if (noun.states !== undefined && noun.states.length > 0) phrase += ` [${noun.states.join(' ')}]`;
-  if (noun.container !== undefined) phrase += ` in ${noun.container.role} ${quoteText(noun.container.name)}`;
+  if (noun.container !== undefined) phrase += noun.container.name === '' ? ` in ${noun.container.role}` : ` in ${noun.container.role} ${quoteText(noun.container.name)}`;
   return phrase;
 }
 

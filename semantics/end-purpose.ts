@@ -21,6 +21,18 @@ const LOOKED_AT_DEPTH = 3;
 const MIN_TYPED_CHARS = 2;
 /** Roles a person types into: a field showing typed text proves nothing. */
 const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** Roles whose checked state the browser flips on a click by itself, whether or not the app's handler runs. */
+const NATIVELY_TOGGLED_ROLES: ReadonlySet<string> = new Set(['checkbox', 'radio', 'switch']);
+
+/**
+ * True when the browser's default behaviour alone could have produced this outcome of the
+ * step: the acted-on native checkbox or radio in its new state (it ticks even when the app's
+ * handler is broken). Such an outcome proves the click, not the app: it never lets the step's
+ * other outcomes count for less.
+ */
+export function browserDefaultCouldProduce(outcome: { role: string }, basis: EndBasis): boolean {
+  return basis === 'acted' && NATIVELY_TOGGLED_ROLES.has(outcome.role);
+}
 
 /** What classifying end controls needs to know about the step. */
 export interface PurposeContext {
@@ -142,8 +154,8 @@ function sameDescribedControl(indexed: IndexedNode, target: TargetDescription): 
 /**
  * How the step left the controls it acted on (the last {@link MAX_STATE_CONTROLS} distinct
  * ones): the same element when it is still there, else the one control of the same role,
- * label and container; gone when there is none. Several candidates and no surviving element:
- * left out (it proves nothing either way).
+ * label and container; gone when there is none. Several candidates, or one of fewer twins than
+ * recorded, and no surviving element: left out (it proves nothing either way).
  */
 export function actedChecks(acted: readonly ActedTarget[], end: TreeIndex, mask: (target: TargetDescription) => TargetDescription = (target) => target): ActedCheck[] {
   const byTarget = new Map<string, ActedTarget>();
@@ -162,6 +174,8 @@ export function actedChecks(acted: readonly ActedTarget[], end: TreeIndex, mask:
     }
     const candidates = end.nodes.filter((indexed) => sameDescribedControl(indexed, target));
     if (candidates.length > 1) continue;
+    // One of fewer twins than recorded (a modal's "Authorize" gone, the page's left) is no proof of either.
+    if (candidates.length === 1 && candidates.length < target.twinCount) continue;
     const node: ScreenNode | undefined = candidates[0]?.node;
     checks.push(node === undefined ? { target, present: false, states: [] } : { target, present: true, states: recordedStatesOf(node.states) });
   }

@@ -36,6 +36,25 @@ export const CONTAINER_ROLES: ReadonlySet<string> = new Set([
   'tabpanel',
   'toolbar',
   'figure',
+  'banner',
+  'contentinfo',
+]);
+
+/**
+ * Container roles that count even without a name: a dialog, a landmark, a tab panel or a form
+ * says where a control sits (the URL field in the banner is not the request body in main).
+ */
+export const UNNAMED_CONTAINER_ROLES: ReadonlySet<string> = new Set([
+  'dialog',
+  'alertdialog',
+  'banner',
+  'navigation',
+  'main',
+  'contentinfo',
+  'complementary',
+  'search',
+  'form',
+  'tabpanel',
 ]);
 
 /** Container roles that take a name from their content when they have no accessible name. */
@@ -87,7 +106,7 @@ export interface IndexedNode {
   parent: IndexedNode | undefined;
   /** Position in document (pre-)order, 0 for the root. */
   order: number;
-  /** Nearest ancestor with a container role and a name (its own, or from its content for rows and items). */
+  /** Nearest ancestor with a container role and a name (its own, or from its content for rows and items), or an unnamed dialog, landmark, tab panel or form. */
   container: ContainerInfo | undefined;
   /** The text the node is known by: name, else text, else placeholder (clipped). */
   label: string;
@@ -179,7 +198,8 @@ function buildIndex(root: ScreenNode): TreeIndex {
     if (group === undefined) twins.set(twinKey, [indexed]);
     else group.push(indexed);
     const containerName = CONTAINER_ROLES.has(node.role) ? containerNameOf(node) : '';
-    const childContainer = containerName !== '' ? { role: node.role, name: containerName } : container;
+    const isContainer = containerName !== '' || (node !== root && UNNAMED_CONTAINER_ROLES.has(node.role));
+    const childContainer = isContainer ? { role: node.role, name: containerName } : container;
     const childContainerKey = childContainer === container ? ownContainerKey : containerKey(childContainer);
     for (let childIndex = node.children.length - 1; childIndex >= 0; childIndex--) {
       stack.push({ node: node.children[childIndex]!, parent: indexed, container: childContainer, containerKey: childContainerKey });
