@@ -20,6 +20,7 @@ import { errorCodeOf, nodeFileSystem, type FileSystem } from './file-system.js';
 import { HitLedger, readdirOrEmpty } from './hit-ledger.js';
 import { isCacheKey } from './key.js';
 import { mapWithLimit } from './map-with-limit.js';
+import { malformedRefResult, MAX_CONFLICTED_REF_BYTES } from './ref-problem.js';
 import {
   BLOBS_FOLDER,
   blobOfBlobFile,
@@ -27,7 +28,6 @@ import {
   formatRef,
   isTempFileName,
   keyOfRefFile,
-  MAX_REF_BYTES,
   parseRef,
   refPath,
   REFS_FOLDER,
@@ -56,7 +56,7 @@ export interface FileCacheStoreOptions {
 }
 
 /** What a ref file holds right now. */
-type RefState = { kind: 'absent' } | { kind: 'names'; blob: string } | { kind: 'malformed' };
+type RefState = { kind: 'absent' } | { kind: 'names'; blob: string } | { kind: 'malformed'; bytes?: Uint8Array };
 
 /** How many replace attempts before a write gives up as a conflict (each lost race means another writer won). */
 const MAX_REF_ATTEMPTS = 4;
@@ -88,9 +88,7 @@ export class FileCacheStore implements CacheStore {
       return { kind: 'invalid', reason: 'unreadable', message: `Cache entry ${key}: its ref could not be read (${errorCodeOf(error) ?? 'unknown error'}).` };
     }
     if (state.kind === 'absent') return { kind: 'absent' };
-    if (state.kind === 'malformed') {
-      return { kind: 'invalid', reason: 'schema', message: `Cache entry ${key}: its ref file does not name a blob; record the step again.` };
-    }
+    if (state.kind === 'malformed') return malformedRefResult(key, state.bytes);
     const result = await readEntryFile(this.fileSystem, blobPath(this.directory, state.blob), { blob: state.blob, key });
     if (result.kind !== 'absent') return result;
     return {
@@ -275,13 +273,14 @@ export class FileCacheStore implements CacheStore {
   private async readRef(path: string): Promise<RefState> {
     let bytes: Uint8Array;
     try {
-      bytes = await this.fileSystem.readFile(path, MAX_REF_BYTES);
+      // Read past a ref's size so a merge conflict's markers and both blob names are seen whole.
+      bytes = await this.fileSystem.readFile(path, MAX_CONFLICTED_REF_BYTES);
     } catch (error) {
       if (errorCodeOf(error) === 'ENOENT') return { kind: 'absent' };
       throw error;
     }
     const blob = parseRef(bytes);
-    return blob === undefined ? { kind: 'malformed' } : { kind: 'names', blob };
+    return blob === undefined ? { kind: 'malformed', bytes } : { kind: 'names', blob };
   }
 
   /** True when the blob file holds exactly `bytes`. */

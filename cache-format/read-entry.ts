@@ -20,7 +20,9 @@ export type InvalidEntryReason =
   | 'schema'
   | 'newer-version'
   | 'key-mismatch'
-  | 'unreadable';
+  | 'unreadable'
+  /** A ref file with git conflict markers: two branches recorded the step (`ref-problem.ts`). */
+  | 'merge-conflict';
 
 /** The outcome of reading an entry. Handle it with an exhaustive switch on `kind`. */
 export type ReadEntryResult =
@@ -81,6 +83,11 @@ export async function readEntryFile(fileSystem: FileSystem, path: string, expect
   if (size > MAX_ENTRY_BYTES) {
     return invalid('too-large', `Cache entry ${label} is ${size} bytes, over the ${MAX_ENTRY_BYTES}-byte limit; it was not read.`, expected.blob);
   }
+  if (size > named.size && size <= 2 * named.size) {
+    // Larger than named, at most twice: git may have turned LF bytes into CRLF on checkout, which only the bytes can show.
+    const bytes = await readOrUndefined(fileSystem, path);
+    if (bytes !== undefined && (await lineEndingsRewritten(bytes, expected.blob))) return invalid('hash-mismatch', lineEndingsMessage(label), expected.blob);
+  }
   if (size !== named.size) {
     return invalid('hash-mismatch', `Cache entry ${label} is ${size} bytes but its name says ${named.size}; the file is damaged or misplaced.`, expected.blob);
   }
@@ -94,6 +101,35 @@ export async function readEntryFile(fileSystem: FileSystem, path: string, expect
   return readEntryBytes(bytes, expected);
 }
 
+async function readOrUndefined(fileSystem: FileSystem, path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await fileSystem.readFile(path, MAX_ENTRY_BYTES);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `bytes` are the blob `blob` with every LF turned into CRLF (git's `text`/`eol=crlf`/`autocrlf` on checkout). */
+async function lineEndingsRewritten(bytes: Uint8Array, blob: string): Promise<boolean> {
+  const restored: number[] = [];
+  let rewritten = false;
+  for (let index = 0; index < bytes.length; index++) {
+    if (bytes[index] === 0x0d && bytes[index + 1] === 0x0a) {
+      rewritten = true;
+      continue;
+    }
+    restored.push(bytes[index]!);
+  }
+  return rewritten && (await contentAddress(Uint8Array.from(restored))) === blob;
+}
+
+function lineEndingsMessage(label: string): string {
+  return (
+    `Cache entry ${label}: git rewrote its line endings (LF to CRLF), so the bytes no longer match their name; ` +
+    'mark cache files as bytes in .gitattributes (`.e2e/cache/**/*.msgpack -text diff=e2e-cache`, what `e2e init` writes), then check them out again (`git checkout -- .e2e/cache`).'
+  );
+}
+
 /**
  * Verifies and decodes bytes that claim to be the blob `expected.blob` (from a file, a git
  * object, a proposal folder). Never throws on bad bytes.
@@ -105,6 +141,7 @@ export async function readEntryBytes(bytes: Uint8Array, expected: ExpectedEntry)
     return invalid('too-large', `Cache entry ${label} is over the ${MAX_ENTRY_BYTES}-byte limit; it was not decoded.`, blob);
   }
   if ((await contentAddress(bytes)) !== blob) {
+    if (await lineEndingsRewritten(bytes, blob)) return invalid('hash-mismatch', lineEndingsMessage(label), blob);
     return invalid('hash-mismatch', `Cache entry ${label} does not match its content address; the file is damaged or was copied under another name.`, blob);
   }
   const decoded = decodeCanonical(bytes);

@@ -7,7 +7,7 @@
 import type { CacheDiffResult, StepDiff, StepIdentity } from './cache-diff.js';
 import type { ContentChanges, DiffLine } from './entry-changes.js';
 import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
-import { markdownBlock, markdownCode, markdownText } from './text-format.js';
+import { markdownBlock, markdownCode } from './text-format.js';
 
 /** Output formats of `cache diff`. */
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
@@ -146,7 +146,7 @@ function markdownStep(step: StepDiff): string[] {
         `**added** ${title(step.head)} (key ${code(step.head.key)})`,
         ...block([...step.outline.actions.map((action) => `+ ${action}`), ...(step.outline.endChecks.length > 0 ? ['# end checks', ...step.outline.endChecks.map((check) => `+ ${check}`)] : [])]),
         ...bullets([
-          ...(step.outline.endEvidence === undefined ? [] : [`end rests on: ${markdownText(step.outline.endEvidence)}`]),
+          ...(step.outline.endEvidence === undefined ? [] : [`end rests on: ${code(step.outline.endEvidence)}`]),
           ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.map(code).join(', ')}`] : []),
         ]),
       ];
@@ -163,7 +163,8 @@ export function renderDiffMarkdown(result: CacheDiffResult): string {
   if (!hasChanges(result)) return [...lines, '', 'No changes.'].join('\n');
   if (result.risks.length > 0) {
     lines.push('', '> [!WARNING]', '> **Risky changes**');
-    for (const risk of result.risks) lines.push(`> - ${markdownCode(risk.testId)}, ${markdownCode(risk.step)}: ${markdownText(risk.detail)}`);
+    // The detail quotes entry values (an origin, a preview): a code span, where GitHub links no `@name`.
+    for (const risk of result.risks) lines.push(`> - ${markdownCode(risk.testId)}, ${markdownCode(risk.step)}: ${markdownCode(risk.detail)}`);
   }
   for (const test of result.tests) {
     lines.push('', `#### ${markdownCode(test.testId)}`);

@@ -14,6 +14,7 @@ import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type
 import { splitTestId } from '../cache-format/test-id.js';
 import { describeEndEvidence, describeParams, describePreceding, describeStep, endCheckLines } from './entry-text.js';
 import { entryChanges, hasContentChanges, literalsOfEntry, sensitiveLiterals, type ContentChanges, type SensitiveLiteral } from './entry-changes.js';
+import { describeHiddenText, hiddenTextPaths } from './risky-values.js';
 
 /** Which step an entry records. */
 export interface StepIdentity {
@@ -27,6 +28,8 @@ export interface StepIdentity {
   occurrence: number;
   /** The step as a phrase (`act "add two todos"`). */
   step: string;
+  /** Field paths whose text carries control, bidi or zero-width characters (`risky-values.ts`); absent when none. */
+  hiddenText?: string[];
 }
 
 /** A key part that changed, with both values. */
@@ -71,7 +74,7 @@ export interface TestDiff {
 
 /** A change a reviewer should look at first. */
 export interface DiffRisk {
-  kind: 'new-origin' | 'fewer-end-checks' | 'weak-end-check' | 'sensitive-value' | 'unreadable-entry';
+  kind: 'new-origin' | 'fewer-end-checks' | 'weak-end-check' | 'sensitive-value' | 'hidden-characters' | 'unreadable-entry';
   testId: string;
   /** The step (or key) concerned. */
   step: string;
@@ -92,7 +95,9 @@ type Readable = { key: string; blob: string; entry: Entry };
 
 function identityOf({ key, blob, entry }: Readable): StepIdentity {
   const parts = entry.keyParts;
-  return { key, blob, testId: parts.testId, target: parts.target, kind: entry.kind, instruction: parts.instruction, params: parts.params, occurrence: parts.occurrence, step: describeStep(parts) };
+  const identity: StepIdentity = { key, blob, testId: parts.testId, target: parts.target, kind: entry.kind, instruction: parts.instruction, params: parts.params, occurrence: parts.occurrence, step: describeStep(parts) };
+  const hiddenText = hiddenTextPaths(entry);
+  return hiddenText.length === 0 ? identity : { ...identity, hiddenText };
 }
 
 const KEY_PART_VALUES: Readonly<Record<string, (parts: KeyParts) => string>> = {
@@ -207,6 +212,7 @@ function risksOf(step: StepDiff, baseOrigins: ReadonlySet<string>): DiffRisk[] {
   }
   const { testId, step: phrase } = step.head;
   const risks: DiffRisk[] = [];
+  if (step.head.hiddenText !== undefined) risks.push({ kind: 'hidden-characters', testId, step: phrase, detail: describeHiddenText(step.head.hiddenText) });
   const newOrigins = step.change === 'added' ? step.outline.origins.filter((origin) => !baseOrigins.has(origin)) : (step.content?.newOrigins ?? []);
   for (const origin of newOrigins) risks.push({ kind: 'new-origin', testId, step: phrase, detail: `visits a new origin ${origin}` });
   const content = step.change === 'added' ? undefined : step.content;

@@ -9,6 +9,7 @@
 import { join, relative } from 'node:path';
 import { ENTRY_SCHEMA_VERSION, FileCacheStore, nodeFileSystem, type CacheRef, type ReadEntryResult } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
+import { E2EError } from '../errors/index.js';
 import { describeStep } from './entry-text.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import type { TestInventory } from './test-inventory.js';
@@ -86,6 +87,8 @@ function judgeRead(result: ReadEntryResult, ref: CacheRef, blobExists: boolean, 
       switch (result.reason) {
         case 'newer-version':
           return { keep: true, note: `kept ${ref.key}: written by a newer e2e` };
+        case 'merge-conflict':
+          return { keep: true, note: `kept ${ref.key}: ${result.message}` };
         case 'unreadable':
           return ref.blob !== undefined && !blobExists
             ? { keep: false, reason: 'invalid', detail: `names blob ${ref.blob}, which is missing` }
@@ -99,6 +102,14 @@ function judgeRead(result: ReadEntryResult, ref: CacheRef, blobExists: boolean, 
           return { keep: false, reason: 'invalid', detail: `${result.reason}: ${result.message}` };
       }
   }
+}
+
+/** A ref that names no blob is removed; a merge conflict stops the prune, since both sides' blobs would look unreferenced. */
+function unnamedRef(result: ReadEntryResult): Verdict {
+  if (result.kind === 'invalid' && result.reason === 'merge-conflict') {
+    throw new E2EError('INVALID_STATE', `${result.message} \`e2e cache prune\` removes nothing until it is resolved.`);
+  }
+  return { keep: false, reason: 'invalid', detail: 'its ref file names no blob' };
 }
 
 /** Marks and sweeps the cache at `options.location`. */
@@ -120,7 +131,7 @@ export async function pruneCache(options: PruneOptions): Promise<PruneResult> {
   for (const ref of refs) {
     const verdict: Verdict =
       ref.blob === undefined
-        ? { keep: false, reason: 'invalid', detail: 'its ref file names no blob' }
+        ? unnamedRef(await store.read(ref.key))
         : judgeRead(await store.read(ref.key), ref, blobNames.has(ref.blob), reachable);
     if (verdict.keep) {
       kept.push(ref);

@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { blobPath, contentAddress, FileCacheStore, MAX_ENTRY_BYTES, nodeFileSystem, readEntryBytes, type ReadEntryResult } from '../cache-format/index.js';
-import { blobOfBlobFile, keyOfRefFile, MAX_REF_BYTES, parseRef } from '../cache-format/layout.js';
+import { blobOfBlobFile, keyOfRefFile, parseRef } from '../cache-format/layout.js';
+import { malformedRefResult, MAX_CONFLICTED_REF_BYTES } from '../cache-format/ref-problem.js';
 import { mapWithLimit } from '../cache-format/map-with-limit.js';
 import { usageError } from './command-io.js';
 import { gitTopLevel, listTreeFiles, pathInRepository, readObjects, resolveCommit, type GitTreeFile } from './git-objects.js';
@@ -88,9 +89,6 @@ export async function readFolderEntries(directory: string): Promise<StateEntry[]
 const REF_PATH = /^refs\/[0-9a-f]{2}\/([^/]+)$/;
 const BLOB_PATH = /^blobs\/[0-9a-f]{2}\/([^/]+)$/;
 
-function malformedRef(key: string): ReadEntryResult {
-  return { kind: 'invalid', reason: 'schema', message: `Cache entry ${key}: its ref file does not name a blob; record the step again.` };
-}
 
 /** The state of the cache folder `folder` (relative to the repository top) at `commit`. */
 export async function openRevisionState(top: string, commit: string, folder: string, label: string): Promise<CacheState> {
@@ -105,7 +103,9 @@ export async function openRevisionState(top: string, commit: string, folder: str
     const blob = blobName === undefined ? undefined : blobOfBlobFile(blobName);
     if (blob !== undefined) blobFiles.set(blob, file);
   }
-  const refBytes = await readObjects(top, refFiles.filter(({ file }) => file.size <= MAX_REF_BYTES).map(({ file }) => file.objectId));
+  // Read past a ref's size so a committed merge conflict is named as one.
+  const refBytes = await readObjects(top, refFiles.filter(({ file }) => file.size <= MAX_CONFLICTED_REF_BYTES).map(({ file }) => file.objectId));
+  const refBytesOf = new Map(refFiles.map(({ key, file }) => [key, refBytes.get(file.objectId)] as const));
   const refs = sortedRefs(
     refFiles.map(({ key, file }) => {
       const bytes = refBytes.get(file.objectId);
@@ -133,7 +133,7 @@ export async function openRevisionState(top: string, commit: string, folder: str
     const blobBytes = await bytesOf(keys);
     const results = await mapWithLimit(keys, READ_CONCURRENCY, async (key): Promise<readonly [string, ReadEntryResult]> => {
       const blob = refs.get(key);
-      if (blob === undefined) return [key, malformedRef(key)];
+      if (blob === undefined) return [key, malformedRefResult(key, refBytesOf.get(key))];
       const file = blobFiles.get(blob);
       if (file !== undefined && file.size > MAX_ENTRY_BYTES) {
         return [key, { kind: 'invalid', reason: 'too-large', message: `Cache entry ${key} (blob ${blob}) is ${file.size} bytes, over the ${MAX_ENTRY_BYTES}-byte limit; it was not read.`, blob }];

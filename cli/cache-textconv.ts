@@ -7,6 +7,7 @@
 import { basename } from 'node:path';
 import { contentAddress, errorCodeOf, MAX_ENTRY_BYTES, nodeFileSystem, readEntryBytes } from '../cache-format/index.js';
 import { keyOfRefFile, MAX_REF_BYTES, parseRef } from '../cache-format/layout.js';
+import { hasConflictMarkers } from '../cache-format/ref-problem.js';
 import { entryLines } from './entry-text.js';
 
 const BLOB_IN_NAME = /([0-9a-f]{16}-(?:0|[1-9][0-9]{0,9}))\.msgpack$/;
@@ -29,7 +30,8 @@ export async function textconvCacheFile(path: string): Promise<string> {
   if (key !== undefined || (bytes.length <= MAX_REF_BYTES && parseRef(bytes) !== undefined)) {
     const blob = parseRef(bytes);
     const label = key === undefined ? 'Cache ref' : `Cache ref ${key}`;
-    return blob === undefined ? `${label}: malformed (it names no blob).` : `${label} → blob ${blob}`;
+    if (blob !== undefined) return `${label} → blob ${blob}`;
+    return hasConflictMarkers(bytes) ? `${label}: merge conflict in the cache (git conflict markers); run \`e2e record\` or pick one side.` : `${label}: malformed (it names no blob).`;
   }
   const named = BLOB_IN_NAME.exec(name)?.[1];
   const blob = named ?? (await contentAddress(bytes));

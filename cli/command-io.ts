@@ -4,6 +4,7 @@
  * {@link EXIT_CODES}. Usage errors are `INVALID_ARGUMENT` errors: one line naming the fix, exit 2.
  */
 import { E2EError, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
+import { visibleOutput } from '../semantics/visible-text.js';
 import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 
 /** A stream a command writes text to. */
@@ -36,8 +37,9 @@ export function usageError(message: string): E2EError {
   return new E2EError('INVALID_ARGUMENT', message);
 }
 
+/** The text as printed: a newline at the end, and no raw control, bidi or zero-width character (entry text reaches every command's output). */
 function withNewline(text: string): string {
-  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+  return visibleOutput(text === '' || text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /** Runs a command's work and prints its output; errors become one line on stderr and their exit class. */
@@ -48,11 +50,11 @@ export async function runCommandWork(io: CommandIo, work: () => Promise<CommandO
     output = await work();
   } catch (error) {
     if (isE2EError(error)) {
-      io.stderr.write(error.code === 'INVALID_ARGUMENT' ? `error: ${error.message}\n` : `${error.code}: ${error.message}\n`);
+      io.stderr.write(withNewline(error.code === 'INVALID_ARGUMENT' ? `error: ${error.message}` : `${error.code}: ${error.message}`));
       exit(EXIT_CODES[outcomeOfExitClass(exitClassOf(error.code))]);
       return;
     }
-    io.stderr.write(`error: ${messageOf(error)}\n`);
+    io.stderr.write(withNewline(`error: ${messageOf(error)}`));
     exit(EXIT_CODES.infrastructure);
     return;
   }

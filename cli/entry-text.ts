@@ -9,14 +9,17 @@ import { describeAction, describeStateControl, describeTargetPhrase } from '../s
 import { basisFromEntry, endEvidenceOf, purposeOfActions } from '../semantics/end-purpose.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { formatRoute } from '../semantics/route-of.js';
+import { visibleText } from '../semantics/visible-text.js';
 import { alignColumns, quoteText } from './text-format.js';
 
 /** The params of a step as `name=value, …` (secrets and `unique()` values are already placeholders). */
 export function describeParams(params: Readonly<Record<string, string>>): string {
-  return Object.keys(params)
-    .sort()
-    .map((name) => `${name}=${params[name]!}`)
-    .join(', ');
+  return visibleText(
+    Object.keys(params)
+      .sort()
+      .map((name) => `${name}=${params[name]!}`)
+      .join(', '),
+  );
 }
 
 /** A step as a short phrase: `act "add two todos" with title=<unique:title>` (and the occurrence when it is not the first). */
@@ -25,7 +28,7 @@ export function describeStep(parts: KeyParts): string {
   let phrase = `${parts.kind} ${quoteText(parts.instruction)}`;
   if (params !== '') phrase += ` with ${params}`;
   if (parts.occurrence > 0) phrase += ` (occurrence ${parts.occurrence + 1})`;
-  return phrase;
+  return visibleText(phrase);
 }
 
 /** An end check as a line: `appeared: status "Saved" (announced)`, `gone: dialog "Confirm"`. */
@@ -93,7 +96,7 @@ export function describePreceding(keys: readonly string[]): string {
 export function describeProvenance(entry: Entry): string {
   const { provenance } = entry;
   const executor = provenance.executorVersion === undefined ? provenance.executor : `${provenance.executor} ${provenance.executorVersion}`;
-  return `recorded ${provenance.recordedAt}, verified by ${provenance.verifiedBy}, executor ${executor}, e2e ${provenance.toolVersion}`;
+  return visibleText(`recorded ${provenance.recordedAt}, verified by ${provenance.verifiedBy}, executor ${executor}, e2e ${provenance.toolVersion}`);
 }
 
 /** Where the bytes came from, for the heading. */
@@ -133,5 +136,6 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
   if (entry.kind === 'act') lines.push(`Origins: ${entry.origins.length === 0 ? '(none)' : entry.origins.join(', ')}`);
   if (entry.kind !== 'act' && entry.extracted !== undefined) lines.push(`Extracted: ${entry.extracted}`);
   lines.push(`Summary: ${entry.summary}`, `Provenance: ${describeProvenance(entry)}`);
-  return lines;
+  // Test id, target, agent, origins and summary are entry text: spelled out like the sentences.
+  return lines.map(visibleText);
 }

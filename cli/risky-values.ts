@@ -2,7 +2,9 @@
  * Literals a reviewer should look at twice in a cache diff: a typed value or URL that looks
  * like an email address, a payment card number, or a token/key. Heuristics tuned to flag
  * rather than miss; the flag names the kind and a masked preview, never the whole value.
+ * Text with hidden characters is flagged by where it sits, never by its value.
  */
+import { hasHiddenCharacters } from '../semantics/visible-text.js';
 
 /** What a literal looks like. */
 export type SensitiveKind = 'email address' | 'card number' | 'token';
@@ -74,4 +76,29 @@ export function sensitiveKinds(text: string): SensitiveKind[] {
 export function maskValue(text: string): string {
   const shown = text.length <= 8 ? text.slice(0, 2) : text.slice(0, 4);
   return `${JSON.stringify(`${shown}…`)} (${text.length} characters)`;
+}
+
+/** Most field paths a hidden-characters flag names. */
+const MAX_HIDDEN_PATHS_SHOWN = 4;
+
+/**
+ * Where an entry's text carries characters that do not show as themselves (controls, bidi,
+ * zero-width: `semantics/visible-text.ts`), as field paths (`keyParts.testId`,
+ * `actions[0].target.name`); never the values. Empty when none.
+ */
+export function hiddenTextPaths(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return hasHiddenCharacters(value) ? [path === '' ? '(value)' : path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => hiddenTextPaths(item, `${path}[${index}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([name, item]) => {
+    const namePath = path === '' ? name : `${path}.${name}`;
+    return [...(hasHiddenCharacters(name) ? [`${namePath} (its name)`] : []), ...hiddenTextPaths(item, namePath)];
+  });
+}
+
+/** The words of a hidden-characters flag: `carries hidden characters …: keyParts.testId, actions[0].target.name`. */
+export function describeHiddenText(paths: readonly string[]): string {
+  const shown = paths.slice(0, MAX_HIDDEN_PATHS_SHOWN).join(', ');
+  const more = paths.length > MAX_HIDDEN_PATHS_SHOWN ? `, and ${paths.length - MAX_HIDDEN_PATHS_SHOWN} more` : '';
+  return `carries control, bidi or zero-width characters (shown spelled out) in ${shown}${more}: it may read differently from what it holds`;
 }

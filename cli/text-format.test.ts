@@ -19,7 +19,14 @@ describe('text helpers of the cache commands', () => {
     expect(markdownBlock(['type "```" into textbox'], 'diff')).toEqual(['````diff', 'type "```" into textbox', '````']);
   });
 
-  it('escapes markdown syntax in plain text', () => {
-    expect(markdownText('a *b* [c](d) <e> | f')).toBe('a \\*b\\* \\[c\\](d) \\<e\\> \\| f');
+  it('keeps a lone carriage return, a line separator and controls inside the code span, spelled out', () => {
+    expect(markdownCode('a\r</details><img src=x>')).toBe('`a\\r</details><img src=x>`');
+    expect(markdownCode('a\u2028# b\u001b[2K')).toBe('`a⟨U+2028⟩# b\\u001b[2K`');
+    expect(markdownBlock(['tap "a\rb"', 'x\u202ey'])).toEqual(['```', 'tap "a\\rb"', 'x⟨U+202E⟩y', '```']);
+  });
+
+  it('escapes every ASCII punctuation character in plain text', () => {
+    expect(markdownText('a *b* [c](d) <e> | f')).toBe('a \\*b\\* \\[c\\]\\(d\\) \\<e\\> \\| f');
+    expect(markdownText('#1 @you &amp; !x\r\n# h')).toBe('\\#1 \\@you \\&amp\\; \\!x \\# h');
   });
 });

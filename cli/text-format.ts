@@ -3,6 +3,7 @@
  * and Markdown that user text (instructions, control names) cannot break out of.
  */
 import { clip } from '../contract/text.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 const BYTE_UNITS = ['KiB', 'MiB', 'GiB'] as const;
 
@@ -38,9 +39,9 @@ export function alignColumns(rows: ReadonlyArray<readonly string[]>, indent = ''
   return rows.map((row) => indent + row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
 }
 
-/** `"text"` with JSON escapes, shortened to `max` characters with `…`. */
+/** `"text"` with JSON escapes, shortened to `max` characters with `…`, hidden characters spelled out. */
 export function quoteText(text: string, max = 80): string {
-  return JSON.stringify(clip(text, max));
+  return visibleText(JSON.stringify(clip(text, max)));
 }
 
 function longestBacktickRun(text: string): number {
@@ -49,23 +50,35 @@ function longestBacktickRun(text: string): number {
   return longest;
 }
 
-/** Inline Markdown code that holds any text (a longer backtick fence than any run inside; newlines folded). */
+/**
+ * Inline Markdown code that holds any text: a longer backtick fence than any run inside;
+ * newlines folded; any other line ending (a lone `\r`) and hidden character spelled out, so
+ * the span stays on one line and nothing after it can start a block (HTML, a heading).
+ * Inside a code span nothing is a link, an element or a mention.
+ */
 export function markdownCode(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ');
+  const flat = visibleText(text.replace(/[ \t]*\r?\n[ \t]*/g, ' '));
   const fence = '`'.repeat(longestBacktickRun(flat) + 1);
   const padded = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ` ${flat} ` : flat;
   return `${fence}${padded}${fence}`;
 }
 
-/** A fenced Markdown code block (`language` e.g. `diff`) whose fence no line inside can close. */
+/** A fenced Markdown code block (`language` e.g. `diff`) whose fence no line inside can close; a line break inside a line is spelled out. */
 export function markdownBlock(lines: readonly string[], language = ''): string[] {
-  const fence = '`'.repeat(Math.max(3, ...lines.map((line) => longestBacktickRun(line) + 1)));
-  return [`${fence}${language}`, ...lines, fence];
+  const shown = lines.map(visibleText);
+  const fence = '`'.repeat(Math.max(3, ...shown.map((line) => longestBacktickRun(line) + 1)));
+  return [`${fence}${language}`, ...shown, fence];
 }
 
-/** Markdown text (inside a line) with the characters that start code, emphasis, links, HTML or tables escaped. */
+/**
+ * Markdown text (inside a line) with every ASCII punctuation character backslash-escaped (all
+ * that start code, emphasis, links, HTML, entities, tables, headings or lists in CommonMark
+ * and GitHub's renderer) and hidden characters spelled out. For our own words: a value from
+ * an entry goes in {@link markdownCode}, since GitHub links `@name` and `#1` in plain text
+ * whatever the escapes.
+ */
 export function markdownText(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~]/g, (character) => `\\${character}`).replace(/\n/g, ' ');
+  return visibleText(text.replace(/[ \t]*\r?\n[ \t]*/g, ' ')).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
 }
 
 /** `1 entry` / `3 entries`. */

@@ -18,6 +18,7 @@ import { turnLines } from './report.js';
 import { cacheStepTitle, modelStepTitle, type StepDetails } from './step-details.js';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
 import { clipLine } from '../contract/text.js';
+import { visibleLines, visibleText } from '../semantics/visible-text.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -170,7 +171,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
     const title = agentStepTitle(kind, instruction, (text) => runner.redact(text));
     const location = callerLocation();
-    const quoted = typeof instruction === 'string' ? JSON.stringify(clipLine(runner.redact(instruction), 80)) : '';
+    const quoted = typeof instruction === 'string' ? visibleText(JSON.stringify(clipLine(runner.redact(instruction), 80))) : '';
     return playwrightTest.step(
       title,
       async () => {
@@ -180,7 +181,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           outcome = await asInternalCall(host, () => runner.runStep(kind, instruction, options));
         } catch (error) {
           await details?.close();
-          if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
+          if (isE2EError(error)) throw raised.note(new E2EError(error.code, visibleLines(runner.redact(error.message))));
           throw error;
         }
         if (location !== undefined) locations?.set(outcome.index, location);
@@ -194,7 +195,8 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           const turns = turnLines(outcome.turns);
           // A test failure (exit class 1) reads like a failed Playwright expectation, so JUnit reports it as a <failure>, not an <error>.
           const subject = exitClassOf(code) === 1 ? `expect(agent).${kind}(${quoted})` : `agent.${kind}`;
-          throw raised.note(new AgentError(code, [`${subject} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n'), status));
+          // The summary and turns quote the page and the model: the console and the HTML report show them spelled out.
+          throw raised.note(new AgentError(code, visibleLines([`${subject} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n')), status));
         }
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
         return outcome;

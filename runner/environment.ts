@@ -10,6 +10,7 @@ import type { Logger } from '../contract/logger.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.js';
 import { environmentVariableFor } from '../secrets/vault.js';
 import type { CacheMode } from '../contract/cache-outcome.js';
+import { visibleLines, visibleText } from '../semantics/visible-text.js';
 
 /** Environment variables the CLI sets for a run. */
 export const ENVIRONMENT = {
@@ -239,15 +240,15 @@ function redactChunk(chunk: unknown): unknown {
 
 /** Write lines to standard output, or standard error (the reporter's summary). */
 export function printLines(lines: readonly string[], stream: 'stdout' | 'stderr' = 'stdout'): void {
-  process[stream].write(lines.map((line) => `${line}\n`).join(''));
+  process[stream].write(lines.map((line) => `${visibleText(line)}\n`).join(''));
 }
 
 /** A logger writing to standard error; debug lines only under `--debug`. */
 export function consoleLogger(debug: boolean): Logger {
   return {
     debug: (message) => {
-      if (debug) process.stderr.write(`[e2e] ${message}\n`);
+      if (debug) process.stderr.write(`[e2e] ${visibleLines(message)}\n`);
     },
-    warn: (message) => process.stderr.write(`[e2e] warning: ${message}\n`),
+    warn: (message) => process.stderr.write(`[e2e] warning: ${visibleLines(message)}\n`),
   };
 }

@@ -11,6 +11,7 @@
 import { test as playwrightTest } from '@playwright/test';
 import type { ActionEvent } from '../contract/step-seams.js';
 import type { SourceLocation } from './caller-location.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** The longest title a nested step gets. */
 const MAX_TITLE = 200;
@@ -81,6 +82,8 @@ export class StepDetails {
   add(title: string): void {
     if (!this.#open) return;
     const options = this.#location === undefined ? {} : { location: this.#location };
+    // Sentences and cache details quote page text; the HTML report and the trace show it as spelled out.
+    title = visibleText(title);
     // A step that cannot be recorded (the test already ended) is not the step's problem.
     this.#pending.push(playwrightTest.step(title, async () => {}, options).catch(() => undefined));
   }

@@ -8,13 +8,14 @@
 import { secretPlaceholder } from '../contract/param-values.js';
 import { clipLine } from '../contract/text.js';
 import { uniquePlaceholder } from './unique-placeholders.js';
+import { visibleText } from './visible-text.js';
 
 /** Longest quoted text in a sentence before it is shortened with `…`. */
 export const MAX_QUOTED_CHARS = 80;
 
-/** A text in quotes, on one line and shortened: `"Buy milk"`. */
+/** A text in quotes, on one line and shortened, hidden characters spelled out: `"Buy milk"`. */
 export function quoteText(text: string): string {
-  return JSON.stringify(clipLine(text, MAX_QUOTED_CHARS));
+  return visibleText(JSON.stringify(clipLine(text, MAX_QUOTED_CHARS)));
 }
 
 /** What a sentence may say about a control. */
@@ -52,7 +53,8 @@ export function nounPhrase(noun: SentenceNoun | undefined): string {
   if (noun.twinCount !== undefined && noun.twinCount > 1) phrase += ` (${ordinal((noun.twinIndex ?? 0) + 1)} of ${noun.twinCount})`;
   if (noun.states !== undefined && noun.states.length > 0) phrase += ` [${noun.states.join(' ')}]`;
   if (noun.container !== undefined) phrase += noun.container.name === '' ? ` in ${noun.container.role}` : ` in ${noun.container.role} ${quoteText(noun.container.name)}`;
-  return phrase;
+  // Roles and states are entry text too: a forged entry can put an ESC there.
+  return visibleText(phrase);
 }
 
 /** A typed value: the text itself, or where it comes from (a secret's or a `unique()` param's name). */
@@ -112,10 +114,10 @@ const NODE_VERBS: Readonly<Record<string, string>> = {
   scrollTo: 'scroll to',
 };
 
-/** One action as a sentence. */
+/** One action as a sentence, hidden characters spelled out (`semantics/visible-text.ts`). */
 export function describeSentence(input: SentenceInput): string {
   const sentence = plainSentence(input);
-  return input.modifiers === undefined || input.modifiers.length === 0 ? sentence : `${sentence} with ${input.modifiers.join('+')}`;
+  return visibleText(input.modifiers === undefined || input.modifiers.length === 0 ? sentence : `${sentence} with ${input.modifiers.join('+')}`);
 }
 
 function plainSentence(input: SentenceInput): string {

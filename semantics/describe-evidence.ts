@@ -6,9 +6,10 @@ import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_QUOTED_CHARS, describeStateControl } from './describe-action.js';
 import { CHECKABLE_ROLES } from './evidence-match.js';
 import { clip } from '../contract/text.js';
+import { visibleText } from './visible-text.js';
 
 function quote(text: string): string {
-  return JSON.stringify(clip(text, MAX_QUOTED_CHARS));
+  return visibleText(JSON.stringify(clip(text, MAX_QUOTED_CHARS)));
 }
 
 /** `[unchecked]` for a checkable control in no checked state (an empty state list reads as nothing otherwise). */
@@ -38,5 +39,5 @@ export function describeEvidenceSubject(check: EvidenceCheck): string {
 export function describeEvidenceCheck(check: EvidenceCheck): string {
   const count = check.expect === 'present' && check.count !== undefined ? `${check.count} × ` : '';
   const exact = check.exact === true ? ' (exact text)' : '';
-  return `expect ${count}${describeEvidenceSubject(check)} ${check.expect}${exact}`;
+  return visibleText(`expect ${count}${describeEvidenceSubject(check)} ${check.expect}${exact}`);
 }

@@ -5,13 +5,15 @@
  * escaping (`agent.act 'add a todo "Buy milk"'`).
  */
 import type { StepKind } from '../contract/step-contract.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** The longest instruction a title shows. */
 const MAX_INSTRUCTION = 80;
 
 /** The instruction on one line, shortened and quoted. */
 export function quotedInstruction(instruction: string): string {
-  const single = instruction.replace(/\s+/g, ' ').trim();
+  // Page or entry text can reach an instruction (a param): hidden characters are spelled out.
+  const single = visibleText(instruction.replace(/\s+/g, ' ').trim());
   const short = single.length > MAX_INSTRUCTION ? `${single.slice(0, MAX_INSTRUCTION - 1)}…` : single;
   if (!short.includes('"')) return `"${short}"`;
   if (!short.includes("'")) return `'${short}'`;
