@@ -189,10 +189,11 @@ beforeAll(async () => {
   for (const shard of shards) cpSync(project, shard, { recursive: true, verbatimSymlinks: true });
 }, 400_000);
 
+// Four installed projects to remove: minutes on a busy machine.
 afterAll(async () => {
   await app?.close();
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
-});
+}, 300_000);
 
 describe('sharded CI from the packed tarball', () => {
   it('records on two machines, merges one HTML report, summary and report.json, accepts both proposals in one command and reviews them in one diff, then replays', async () => {
@@ -278,6 +279,14 @@ describe('the plain Playwright path from the packed tarball', () => {
     cpSync(join(work, 'machine-1', 'project'), fresh, { recursive: true, verbatimSymlinks: true });
     rmSync(join(fresh, '.e2e'), { recursive: true, force: true });
     expect(readFileSync(join(fresh, 'playwright.config.ts'), 'utf8')).toContain("export { default } from './e2e.config.js';");
+    // What the shipped README links to, and the folder READMEs it names, ship with it.
+    const shipped = join(fresh, 'node_modules', 'e2e');
+    const readme = readFileSync(join(shipped, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
+    const named = [...readme.matchAll(/`((?:[\w-]+\/)+README\.md)`/g)].map((match) => match[1]!);
+    expect(linked.length + named.length).toBeGreaterThan(4);
+    for (const target of [...linked, ...named, 'examples/ci/e2e.yml', 'examples/ci/ci.sh']) expect(existsSync(join(shipped, target)), target).toBe(true);
+
     const list = await playwright(fresh, ['test', '--list']);
     expect(list.code, list.stdout + list.stderr).toBe(0);
     expect(list.stdout).toContain('Total: 4 tests in 2 files');
