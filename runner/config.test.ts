@@ -26,6 +26,7 @@ function failure(options: unknown): { code: string; message: string } {
 
 afterEach(() => {
   delete process.env['E2E_CACHE_MODE'];
+  delete process.env['E2E_REPLAY'];
   delete process.env['E2E_SECRET_ADMIN_PASSWORD'];
 });
 
@@ -101,6 +102,16 @@ describe('defineConfig', () => {
     }
     process.env['E2E_CACHE_MODE'] = 'off';
     expect(settingsOf(defineConfig({ ...base, cache: { mode: 'read-only', strict: true } })).cache).toMatchObject({ mode: 'off', strict: true });
+  });
+
+  it('makes E2E_REPLAY=1 alone (plain `npx playwright test`) read-only and strict over a read-write config, as `e2e replay` is', () => {
+    process.env['E2E_REPLAY'] = '1';
+    const settings = settingsOf(defineConfig({ ...base, cache: { mode: 'read-write', strict: false } }));
+    expect(settings.cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: true });
+    expect(settings.modelFree).toBe(true);
+    // An explicit mode still wins: `E2E_CACHE_MODE=off` with it neither replays nor records.
+    process.env['E2E_CACHE_MODE'] = 'off';
+    expect(settingsOf(defineConfig(base)).cache).toMatchObject({ mode: 'off', strict: true });
   });
 
   it("keeps the user's reporters behind the redacting one and adds the e2e reporter", () => {
