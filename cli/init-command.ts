@@ -1,6 +1,7 @@
 /**
- * `e2e init`: scaffolds `e2e.config.ts`, `tests/example.e2e.ts`, and the `.gitignore` and
- * `.gitattributes` lines of the cache. Never overwrites a file: an existing config or test is
+ * `e2e init`: scaffolds `e2e.config.ts`, a `playwright.config.ts` that re-exports it (so
+ * `npx playwright test` and the VS Code extension run it), `tests/example.e2e.ts`, and the
+ * `.gitignore` and `.gitattributes` lines of the cache. Never overwrites a file: an existing config or test is
  * kept as it is; existing ignore and attribute files only get the lines they lack. Running it
  * twice changes nothing the second time.
  */
@@ -16,8 +17,12 @@ import {
   GITIGNORE_LINES,
   MODEL_PROVIDERS,
   MODEL_VARIABLES_TEXT,
+  PLAIN_REPLAY_COMMAND,
+  PLAYWRIGHT_CONFIG_NAMES,
+  playwrightConfigTemplate,
   TEXTCONV_COMMAND,
 } from './init-templates.js';
+import { isPlainE2EConfig } from './plain-config.js';
 import { CONFIG_FILE_NAMES } from './project-config.js';
 
 /** What happened to one file. */
@@ -70,6 +75,20 @@ async function ensureLines(directory: string, path: string, comment: string, lin
   return { path, status: 'updated', added: missing };
 }
 
+/**
+ * A `playwright.config.ts` that runs the e2e config, unless the project has a Playwright config
+ * already (kept; `foreign` when it does not name the e2e config, so init says how to run both).
+ */
+async function ensurePlaywrightConfig(directory: string, configFile: string): Promise<{ file: InitFile; foreign: boolean }> {
+  const existing = PLAYWRIGHT_CONFIG_NAMES.find((name) => existsSync(join(directory, name)));
+  if (existing !== undefined) {
+    const source = await readFile(join(directory, existing), 'utf8').catch(() => '');
+    return { file: { path: existing, status: 'kept' }, foreign: !source.includes(configFile.replace(/\.[mc]?[jt]s$/, '')) };
+  }
+  const e2eSource = await readFile(join(directory, configFile), 'utf8').catch(() => '');
+  return { file: await createUnlessPresent(directory, 'playwright.config.ts', playwrightConfigTemplate(configFile, isPlainE2EConfig(e2eSource))), foreign: false };
+}
+
 /** The provider packages of {@link MODEL_PROVIDERS} that resolve from `directory` (its node_modules or a parent's). */
 export function installedProviders(directory: string): Set<string> {
   const found = new Set<string>();
@@ -91,6 +110,9 @@ export async function initProject(directory: string): Promise<InitResult> {
   const existingConfig = CONFIG_FILE_NAMES.find((name) => existsSync(join(directory, name)));
   const providers = installedProviders(directory);
   files.push(existingConfig === undefined ? await createUnlessPresent(directory, 'e2e.config.ts', configTemplate(providers)) : { path: existingConfig, status: 'kept' });
+  const configFile = existingConfig ?? 'e2e.config.ts';
+  const playwrightConfig = await ensurePlaywrightConfig(directory, configFile);
+  files.push(playwrightConfig.file);
   files.push(await createUnlessPresent(directory, join('tests', 'example.e2e.ts'), EXAMPLE_TEST_TEMPLATE));
   files.push(await ensureLines(directory, '.gitignore', GITIGNORE_COMMENT, GITIGNORE_LINES));
   files.push(await ensureLines(directory, '.gitattributes', GITATTRIBUTES_COMMENT, GITATTRIBUTES_LINES));
@@ -102,6 +124,13 @@ export async function initProject(directory: string): Promise<InitResult> {
         ? `Install a model provider (npm i -D @ai-sdk/openai, @ai-sdk/anthropic or @ai-sdk/openai-compatible) and uncomment its lines in e2e.config.ts; then set ${MODEL_VARIABLES_TEXT} and run \`npx e2e record\`.`
         : `Record with a model: set ${MODEL_VARIABLES_TEXT} and run \`npx e2e record\`.`,
     );
+  }
+  if (playwrightConfig.foreign) {
+    hints.push(
+      `${playwrightConfig.file.path} is there already, so \`npx playwright test\` and the VS Code extension run it, not ${configFile}: run the e2e tests with \`npx playwright test -c ${configFile}\`, or make ${playwrightConfig.file.path} re-export ${configFile}.`,
+    );
+  } else if (playwrightConfig.file.status === 'created') {
+    hints.push(`\`npx playwright test\` and the VS Code extension now run ${configFile} (through playwright.config.ts); model-free replay there: ${PLAIN_REPLAY_COMMAND}.`);
   }
   hints.push(`Make \`git diff\` show cache entries as text: ${TEXTCONV_COMMAND}`);
   const ignore = await readFile(join(directory, '.gitignore'), 'utf8');

@@ -131,10 +131,42 @@ export const CONFIG_TEMPLATE = configTemplate(new Set());
 /** The example test `e2e init` creates. */
 export const EXAMPLE_TEST_TEMPLATE = EXAMPLE_TEST_LINES.join('\n') + '\n';
 
-/** Lines `e2e init` makes sure `.gitignore` has: run outputs ignored, the cache committed. */
-export const GITIGNORE_LINES = ['.e2e/*', '!.e2e/cache/'] as const;
+/**
+ * Lines `e2e init` makes sure `.gitignore` has: run outputs ignored, the cache committed; also
+ * what sharded CI leaves in the project folder (blob reports, the `--propose proposal` folder,
+ * Playwright's default HTML report folder), anchored to the project so an app's own
+ * `proposal/` elsewhere stays tracked.
+ */
+export const GITIGNORE_LINES = ['.e2e/*', '!.e2e/cache/', '/blob-report/', '/proposal/', '/playwright-report/'] as const;
 /** The comment above the `.gitignore` lines. */
-export const GITIGNORE_COMMENT = '# e2e: run outputs (reports, artifacts, hit ledger); the replay cache in .e2e/cache/ is committed';
+export const GITIGNORE_COMMENT = '# e2e: run outputs (reports, artifacts, hit ledger, blob reports of shards, proposals); the replay cache in .e2e/cache/ is committed';
+
+/** Config files `npx playwright test` (and the VS Code extension) look for, in Playwright's order. */
+export const PLAYWRIGHT_CONFIG_NAMES = ['playwright.config.ts', 'playwright.config.js', 'playwright.config.mts', 'playwright.config.mjs', 'playwright.config.cts', 'playwright.config.cjs'] as const;
+
+/** How plain `npx playwright test` replays model-free, for the config comment and init's hint. */
+export const PLAIN_REPLAY_COMMAND = 'E2E_REPLAY=1 npx playwright test';
+
+/**
+ * The `playwright.config.ts` that makes `npx playwright test` and the VS Code extension run the
+ * e2e config: a re-export of a `defineConfig` config, or `defineConfig` applied to a plain one.
+ * `configFile` is the e2e config's file name; a `.ts` one is imported as `.js`, which both
+ * Playwright and TypeScript's NodeNext resolution map to the `.ts` file.
+ */
+export function playwrightConfigTemplate(configFile: string, plain: boolean): string {
+  const specifier = `./${configFile.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs')}`;
+  const body = plain
+    ? [importOf('{ defineConfig }', 'e2e'), importOf('config', specifier), '', ['export', 'default', 'defineConfig(config);'].join(' ')]
+    : [['export', '{ default }', 'from', `'${specifier}';`].join(' ')];
+  return [
+    `// \`npx playwright test\` and the VS Code extension read this file; the tests and settings are in ${configFile}.`,
+    '// The cache mode is the configured one (read-only when CI is set). Model-free replay, as `npx e2e replay`:',
+    `//   ${PLAIN_REPLAY_COMMAND}`,
+    "// (exit codes are Playwright's there, 0 or 1; `npx e2e replay` exits with e2e's: 2 for a stale entry).",
+    ...body,
+    '',
+  ].join('\n');
+}
 
 /** Lines `e2e init` makes sure `.gitattributes` has: cache blobs are bytes, shown by the textconv. */
 export const GITATTRIBUTES_LINES = ['.e2e/cache/**/*.msgpack -text diff=e2e-cache'] as const;

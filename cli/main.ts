@@ -9,6 +9,7 @@ import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
 import { startRun, type RunCommandOptions, type RunKind } from './run-command.js';
+import { mergeReports } from './merge-reports.js';
 
 function finish(outcome: CommandOutcome, message?: string): never {
   if (message !== undefined) process.stderr.write(`${message}\n`);
@@ -86,6 +87,17 @@ for (const spec of RUN_COMMANDS) {
       finish(result.outcome, result.message);
     });
 }
+
+program
+  .command('merge-reports')
+  .description("merge the blob reports of a sharded run (each shard's blob-report folder, from any machine) into one HTML report, one .e2e/report.json and one summary")
+  .argument('<folder...>', 'folders holding blob reports (or the .zip files)')
+  .option('-c, --config <file>', 'config file (default: e2e.config.ts in the current folder)')
+  .option('--reporter <reporter>', "Playwright reporters for the merged report (comma-separated; default the config's); e2e's own report is always written")
+  .action(async (folders: string[], flags: { config?: string; reporter?: string }) => {
+    const result = await mergeReports({ folders, config: flags.config, reporter: flags.reporter, cwd: process.cwd(), env: process.env });
+    finish(result.outcome, result.message);
+  });
 
 const io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env };
 registerCacheCommands(program, io);

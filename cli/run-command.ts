@@ -91,6 +91,11 @@ const OUR_REPORTER = fileURLToPath(new URL('../runner/reporter.js', import.meta.
 /** First on the list: cleans every result of secrets before the other reporters see it. */
 const REDACTING_REPORTER = fileURLToPath(new URL('../runner/redacting-reporter.js', import.meta.url));
 
+/** A `--reporter` value with the redacting reporter first and e2e's reporter last, as every run (and merge) has them. */
+export function withE2EReporters(reporter: string): string {
+  return `${REDACTING_REPORTER},${reporter},${OUR_REPORTER}`;
+}
+
 /** True when the run only lists the tests (`--list`, also after `--`). */
 export function listsOnly(options: RunCommandOptions): boolean {
   return [...(options.playwright ?? []), ...(options.extra ?? [])].includes('--list');
@@ -103,7 +108,7 @@ export function listsOnly(options: RunCommandOptions): boolean {
 export function playwrightArguments(options: RunCommandOptions, configPath: string): string[] {
   const args = ['test', '-c', configPath, ...options.filters, ...(options.playwright ?? [])];
   if (listsOnly(options)) args.push('--reporter', options.reporter ?? 'list');
-  else if (options.reporter !== undefined) args.push('--reporter', `${REDACTING_REPORTER},${options.reporter},${OUR_REPORTER}`);
+  else if (options.reporter !== undefined) args.push('--reporter', withE2EReporters(options.reporter));
   args.push(...(options.extra ?? []));
   return args;
 }
@@ -127,7 +132,7 @@ async function readFailure(path: string): Promise<{ code: string; message: strin
 }
 
 /** What identifies one write of the report (it is replaced by a rename, so a new write is a new inode or time). */
-async function reportStamp(path: string): Promise<string | undefined> {
+export async function reportStamp(path: string): Promise<string | undefined> {
   try {
     const stats = await stat(path);
     return `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
@@ -150,7 +155,8 @@ async function readRunReport(reportPath: string, previousReport: string | undefi
   }
 }
 
-async function conclude(
+/** How a run (or a merge of runs) ended: from the report it wrote, else the config failure it reported, else Playwright's exit. */
+export async function conclude(
   reportPath: string,
   failurePath: string,
   exit: { code: number | null; interrupted: boolean },

@@ -126,6 +126,14 @@ describe('resolveConfig', () => {
     expect(defineConfig(base).projects?.map((project) => project.name)).toEqual(['web']);
   });
 
+  it('makes E2E_REPLAY=1 alone (plain `npx playwright test`) read-only and strict over a read-write config, as `e2e replay` is', () => {
+    const settings = settingsOf(resolveConfig({ ...base, cache: { mode: 'read-write', strict: false } }, { E2E_REPLAY: '1' }));
+    expect(settings.cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: true });
+    expect(settings.modelFree).toBe(true);
+    // An explicit mode still wins: `E2E_CACHE_MODE=off` with it neither replays nor records.
+    expect(settingsOf(resolveConfig(base, { E2E_REPLAY: '1', E2E_CACHE_MODE: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
+  });
+
   it("keeps the user's reporters behind the redacting one and adds the e2e reporter", () => {
     const config = resolveConfig({ ...base, reporter: [['junit', { outputFile: 'junit.xml' }], ['./my-reporter.js']] }, {});
     expect(config.reporter).toEqual([

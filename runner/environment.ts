@@ -18,7 +18,7 @@ export const ENVIRONMENT = {
   cacheMode: 'E2E_CACHE_MODE',
   /** `1`: a step whose entry no longer replays fails `REPLAY_STALE` (`--strict-cache`, `e2e replay`). */
   cacheStrict: 'E2E_CACHE_STRICT',
-  /** `1`: model-free (`e2e replay`): no agent model, judge or executor runs; only the cache finishes steps. */
+  /** `1`: model-free (`e2e replay`): no agent model, judge or executor runs; only the cache finishes steps. Alone (as with plain `npx playwright test`) it also makes the cache read-only and strict, as `e2e replay` does. */
   replay: 'E2E_REPLAY',
   /** Absolute folder where a read-only run writes new and healed recordings (`--propose <dir>`). */
   proposeDir: 'E2E_PROPOSE_DIR',
@@ -109,10 +109,12 @@ function nonEmpty(value: string | undefined): string | undefined {
 export function runEnvironmentOf(variables: EnvironmentVariables): RunEnvironment {
   const mode = variables[ENVIRONMENT.cacheMode];
   const ci = variables['CI'];
+  const modelFree = variables[ENVIRONMENT.replay] === '1';
   return {
-    cacheMode: mode === 'read-write' || mode === 'read-only' || mode === 'off' ? mode : undefined,
-    cacheStrict: variables[ENVIRONMENT.cacheStrict] === '1',
-    modelFree: variables[ENVIRONMENT.replay] === '1',
+    // Model-free replay writes nothing and never asks a model to heal, whoever started the run.
+    cacheMode: mode === 'read-write' || mode === 'read-only' || mode === 'off' ? mode : modelFree ? 'read-only' : undefined,
+    cacheStrict: variables[ENVIRONMENT.cacheStrict] === '1' || modelFree,
+    modelFree,
     proposeDir: nonEmpty(variables[ENVIRONMENT.proposeDir]),
     debug: variables[ENVIRONMENT.debug] === '1',
     ci: ci !== undefined && ci !== '' && ci !== 'false',

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initProject, renderInit } from '../../cli/init-command.js';
-import { configTemplate, CONFIG_TEMPLATE, EXAMPLE_TEST_TEMPLATE, MODEL_PROVIDERS, TEXTCONV_COMMAND } from '../../cli/init-templates.js';
+import { configTemplate, CONFIG_TEMPLATE, EXAMPLE_TEST_TEMPLATE, MODEL_PROVIDERS, playwrightConfigTemplate, TEXTCONV_COMMAND } from '../../cli/init-templates.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { git, temporaryFolder, writeFile } from '../support/cache-fixtures.js';
 
@@ -27,6 +27,7 @@ describe('e2e init', () => {
     const result = await initProject(folder);
     expect(result.files).toEqual([
       { path: 'e2e.config.ts', status: 'created' },
+      { path: 'playwright.config.ts', status: 'created' },
       { path: join('tests', 'example.e2e.ts'), status: 'created' },
       { path: '.gitignore', status: 'created' },
       { path: '.gitattributes', status: 'created' },
@@ -40,6 +41,9 @@ describe('e2e init', () => {
     expect(readFileSync(join(folder, 'tests', 'example.e2e.ts'), 'utf8')).toBe(EXAMPLE_TEST_TEMPLATE);
     expect(readFileSync(join(folder, '.gitattributes'), 'utf8')).toContain('.e2e/cache/**/*.msgpack -text diff=e2e-cache');
     expect(renderInit(result)).toContain(`Next: Make \`git diff\` show cache entries as text: ${TEXTCONV_COMMAND}`);
+    // Plain `npx playwright test` (and the VS Code extension) runs the e2e config, and init says how to replay model-free there.
+    expect(readFileSync(join(folder, 'playwright.config.ts'), 'utf8')).toContain("\nexport { default } from './e2e.config.js';\n");
+    expect(renderInit(result)).toContain('model-free replay there: E2E_REPLAY=1 npx playwright test');
   });
 
   it('is idempotent: a second run keeps every file as it is', async () => {
@@ -47,7 +51,7 @@ describe('e2e init', () => {
     await initProject(folder);
     const before = snapshotTree(folder);
     const again = await initProject(folder);
-    expect(again.files.map((file) => file.status)).toEqual(['kept', 'kept', 'kept', 'kept']);
+    expect(again.files.map((file) => file.status)).toEqual(['kept', 'kept', 'kept', 'kept', 'kept']);
     expect(snapshotTree(folder)).toEqual(before);
     expect(renderInit(again)).toContain('kept     e2e.config.ts (already there)');
   });
@@ -60,15 +64,33 @@ describe('e2e init', () => {
     const result = await initProject(folder);
     expect(result.files).toEqual([
       { path: 'e2e.config.mjs', status: 'kept' },
+      { path: 'playwright.config.ts', status: 'created' },
       { path: join('tests', 'example.e2e.ts'), status: 'kept' },
-      { path: '.gitignore', status: 'updated', added: ['!.e2e/cache/'] },
+      { path: '.gitignore', status: 'updated', added: ['!.e2e/cache/', '/blob-report/', '/proposal/', '/playwright-report/'] },
       { path: '.gitattributes', status: 'created' },
     ]);
     expect(readFileSync(join(folder, 'e2e.config.mjs'), 'utf8')).toBe('export default {};\n');
     expect(readFileSync(join(folder, 'tests', 'example.e2e.ts'), 'utf8')).toBe('// mine\n');
     expect(readFileSync(join(folder, '.gitignore'), 'utf8')).toBe(
-      'node_modules/\n.e2e/*\n\n# e2e: run outputs (reports, artifacts, hit ledger); the replay cache in .e2e/cache/ is committed\n!.e2e/cache/\n',
+      'node_modules/\n.e2e/*\n\n# e2e: run outputs (reports, artifacts, hit ledger, blob reports of shards, proposals); the replay cache in .e2e/cache/ is committed\n!.e2e/cache/\n/blob-report/\n/proposal/\n/playwright-report/\n',
     );
+    // The existing config keeps its name in the re-export.
+    expect(readFileSync(join(folder, 'playwright.config.ts'), 'utf8')).toContain("\nexport { default } from './e2e.config.mjs';\n");
+  });
+
+  it('wraps a plain config object in defineConfig for plain Playwright, and keeps a Playwright config of the project with a hint', async () => {
+    const plain = await project();
+    writeFile(join(plain, 'e2e.config.ts'), "import { web, type E2EConfig } from 'e2e';\nexport default { targets: [{ engine: web(), app: { url: 'http://127.0.0.1:9' } }] } satisfies E2EConfig;\n");
+    await initProject(plain);
+    expect(readFileSync(join(plain, 'playwright.config.ts'), 'utf8')).toBe(playwrightConfigTemplate('e2e.config.ts', true));
+    expect(playwrightConfigTemplate('e2e.config.ts', true)).toContain("import config from './e2e.config.js';\n\nexport default defineConfig(config);\n");
+
+    const existing = await project();
+    writeFile(join(existing, 'playwright.config.js'), "module.exports = { testDir: 'specs' };\n");
+    const result = await initProject(existing);
+    expect(result.files[1]).toEqual({ path: 'playwright.config.js', status: 'kept' });
+    expect(readFileSync(join(existing, 'playwright.config.js'), 'utf8')).toBe("module.exports = { testDir: 'specs' };\n");
+    expect(renderInit(result)).toContain('run the e2e tests with `npx playwright test -c e2e.config.ts`');
   });
 
   it('ignores run outputs but not the cache in git, and marks cache blobs for the textconv', async () => {
@@ -86,6 +108,11 @@ describe('e2e init', () => {
     expect(ignored('.e2e/report.json')).toBe(true);
     expect(ignored('.e2e/hits/ab/ab00000000000000')).toBe(true);
     expect(ignored('.e2e/cache/refs/ab/ab00000000000000.ref')).toBe(false);
+    // What sharded CI leaves in the project folder, but not a folder of the app that shares a name.
+    expect(ignored('blob-report/report-1.zip')).toBe(true);
+    expect(ignored('proposal/refs/ab/ab00000000000000.ref')).toBe(true);
+    expect(ignored('playwright-report/index.html')).toBe(true);
+    expect(ignored('src/proposal/draft.ts')).toBe(false);
     expect(git(folder, 'check-attr', 'diff', '--', '.e2e/cache/blobs/ab/ab00000000000000-12.msgpack')).toContain('diff: e2e-cache');
   });
 
@@ -119,7 +146,7 @@ describe('the scaffolded files', () => {
       types: ['node'],
       paths: { e2e: [join(REPOSITORY_ROOT, 'runner', 'index.ts')] },
     };
-    writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['e2e.config.ts', 'e2e.config.bare.ts', 'tests'] }));
+    writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['e2e.config.ts', 'e2e.config.bare.ts', 'playwright.config.ts', 'tests'] }));
     const output = execFileSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8' });
     expect(output).toBe('');
     // tsc over three providers' types takes a minute on a busy 2-core machine.

@@ -34,7 +34,7 @@ function helpCommands(text: string): string[] {
   const section = text.split('\nCommands:\n')[1] ?? '';
   return section
     .split('\n')
-    .map((line) => /^ {2}([a-z]+)\b/.exec(line)?.[1])
+    .map((line) => /^ {2}([a-z][a-z-]*)\b/.exec(line)?.[1])
     .filter((name): name is string => name !== undefined && name !== 'help');
 }
 
@@ -70,8 +70,9 @@ function readmeCommands(): ReadmeCommand[] {
     for (const span of codeSpans(cell ?? '')) {
       const tokens = span.replace(/…/g, '...').split(' ');
       const own = tokens[0] === 'e2e' ? tokens.slice(1) : [...parent, ...tokens];
-      const words = own.filter((token) => /^[a-z]+$/.test(token));
-      const path = own.slice(0, own.findIndex((token) => !/^[a-z]+$/.test(token)) === -1 ? own.length : own.findIndex((token) => !/^[a-z]+$/.test(token)));
+      const word = /^[a-z][a-z-]*$/;
+      const words = own.filter((token) => word.test(token));
+      const path = own.slice(0, own.findIndex((token) => !word.test(token)) === -1 ? own.length : own.findIndex((token) => !word.test(token)));
       expect(path.length, span).toBeGreaterThan(0);
       if (tokens[0] === 'e2e') parent = path.slice(0, -1);
       const rest = own.slice(path.length).join(' ');
@@ -92,6 +93,7 @@ beforeAll(() => {
 }, 300_000);
 
 describe('the README agrees with the binary', () => {
+  // One `--help` process per command: a minute or more on a busy 2-core machine.
   it('lists exactly the commands `e2e --help` and `e2e cache --help` have, with their arguments and options', () => {
     const commands = readmeCommands();
     const top = helpCommands(help([]));
@@ -105,7 +107,7 @@ describe('the README agrees with the binary', () => {
       const flags = helpFlags(text).flatMap((entry) => entry.split(/[ ,]+/).filter((token) => token.startsWith('-')));
       for (const option of command.options) expect(flags, `${command.path.join(' ')} ${option}`).toContain(option);
     }
-  });
+  }, 300_000);
 
   it("has the options table of record, replay and run that --help shows beside Playwright's own", () => {
     const rows = tableAfter('Options of `record`, `replay` and `run`');
