@@ -3,7 +3,7 @@
  * ~100, ~1,000 and ~10,000 elements served from 127.0.0.1, and the engine's per-action time
  * against a plain Playwright script doing the same actions on the same page, in one run.
  */
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { EngineInstance, ScreenNode } from '../contract/engine.js';
 import { renderScreen } from '../step/screen-text.js';

@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { FileCacheStore, initHashing } from '../cache-format/index.js';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { ScreenNode } from '../contract/engine.js';

@@ -9,7 +9,7 @@ import type { ProviderOptions, ToolResultOutput } from '@ai-sdk/provider-utils';
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { StepContext, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import { isRuntimeHardStop } from './hard-stop.js';
-import { repairCall } from './call-repair.js';
+import { ignoredKeysNote, repairCall } from './call-repair.js';
 import { compactHistory, ReasoningGate } from './history.js';
 import { callSignature, LoopGuards, type LoopLimits } from './loop-guards.js';
 import { requestTurn, withoutExecute, type RequestedToolCall, type TurnResponse } from './model-call.js';
@@ -128,6 +128,19 @@ async function toToolOutput(run: LoopRun, call: RequestedToolCall, raw: unknown,
   return failed ? { type: 'error-text', value: text } : { type: 'text', value: text };
 }
 
+/** `output` with a line of `note` added where the model reads text. */
+function withNote(output: ToolResultOutput, note: string): ToolResultOutput {
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return { ...output, value: `${output.value}\n${note}` };
+    case 'content':
+      return { ...output, value: [...output.value, { type: 'text', text: note }] };
+    default:
+      return output;
+  }
+}
+
 function outputText(output: ToolResultOutput): string {
   switch (output.type) {
     case 'text':
@@ -150,13 +163,21 @@ async function runCall(
   messages: ModelMessage[],
   verdictTool: ReturnType<typeof createVerdictTool>,
 ): Promise<{ part: ToolResultPart; failed: boolean; isVerdict: boolean }> {
-  const part = (output: ToolResultOutput): ToolResultPart => ({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output });
+  let ignored: string[] = [];
+  // The model learns which of its keys were ignored, in the result of the call that used the rest.
+  const part = (output: ToolResultOutput): ToolResultPart => ({
+    type: 'tool-result',
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: ignored.length === 0 ? output : withNote(output, ignoredKeysNote(call.toolName, ignored)),
+  });
   if (call.invalid !== undefined) {
     const repair = await repairCall(run.tools, call);
     if (repair.kind === 'refused') {
       return { part: part({ type: 'error-text', value: run.ctx.redact(repair.text) }), failed: true, isVerdict: call.toolName === VERDICT_TOOL_NAME };
     }
     call = { toolCallId: call.toolCallId, toolName: call.toolName, input: repair.input };
+    ignored = repair.ignored;
   }
   if (call.toolName === VERDICT_TOOL_NAME) {
     if (!alone && run.concluding === undefined) return { part: part({ type: 'text', value: VERDICT_NOT_ALONE }), failed: false, isVerdict: true };

@@ -19,6 +19,7 @@ import { cacheStepTitle, modelStepTitle, type StepDetails } from './step-details
 import type { CacheOutcome } from '../contract/cache-outcome.js';
 import { clipLine } from '../contract/text.js';
 import { visibleLines, visibleText } from '../semantics/visible-text.js';
+import { asInternalCall } from './playwright-internals.js';
 
 /** Options of `agent.act`. */
 export interface ActOptions {
@@ -125,29 +126,6 @@ export class RaisedErrors {
     }
     return undefined;
   }
-}
-
-/** The private hook of a Playwright object that runs work as one internal API call. */
-type InternalCallHost = { _wrapApiCall?: (body: () => Promise<unknown>, options: { internal: boolean }) => Promise<unknown> };
-
-/**
- * Run a step's engine work as one internal Playwright call: the engine's own calls (walks,
- * clicks, fills) then stay out of the HTML report's step list and the trace, where a typed
- * secret would otherwise show in a step title (`Fill "…"`). Uses Playwright's private
- * `_wrapApiCall`; without it the work runs as it is. Errors are carried out of the wrapper
- * untouched (it would prefix their messages).
- */
-async function asInternalCall<T>(host: unknown, work: () => Promise<T>): Promise<T> {
-  const wrap = (host as InternalCallHost | undefined)?._wrapApiCall;
-  if (typeof wrap !== 'function') return work();
-  type Settled = { ok: true; value: T } | { ok: false; error: unknown };
-  const settled = (await wrap.call(
-    host,
-    (): Promise<Settled> => work().then((value): Settled => ({ ok: true, value }), (error: unknown): Settled => ({ ok: false, error })),
-    { internal: true },
-  )) as Settled;
-  if (!settled.ok) throw settled.error;
-  return settled.value;
 }
 
 /** The agent step's title: `agent.act "add two todos"` (redacted, shortened). */

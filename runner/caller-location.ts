@@ -16,7 +16,7 @@ export interface SourceLocation {
 /** The folders this package's code lives in: under `dist/` once built, and beside it where source maps point. */
 const BUILT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOTS = basename(BUILT_ROOT) === 'dist' ? [BUILT_ROOT, dirname(BUILT_ROOT)] : [BUILT_ROOT];
-const OWN_FOLDERS = ROOTS.flatMap((root) => ['agent', 'cache-format', 'cli', 'engines', 'errors', 'executor', 'recorder', 'replayer', 'runner'].map((folder) => join(root, folder) + sep));
+const OWN_FOLDERS = ROOTS.flatMap((root) => ['cache-format', 'cli', 'contract', 'engines', 'errors', 'executor', 'recorder', 'replayer', 'runner', 'secrets', 'semantics', 'step', 'step-cache'].map((folder) => join(root, folder) + sep));
 const PLAYWRIGHT_FILE = /[/\\]node_modules[/\\](?:playwright|playwright-core|@playwright[/\\][^/\\]+)[/\\]/;
 
 /** True for a file of this package's own code. */

@@ -11,6 +11,7 @@ import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.j
 import { environmentVariableFor } from '../secrets/vault.js';
 import type { CacheMode } from '../contract/cache-outcome.js';
 import { visibleLines, visibleText } from '../semantics/visible-text.js';
+import { FAILURE_SNAPSHOT_SWITCH } from './playwright-internals.js';
 
 /** Environment variables the CLI sets for a run. */
 export const ENVIRONMENT = {
@@ -188,17 +189,17 @@ export function markVideoUnavailable(): void {
   process.env[ENVIRONMENT.videoUnavailable] = '1';
 }
 
-const originalNoCopyPrompt = process.env['PLAYWRIGHT_NO_COPY_PROMPT'];
+const originalNoCopyPrompt = process.env[FAILURE_SNAPSHOT_SWITCH];
 
 /**
  * Withhold Playwright's failure page snapshot (`error-context.md`) for this attempt: after a
  * secret fill the page may show the value, and no evidence is kept from then on. Playwright
- * reads `PLAYWRIGHT_NO_COPY_PROMPT` in the worker when the context closes.
+ * reads the switch (`playwright-internals.ts`, probed there) in the worker when the context closes.
  */
 export function withholdFailureSnapshot(withhold: boolean): void {
-  if (withhold) process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = '1';
-  else if (originalNoCopyPrompt === undefined) delete process.env['PLAYWRIGHT_NO_COPY_PROMPT'];
-  else process.env['PLAYWRIGHT_NO_COPY_PROMPT'] = originalNoCopyPrompt;
+  if (withhold) process.env[FAILURE_SNAPSHOT_SWITCH] = '1';
+  else if (originalNoCopyPrompt === undefined) delete process.env[FAILURE_SNAPSHOT_SWITCH];
+  else process.env[FAILURE_SNAPSHOT_SWITCH] = originalNoCopyPrompt;
 }
 
 const outputSecrets = new Map<string, string>();

@@ -35,6 +35,7 @@ import type { ProjectSettings, WorkerSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { observeSteps } from './step-observer.js';
+import { requirePlaywrightInternals } from './playwright-internals.js';
 import { setVerificationSink, type VerificationSink } from './verification.js';
 import { wireAttempt, type WiredAttempt } from './wire-attempt.js';
 
@@ -233,17 +234,6 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
   await handle.engine.close();
 }
 
-let warnedUnobserved = false;
-
-/** Once per worker: this Playwright's steps cannot be observed, so only `expect` from e2e verifies. */
-function warnUnobserved(debug: boolean): void {
-  if (warnedUnobserved) return;
-  warnedUnobserved = true;
-  consoleLogger(debug).warn(
-    "this Playwright version does not let e2e observe its assertions: only `expect` imported from 'e2e' verifies an agent step (the run names every step nothing verified).",
-  );
-}
-
 /** The page of the running attempt in this worker (one test runs at a time per worker). */
 let attemptPage: Page | undefined;
 
@@ -332,6 +322,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
         );
       }
       withholdFailureSnapshot(false);
+      requirePlaywrightInternals({ testInfo, page, failureSnapshot: true });
       if (agentContext !== undefined && typeof agentContext !== 'string') {
         throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
       }
@@ -346,14 +337,13 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
     }
     const runner = handle.runner;
     const observation = observeSteps(testInfo, { expectPassed: (matcher) => runner.recordVerification('expect', matcher) });
-    if (observation === undefined) warnUnobserved(settings.debug);
-    setVerificationSink(verificationSinkOf(handle), { observed: observation !== undefined });
+    setVerificationSink(verificationSinkOf(handle), { observed: true });
     attemptPage = page;
     try {
       await use(handle);
     } finally {
       attemptPage = undefined;
-      observation?.stop();
+      observation.stop();
       setVerificationSink(undefined);
       await finishAttempt(handle, testInfo);
     }

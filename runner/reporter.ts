@@ -17,7 +17,8 @@ import { RunLedger } from '../cache-format/run-ledger.js';
 import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault, type SecretDefinition } from '../secrets/vault.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, readRunEnvironment, secretValuesFromEnvironment, stopWithParent } from './environment.js';
+import { printLines, readRunEnvironment, reportConfigFailure, secretValuesFromEnvironment, stopWithParent } from './environment.js';
+import { isListingRun, missingInternalError, probePlaywrightInternals } from './playwright-internals.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
   ATTEMPT_ATTACHMENT,
@@ -100,6 +101,12 @@ export default class E2EReporter implements Reporter {
   constructor(options: E2EReporterOptions = {}) {
     this.#options = options;
     stopWithParent();
+    const missing = probePlaywrightInternals({ reporterOptions: options });
+    if (missing.length > 0) {
+      const error = missingInternalError(missing);
+      this.#errors.push({ code: error.code, message: error.message });
+      reportConfigFailure({ code: error.code, message: error.message });
+    }
   }
 
   /** Never claims the terminal; Playwright's list reporter prints progress. */
@@ -131,7 +138,7 @@ export default class E2EReporter implements Reporter {
 
   /** Write the report, print the summary, keep Playwright's status. A listing (`--list`) leaves `.e2e/` as it was. */
   async onEnd(result: FullResult): Promise<void> {
-    if (this.#options._mode === 'list') return;
+    if (isListingRun(this.#options)) return;
     const report = this.#build(result);
     const path = this.#reportPath();
     await mkdir(dirname(path), { recursive: true });

@@ -45,7 +45,7 @@ describe('observeSteps', () => {
     expectStep(info, 'Expect "not toHaveCount"', { pass: false, name: 'toHaveCount' });
     expectStep(info, 'the list shows one todo', { pass: true, name: 'toBeVisible' });
     expectStep(info, 'Expect "soft toHaveURL"', { pass: true });
-    observation?.stop();
+    observation.stop();
     expect(passed).toEqual(['toHaveText', 'not.toHaveCount', 'toBeVisible', 'toHaveURL']);
   });
 
@@ -74,13 +74,15 @@ describe('observeSteps', () => {
     expect(steps[0]?.stack).toBe(stack);
   });
 
-  it("restores Playwright's method when stopped, and gives up on a TestInfo without one", () => {
+  it("restores Playwright's method when stopped, and refuses a TestInfo without one by name", () => {
     const { info } = fakeTestInfo();
     const original = (info as unknown as { _addStep: unknown })._addStep;
     const observation = observeSteps(info, { expectPassed: () => undefined });
     expect((info as unknown as { _addStep: unknown })._addStep).not.toBe(original);
-    observation?.stop();
+    observation.stop();
     expect((info as unknown as { _addStep: unknown })._addStep).toBe(original);
-    expect(observeSteps({} as TestInfo, { expectPassed: () => undefined })).toBeUndefined();
+    expect(() => observeSteps({} as TestInfo, { expectPassed: () => undefined })).toThrow(
+      expect.objectContaining({ code: 'UNSUPPORTED_CAPABILITY', message: expect.stringContaining('TestInfo._addStep') }),
+    );
   });
 });

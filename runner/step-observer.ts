@@ -8,13 +8,13 @@
  *   wrapper and the `agent.*` steps would otherwise point into `node_modules/e2e`).
  *
  * Playwright has no public hook for its steps, so this wraps the private
- * `TestInfo._addStep(data, parent)` and the `complete(result)` of the step it returns, as
- * Playwright 1.56–1.65 have them. When they are missing (another Playwright), `start` says
- * so and the caller falls back: only `expect` from `e2e` counts, and the run names every
- * step that nothing verified.
+ * `TestInfo._addStep(data, parent)` and the `complete(result)` of the step it returns
+ * (`playwright-internals.ts`, which probes for it): a Playwright without it fails the attempt
+ * `UNSUPPORTED_CAPABILITY` rather than counting fewer verifications.
  */
 import type { TestInfo } from '@playwright/test';
 import { isOwnFile, userFrames, type SourceLocation } from './caller-location.js';
+import { replaceAddStep, type AddStep, type PlaywrightStepData as StepData, type PlaywrightStepResult as StepResult } from './playwright-internals.js';
 
 /** The web-first matchers: each takes a Locator or a Page (not `toBeOK`: a response; not `toPass`: a function). */
 const SCREEN_MATCHERS: ReadonlySet<string> = new Set([
@@ -48,28 +48,6 @@ const SCREEN_MATCHERS: ReadonlySet<string> = new Set([
   'toHaveValues',
   'toMatchAriaSnapshot',
 ]);
-
-interface StepData {
-  box?: unknown;
-  category?: unknown;
-  title?: unknown;
-  stack?: unknown;
-  params?: unknown;
-}
-
-interface StepResult {
-  error?: unknown;
-  softError?: unknown;
-  name?: unknown;
-}
-
-interface RecordedStep {
-  stack?: unknown;
-  boxedStack?: unknown;
-  complete?: (result: StepResult) => unknown;
-}
-
-type AddStep = (data: StepData, parent?: unknown) => RecordedStep;
 
 /** What the observer reports. */
 export interface StepObserverHandlers {
@@ -117,15 +95,11 @@ function matcherOf(data: StepData, result: StepResult): { name: string; negated:
 }
 
 /**
- * Start observing `testInfo`'s steps; undefined when this Playwright has no `_addStep` to
- * observe (the caller then falls back, see the module comment).
+ * Start observing `testInfo`'s steps.
+ * @throws E2EError `UNSUPPORTED_CAPABILITY` when this Playwright has no `TestInfo._addStep`.
  */
-export function observeSteps(testInfo: TestInfo, handlers: StepObserverHandlers): StepObservation | undefined {
-  const host = testInfo as unknown as { _addStep?: unknown };
-  const original = host._addStep;
-  if (typeof original !== 'function') return undefined;
-  const addStep = original as AddStep;
-  const observed: AddStep = function (this: unknown, data, parent) {
+export function observeSteps(testInfo: TestInfo, handlers: StepObserverHandlers): StepObservation {
+  const stop = replaceAddStep(testInfo, (addStep) => function observed(this: unknown, data, parent) {
     if (isFrameList(data?.stack)) dropOwnFrames(data.stack);
     // Without a stack Playwright takes one here, whose first frame would be this wrapper.
     else if (data !== undefined && data !== null && data.stack === undefined && data.box !== true) data = { ...data, stack: currentUserFrames() };
@@ -154,13 +128,6 @@ export function observeSteps(testInfo: TestInfo, handlers: StepObserverHandlers)
       };
     }
     return step;
-  };
-  host._addStep = observed;
-  return {
-    stop: () => {
-      if (host._addStep === observed) delete host._addStep;
-      // An own property may have shadowed the prototype's; put it back if deleting did not.
-      if (host._addStep !== original) host._addStep = original;
-    },
-  };
+  } as AddStep);
+  return { stop };
 }

@@ -21,10 +21,11 @@ export const RULES = {
   step: { folders: ['errors', 'contract', 'semantics', 'secrets'], packages: ['zod'] },
   executor: { folders: ['errors', 'contract', 'semantics', 'secrets', 'step'], packages: ['ai', '@ai-sdk/', 'zod'] },
   'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'recorder', 'replayer', 'step'], packages: [] },
-  'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['playwright', 'playwright-core'] },
+  // The project's own Playwright, through the peer: one copy per project (engines/web/README.md).
+  'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['@playwright/test'] },
   runner: {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'recorder', 'replayer', 'step', 'executor', 'step-cache', 'engines/web'],
-    packages: ['@playwright/test', 'playwright', 'zod', 'ai', '@ai-sdk/'],
+    packages: ['@playwright/test', 'zod', 'ai', '@ai-sdk/'],
   },
   cli: {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'recorder', 'replayer', 'step', 'executor', 'step-cache', 'engines/web', 'runner'],

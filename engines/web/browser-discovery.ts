@@ -6,7 +6,7 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { chromium } from 'playwright';
+import { chromium } from '@playwright/test';
 import { E2EError } from '../../errors/index.js';
 
 /** Flags every Chromium we launch gets: headless-friendly, quiet, no background traffic. */

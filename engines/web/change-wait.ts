@@ -4,7 +4,7 @@
  * announce) and the page's fetch, XHR and document requests, so `quiet` also waits for a
  * response the screen is waiting on. Every wait is bounded here, whatever the page's timers do.
  */
-import type { Page, Request } from 'playwright';
+import type { Page, Request } from '@playwright/test';
 import { E2EError } from '../../errors/index.js';
 import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult } from '../../contract/engine.js';
 import { CONTEXT_GONE, withChangeMonitor } from './observe-page.js';

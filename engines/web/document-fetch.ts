@@ -4,7 +4,7 @@
  * redirects off, so a refused `Location` is seen before the browser could follow it. Method,
  * body and headers are the request's own; cookies come from and go back to the context's jar.
  */
-import type { APIResponse, Route } from 'playwright';
+import type { APIResponse, Route } from '@playwright/test';
 import { redirectTarget } from './redirect-hop.js';
 import type { HopJudge } from './redirect-watch.js';
 import { messageOf } from '../../errors/index.js';

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserServer } from 'playwright';
+import { chromium, type Browser, type BrowserServer } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isE2EError } from '../../errors/index.js';
 import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance } from '../../contract/engine.js';

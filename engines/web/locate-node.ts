@@ -3,7 +3,7 @@
  * {@link walkPage} keeps, in whichever frame owns it, to a Playwright `ElementHandle`.
  * No attribute is written to the app's DOM for this, so its observers never see us.
  */
-import type { ElementHandle, Frame, Page } from 'playwright';
+import type { ElementHandle, Frame, Page } from '@playwright/test';
 import type { Point } from '../../contract/engine.js';
 import { inPageExpression, inPageFunction } from './observe-page.js';
 

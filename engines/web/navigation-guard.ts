@@ -7,7 +7,7 @@
  * answering the request through `route.fetch` with redirects off (document-fetch.ts), which
  * judges the first hop; a later hop of such a navigation is caught only once sent (README).
  */
-import type { BrowserContext, Frame, Page, Request, Route } from 'playwright';
+import type { BrowserContext, Frame, Page, Request, Route } from '@playwright/test';
 import { answerThroughFetch } from './document-fetch.js';
 import { isHttpUrl } from './redirect-hop.js';
 import { RedirectWatch } from './redirect-watch.js';

@@ -4,7 +4,7 @@
  * with a no-op `__name` in scope, because TS runners (tsx, esbuild's keepNames) wrap inner
  * functions in a module-level `__name(...)` helper that does not exist inside the page.
  */
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../contract/engine.js';
 import { TICKING_RULES } from '../../semantics/volatile-text.js';
 import { MASK_ATTRIBUTE } from './locate-node.js';

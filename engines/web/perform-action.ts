@@ -3,7 +3,7 @@
  * (visible, stable, enabled, receives events) bounded by the caller's timeout; page and
  * point actions use the keyboard and mouse directly. Errors are translated by the caller.
  */
-import type { ElementHandle, Page } from 'playwright';
+import type { ElementHandle, Page } from '@playwright/test';
 import { EngineError, type EngineAction, type KeyModifier, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../contract/engine.js';
 import { checkedState, pointerReady } from './pointer-ready.js';
 

@@ -11,7 +11,7 @@
  * it always does. So the quick path only ever answers "ready now"; every wait and every
  * failure message stays Playwright's.
  */
-import type { ElementHandle } from 'playwright';
+import type { ElementHandle } from '@playwright/test';
 import { inPageFunction } from './observe-page.js';
 import { STILL_GAP_MS } from './page-walk.js';
 

@@ -5,7 +5,7 @@
  * document responses: a 3xx whose `Location` the policy refuses is failed there, and the hop
  * is never sent. Chromium runs this session's interception alongside Playwright's.
  */
-import type { BrowserContext, CDPSession, Page } from 'playwright';
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 import { redirectTarget } from './redirect-hop.js';
 
 /** Decides one URL: true to let the browser go there (a refusal is recorded by the callee). */

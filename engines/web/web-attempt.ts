@@ -3,7 +3,7 @@
  * answering one immediate query at a time. Waiting, retries, budgets and redaction are the
  * runner's; this class only observes, acts, and translates failures into engine codes.
  */
-import type { BrowserContext, Page } from 'playwright';
+import type { BrowserContext, Page } from '@playwright/test';
 import { E2EError } from '../../errors/index.js';
 import {
   EngineError,

@@ -3,7 +3,7 @@
  * launched (or connected to) on first use and shared; every attempt gets a fresh context
  * and page, unless the host (Playwright Test) hands in its own page.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { E2EError, didYouMean } from '../../errors/index.js';
 import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../contract/engine.js';
 import { resolveLaunchOptions, type ChromiumLaunchOptions } from './browser-discovery.js';

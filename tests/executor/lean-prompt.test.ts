@@ -101,19 +101,22 @@ describe('the prompt the built-in agent sends', () => {
     expect(outcome.actions.length).toBe(4);
   });
 
-  it('sends schemas without $schema, and still refuses a call with a key the tool does not take', async () => {
+  it('sends schemas without $schema, and ignores a key the tool does not take, naming it in the result and using the known ones', async () => {
     const { runner, server } = await padWithModel((request) => {
       const turn = request.messages.filter((message) => message.role === 'assistant').length;
-      if (turn === 0) return call('tap', { target: findId(requestText(request), 'button', 'Pad'), force: true });
-      return call('complete_step', { status: 'failed', errorCode: 'ACTION_FAILED', summary: 'The tap was refused.' });
+      if (turn === 0) return call('tap', { target: findId(requestText(request), 'button', 'Pad'), note: 'typing' });
+      return call('complete_step', { status: 'passed', summary: 'Tapped the pad.' });
     });
-    await runner.runStep('act', 'tap the pad');
+    const outcome = await runner.runStep('act', 'tap the pad');
     const tools = server.requests[0]!.body['tools'] as Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
     for (const definition of tools) expect(Object.keys(definition.function.parameters)).not.toContain('$schema');
     const tap = tools.find((definition) => definition.function.name === 'tap')!;
     expect(tap.function.parameters).toEqual({ type: 'object', properties: { target: { type: 'string' } }, required: ['target'] });
-    const refusal = String(server.requests[1]!.messages[server.requests[1]!.messages.length - 1]?.content ?? '');
-    expect(refusal).toContain('The call to tap was not valid');
+    expect(outcome.verdict.status).toBe('passed');
+    expect(outcome.actions).toEqual([expect.stringMatching(/^tap button "Pad"/)]);
+    const result = String(server.requests[1]!.messages[server.requests[1]!.messages.length - 1]?.content ?? '');
+    expect(result).toContain('(Ignored the key "note": tap does not take it.)');
+    expect(result).not.toContain('was not valid');
   });
 
   it('names type_secret only in the brief of a step that has a secret, and keeps the system prompt byte for byte', async () => {

@@ -7,51 +7,25 @@
  * mv` as the miss suggests and replayed. Each project has exactly one
  * `@playwright/test`, and the shipped source maps carry their sources.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseReport, type Report } from '../../runner/report.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { parseXml } from '../support/xml.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+import { command as userCommand, freshProject as installedProject, NPM, packTarball, reportOf, runE2E, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
 
 let work: string;
 let tarball: string;
 let app: StaticServer;
 let projects: Record<'commonjs' | 'module', string>;
 
-/** The environment of a user's shell: no CI switch or e2e variables of this test run. */
-function userEnvironment(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('E2E_') && !key.startsWith('npm_') && key !== 'CI' && key !== 'NODE_OPTIONS') env[key] = value;
-  }
-  return { ...env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', FORCE_COLOR: '0', E2E_INSTALL_APP_URL: app.origin, ...extra };
-}
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function command(cwd: string, file: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env: userEnvironment(extra), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return userCommand(cwd, file, args, { E2E_INSTALL_APP_URL: app.origin, ...extra });
 }
 
 /** `npx e2e …` as the user types it (`--no`: never fetch `e2e` from the registry, which is another project). */
@@ -59,66 +33,15 @@ function npxE2E(project: string, args: string[]): Promise<Finished> {
   return command(project, 'npx', ['--no', 'e2e', ...args]);
 }
 
-/** The same binary npx runs, without npx's start-up (seconds on a busy machine). */
+/** The same binary npx runs, without npx's start-up. */
 function e2e(project: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
-  return command(project, join(project, 'node_modules', '.bin', 'e2e'), args, extra);
+  return runE2E(project, args, { E2E_INSTALL_APP_URL: app.origin, ...extra });
 }
-
-function reportOf(project: string): Report {
-  const read = parseReport(readFileSync(join(project, '.e2e', 'report.json'), 'utf8'));
-  if (read.kind !== 'report') throw new Error(`no readable report in ${project}`);
-  return read.report;
-}
-
-const CONFIG = `import { defineConfig, web, type StepExecutor } from 'e2e';
-
-// A scripted executor of the project's own: no model; it acts only through the policed actions.
-const typist: StepExecutor = {
-  name: 'typist',
-  version: '1',
-  async runStep(ctx) {
-    const screen = await ctx.observe({ tree: true });
-    const box = /#(\\S+) textbox "New todo"/.exec(screen.text)?.[1];
-    if (box === undefined) return { status: 'failed', summary: 'No new-todo box.' };
-    await ctx.actions.type({ id: box }, 'Buy milk', { replace: true });
-    await ctx.actions.press({ id: box }, 'Enter');
-    return { status: 'passed', summary: 'Added Buy milk.' };
-  },
-};
-
-export default defineConfig({
-  testDir: 'tests',
-  workers: 1,
-  targets: [{ name: 'web', engine: web(), app: { url: process.env.E2E_INSTALL_APP_URL ?? 'http://127.0.0.1:9' } }],
-  agents: { default: { executor: typist, context: 'A todo list.' } },
-});
-`;
-
-// The verification uses `expect` from '@playwright/test', as most tests are written; it counts like e2e's.
-const TEST = `import { test } from 'e2e';
-import { expect } from '@playwright/test';
-
-test('adds a todo', async ({ app, agent, screen }) => {
-  await app.open('/todo.html');
-  await agent.act('add the todo "Buy milk"');
-  await expect(screen.getByRole('listitem')).toHaveText('Buy milk');
-  await expect(screen.getByRole('status')).toHaveText('Added Buy milk');
-});
-
-// Declared only where a failing test is wanted (the JUnit run and the listing).
-if (process.env.E2E_INSTALL_STALE === '1') {
-  test('was never recorded', async ({ app, agent }) => {
-    await app.open('/todo.html');
-    await agent.act('add the todo "Walk the dog"');
-  });
-}
-`;
 
 beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'e2e-install-'));
-  const packed = JSON.parse(execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
-  tarball = join(work, packed[0]!.filename);
+  tarball = packTarball(work);
   app = await serveApp();
   // Both installs at once: npm mostly waits on the cache and the registry.
   const [commonjs, module] = await Promise.all([freshProject('commonjs'), freshProject('module')]);
@@ -130,13 +53,8 @@ afterAll(async () => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-async function freshProject(kind: 'commonjs' | 'module'): Promise<string> {
-  const project = join(work, kind);
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: `fresh-${kind}`, version: '1.0.0', private: true, type: kind }, null, 2)}\n`);
-  const install = await command(project, NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@playwright/test']);
-  if (install.code !== 0) throw new Error(`npm install failed in the ${kind} project:\n${install.stderr}`);
-  return project;
+function freshProject(kind: 'commonjs' | 'module'): Promise<string> {
+  return installedProject(join(work, kind), { kind, tarball });
 }
 
 describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "type": "%s" project', (kind) => {

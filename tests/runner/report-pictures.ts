@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright';
+import { chromium, type Browser } from '@playwright/test';
 import { resolveLaunchOptions } from '../../engines/web/browser-discovery.js';
 import { ROOT, ensureBuilt } from './support/build.js';
 import { runE2E } from './support/e2e-process.js';

@@ -6,7 +6,7 @@
  * says where the page is and does not act there.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { surfaceOf } from '../../../engines/web/index.js';
 import { LATE_MS } from './support/origin-servers.js';

@@ -5,7 +5,7 @@
  * documents the guard answers through route.fetch) load like top-level pages.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { surfaceOf } from '../../../engines/web/index.js';
 import { originSuite } from './support/origin-suite.js';
 import { tapOn, type PolicedPage } from './support/policed-page.js';

@@ -1,0 +1,168 @@
+/**
+ * Every Playwright internal e2e relies on, in one place, with a probe for each (DESIGN §1).
+ * Playwright has no public hook for these, and several guarantees rest on them: a passing
+ * `expect` from `@playwright/test` verifies a step (`TestInfo._addStep`), a typed secret never
+ * shows in a step title of the HTML report or the trace (`_wrapApiCall`), `--list` leaves
+ * `.e2e/` as it was (the reporter option `_mode`), and no failure page snapshot is kept after a
+ * secret fill (`PLAYWRIGHT_NO_COPY_PROMPT`). A Playwright that lacks one fails the run with
+ * `UNSUPPORTED_CAPABILITY` naming it and the fix; nothing falls back to a weaker guarantee.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { E2EError } from '../errors/index.js';
+
+/** The internals, by the name a failure shows. */
+export type PlaywrightInternal = 'TestInfo._addStep' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT';
+
+/** What each internal keeps true, for the failure message. */
+export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> = {
+  'TestInfo._addStep': "lets an `expect` from '@playwright/test' verify the agent step before it",
+  'Page._wrapApiCall': 'keeps typed secrets out of the step titles of the HTML report and the trace',
+  'the reporter option _mode': 'keeps `--list` from writing .e2e/report.json',
+  PLAYWRIGHT_NO_COPY_PROMPT: 'keeps the failure page snapshot (error-context.md) of an attempt that typed a secret',
+};
+
+/** The oldest and newest `@playwright/test` e2e is tested with (tests/install/playwright-range.test.ts). */
+export const TESTED_PLAYWRIGHT = { oldest: '1.56.0', newest: '1.65.1' } as const;
+
+const require = createRequire(import.meta.url);
+
+/** The version of the `@playwright/test` this package resolves (the project's own), if it can be read. */
+export function playwrightTestVersion(): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(require.resolve('@playwright/test/package.json'), 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The coded error for a missing internal: which one, what it keeps true, and the fix. */
+export function missingInternalError(missing: readonly PlaywrightInternal[], version = playwrightTestVersion()): E2EError {
+  const names = missing.map((name) => `${name} (${PLAYWRIGHT_INTERNALS[name]})`).join('; ');
+  return new E2EError(
+    'UNSUPPORTED_CAPABILITY',
+    `This Playwright (@playwright/test ${version ?? 'of unknown version'}) lacks ${missing.length === 1 ? 'an internal' : 'internals'} e2e relies on: ${names}. ` +
+      `e2e is tested with @playwright/test ${TESTED_PLAYWRIGHT.oldest} to ${TESTED_PLAYWRIGHT.newest}: install one of those, e.g. \`npm install -D @playwright/test@${TESTED_PLAYWRIGHT.newest}\`.`,
+  );
+}
+
+/** Playwright's source that reads `PLAYWRIGHT_NO_COPY_PROMPT` (its worker's artifacts recorder). */
+function failureSnapshotSource(): string | undefined {
+  try {
+    const testRequire = createRequire(require.resolve('@playwright/test/package.json'));
+    return readFileSync(join(dirname(testRequire.resolve('playwright/package.json')), 'lib', 'index.js'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+let failureSnapshotSwitch: boolean | undefined;
+
+/** What {@link probePlaywrightInternals} looks at; a subject left out is not probed. */
+export interface InternalSubjects {
+  /** The attempt's `TestInfo`. */
+  testInfo?: unknown;
+  /** The attempt's Playwright page (the engine's host object). */
+  page?: unknown;
+  /** The options Playwright hands a reporter's constructor. */
+  reporterOptions?: unknown;
+  /** Probe the failure snapshot switch; `source` replaces Playwright's file (for tests). */
+  failureSnapshot?: boolean | { source: string | undefined };
+}
+
+/** The internals missing from the given subjects (empty when all are there). */
+export function probePlaywrightInternals(subjects: InternalSubjects): PlaywrightInternal[] {
+  const missing: PlaywrightInternal[] = [];
+  if (subjects.testInfo !== undefined && typeof (subjects.testInfo as { _addStep?: unknown })._addStep !== 'function') missing.push('TestInfo._addStep');
+  if (subjects.page !== undefined && typeof (subjects.page as { _wrapApiCall?: unknown })._wrapApiCall !== 'function') missing.push('Page._wrapApiCall');
+  if (subjects.reporterOptions !== undefined && typeof (subjects.reporterOptions as { _mode?: unknown })._mode !== 'string') missing.push('the reporter option _mode');
+  if (subjects.failureSnapshot !== undefined && subjects.failureSnapshot !== false) {
+    let present: boolean;
+    if (typeof subjects.failureSnapshot === 'object') present = subjects.failureSnapshot.source?.includes('process.env.PLAYWRIGHT_NO_COPY_PROMPT') === true;
+    else present = failureSnapshotSwitch ??= failureSnapshotSource()?.includes('process.env.PLAYWRIGHT_NO_COPY_PROMPT') === true;
+    if (!present) missing.push('PLAYWRIGHT_NO_COPY_PROMPT');
+  }
+  return missing;
+}
+
+/** Probe the subjects and throw {@link missingInternalError} when any internal is missing. */
+export function requirePlaywrightInternals(subjects: InternalSubjects): void {
+  const missing = probePlaywrightInternals(subjects);
+  if (missing.length > 0) throw missingInternalError(missing);
+}
+
+/** Playwright's step data, as `TestInfo._addStep(data, parent)` takes it (fields e2e reads). */
+export interface PlaywrightStepData {
+  box?: unknown;
+  category?: unknown;
+  title?: unknown;
+  stack?: unknown;
+  params?: unknown;
+}
+
+/** What a step's `complete(result)` receives. */
+export interface PlaywrightStepResult {
+  error?: unknown;
+  softError?: unknown;
+  name?: unknown;
+}
+
+/** The step `_addStep` returns (fields e2e reads or replaces). */
+export interface PlaywrightRecordedStep {
+  stack?: unknown;
+  boxedStack?: unknown;
+  complete?: (result: PlaywrightStepResult) => unknown;
+}
+
+/** `TestInfo._addStep`. */
+export type AddStep = (data: PlaywrightStepData, parent?: unknown) => PlaywrightRecordedStep;
+
+/**
+ * Replace `testInfo._addStep` with `wrap(original)`; the returned function puts Playwright's
+ * own back. Throws `UNSUPPORTED_CAPABILITY` when this Playwright has none.
+ */
+export function replaceAddStep(testInfo: unknown, wrap: (original: AddStep) => AddStep): () => void {
+  requirePlaywrightInternals({ testInfo });
+  const host = testInfo as { _addStep?: unknown };
+  const original = host._addStep as AddStep;
+  const observed = wrap(original);
+  host._addStep = observed;
+  return () => {
+    if (host._addStep === observed) delete host._addStep;
+    // An own property may have shadowed the prototype's; put it back if deleting did not.
+    if (host._addStep !== original) host._addStep = original;
+  };
+}
+
+type InternalCallHost = { _wrapApiCall: (body: () => Promise<unknown>, options: { internal: boolean }) => Promise<unknown> };
+
+/**
+ * Run work as one internal Playwright call of `host` (a page): the engine's own calls (walks,
+ * clicks, fills) then stay out of the HTML report's step list and the trace, where a typed
+ * secret would otherwise show in a step title (`Fill "…"`). With no host (an engine that is
+ * not Playwright's) the work runs as it is; a page without `_wrapApiCall` is
+ * `UNSUPPORTED_CAPABILITY`. Errors are carried out of the wrapper untouched (it would prefix
+ * their messages).
+ */
+export async function asInternalCall<T>(host: unknown, work: () => Promise<T>): Promise<T> {
+  if (host === undefined || host === null) return work();
+  requirePlaywrightInternals({ page: host });
+  type Settled = { ok: true; value: T } | { ok: false; error: unknown };
+  const settled = (await (host as InternalCallHost)._wrapApiCall.call(
+    host,
+    (): Promise<Settled> => work().then((value): Settled => ({ ok: true, value }), (error: unknown): Settled => ({ ok: false, error })),
+    { internal: true },
+  )) as Settled;
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
+/** True for a `--list` run (nothing runs): Playwright tells reporters by the option `_mode`. */
+export function isListingRun(reporterOptions: { _mode?: unknown }): boolean {
+  return reporterOptions._mode === 'list';
+}
+
+/** The variable Playwright's worker reads, when a context closes, to skip the failure page snapshot. */
+export const FAILURE_SNAPSHOT_SWITCH = 'PLAYWRIGHT_NO_COPY_PROMPT';

@@ -1,0 +1,132 @@
+/**
+ * What the install tests share: pack this project once, make a fresh project that installs the
+ * tarball with a chosen `@playwright/test`, and run commands there in a user's environment (no
+ * CI switch, no e2e variables of this test run).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseReport, type Report } from '../../../runner/report.js';
+import { ROOT } from '../../runner/support/build.js';
+
+/** The npm binary of this platform. */
+export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** `npm pack` this project into `folder` (build scripts skipped: the caller built `dist/`); the tarball's path. */
+export function packTarball(folder: string): string {
+  const packed = JSON.parse(execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
+  return join(folder, packed[0]!.filename);
+}
+
+/** The environment of a user's shell: no CI switch or e2e variables of this test run, plus `extra`. */
+export function userEnvironment(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('E2E_') && !key.startsWith('npm_') && key !== 'CI' && key !== 'NODE_OPTIONS') env[key] = value;
+  }
+  return { ...env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', FORCE_COLOR: '0', ...extra };
+}
+
+/** A finished command. */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `file args` in `cwd` with {@link userEnvironment}`(extra)`. */
+export function command(cwd: string, file: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env: userEnvironment(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The installed `e2e` binary, without npx's start-up (seconds on a busy machine). */
+export function runE2E(project: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
+  return command(project, join(project, 'node_modules', '.bin', 'e2e'), args, extra);
+}
+
+/** The project's `.e2e/report.json`, parsed. */
+export function reportOf(project: string): Report {
+  const read = parseReport(readFileSync(join(project, '.e2e', 'report.json'), 'utf8'));
+  if (read.kind !== 'report') throw new Error(`no readable report in ${project}`);
+  return read.report;
+}
+
+/** Options of {@link freshProject}. */
+export interface FreshProjectOptions {
+  /** The package's `"type"`. */
+  kind: 'commonjs' | 'module';
+  /** The tarball to install. */
+  tarball: string;
+  /** What to install Playwright Test as (default `@playwright/test`, the newest). */
+  playwrightTest?: string;
+  /** Environment for `npm install`. */
+  extra?: Record<string, string>;
+}
+
+/** Make `folder` a fresh project with the tarball and `@playwright/test` installed (from the local npm cache where it can). */
+export async function freshProject(folder: string, options: FreshProjectOptions): Promise<string> {
+  mkdirSync(folder, { recursive: true });
+  const name = `fresh-${folder.split(/[/\\]/).at(-1) ?? 'project'}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name, version: '1.0.0', private: true, type: options.kind }, null, 2)}\n`);
+  const install = await command(
+    folder,
+    NPM,
+    ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', options.tarball, options.playwrightTest ?? '@playwright/test'],
+    options.extra,
+  );
+  if (install.code !== 0) throw new Error(`npm install failed in ${folder}:\n${install.stderr}`);
+  return folder;
+}
+
+/** A config whose scripted executor (no model) adds "Buy milk" through the policed actions; the app URL comes from `E2E_INSTALL_APP_URL`. */
+export const TYPIST_CONFIG = `import { defineConfig, web, type StepExecutor } from 'e2e';
+
+// A scripted executor of the project's own: no model; it acts only through the policed actions.
+const typist: StepExecutor = {
+  name: 'typist',
+  version: '1',
+  async runStep(ctx) {
+    const screen = await ctx.observe({ tree: true });
+    const box = /#(\\S+) textbox "New todo"/.exec(screen.text)?.[1];
+    if (box === undefined) return { status: 'failed', summary: 'No new-todo box.' };
+    await ctx.actions.type({ id: box }, 'Buy milk', { replace: true });
+    await ctx.actions.press({ id: box }, 'Enter');
+    return { status: 'passed', summary: 'Added Buy milk.' };
+  },
+};
+
+export default defineConfig({
+  testDir: 'tests',
+  workers: 1,
+  targets: [{ name: 'web', engine: web(), app: { url: process.env.E2E_INSTALL_APP_URL ?? 'http://127.0.0.1:9' } }],
+  agents: { default: { executor: typist, context: 'A todo list.' } },
+});
+`;
+
+/** A test of {@link TYPIST_CONFIG}'s app, verified with `expect` from '@playwright/test' (as most tests are written; it counts like e2e's). */
+export const TODO_TEST = `import { test } from 'e2e';
+import { expect } from '@playwright/test';
+
+test('adds a todo', async ({ app, agent, screen }) => {
+  await app.open('/todo.html');
+  await agent.act('add the todo "Buy milk"');
+  await expect(screen.getByRole('listitem')).toHaveText('Buy milk');
+  await expect(screen.getByRole('status')).toHaveText('Added Buy milk');
+});
+
+// Declared only where a failing test is wanted (the JUnit run and the listing).
+if (process.env.E2E_INSTALL_STALE === '1') {
+  test('was never recorded', async ({ app, agent }) => {
+    await app.open('/todo.html');
+    await agent.act('add the todo "Walk the dog"');
+  });
+}
+`;
