@@ -28,6 +28,8 @@ export interface WriteTargets {
   recordedAt: string;
   redact(text: string): string;
   logger: Logger;
+  /** The key of the entry a new recording of `step` supersedes at its place in the test, if any. */
+  supersededBy?: (step: TrackedStep) => Promise<string | undefined>;
 }
 
 /** The recorded flow: what a replay repeats and checks. Provenance and summary are not part of it. */
@@ -95,7 +97,7 @@ export async function writeStep<E extends Entry>(
   const found = candidate(targets);
   try {
     if (found.kind === 'entry') {
-      const saved = await saveEntry(found.entry, step.seen, same, targets, label);
+      const saved = await saveEntry(await placed(found.entry, step, targets), step.seen, same, targets, label);
       if (saved !== undefined) return saved;
     }
   } catch (error) {
@@ -113,6 +115,12 @@ export async function writeStep<E extends Entry>(
   }
   if (found.kind === 'unconfirmed') return 'unconfirmed';
   return 'no-change';
+}
+
+/** `entry` with its place in the test, and, recorded under a new key, the entry it supersedes there. */
+async function placed<E extends Entry>(entry: E, step: TrackedStep<E>, targets: WriteTargets): Promise<E> {
+  const supersedes = step.seen === undefined ? await targets.supersededBy?.(step) : undefined;
+  return supersedes === undefined ? { ...entry, position: step.index } : { ...entry, position: step.index, supersedes };
 }
 
 /** Why a stored entry stays although its step ran again (`the step failed`). */
