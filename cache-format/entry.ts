@@ -185,6 +185,21 @@ export const keyPartsSchema = z.strictObject({
 /** The parts of a cache key (see {@link keyPartsSchema}). */
 export type KeyParts = z.infer<typeof keyPartsSchema>;
 
+/** A cache key as stored in entries (16 hex digits). */
+const keyText = z.string().regex(/^[0-9a-f]{16}$/);
+
+/**
+ * Where in its test a step was recorded, and which entry it replaced there: additions to
+ * version 1 (absent on older entries). `position` is the step's index in its test attempt;
+ * `supersedes` is the key of the entry recorded at the same place (test, position, kind) before
+ * the step's instruction, params or agent context changed, which `cache diff` pairs with this
+ * one and `cache prune` removes.
+ */
+const placeShape = {
+  position: z.number().int().min(0).max(100_000).optional(),
+  supersedes: keyText.optional(),
+};
+
 /** An `act` entry. */
 export const actEntrySchema = z.strictObject({
   version: z.literal(1),
@@ -204,6 +219,7 @@ export const actEntrySchema = z.strictObject({
   verified: z.array(stateControlSchema).max(MAX_STATE_CONTROLS).optional(),
   summary: shortText,
   provenance: provenanceSchema,
+  ...placeShape,
 });
 /** An `act` entry (see {@link actEntrySchema}). */
 export type ActEntry = z.infer<typeof actEntrySchema>;
@@ -246,6 +262,7 @@ export const judgmentEntrySchema = z.strictObject({
   extracted: longText.optional(),
   summary: shortText,
   provenance: provenanceSchema,
+  ...placeShape,
 });
 /** A judgment entry (see {@link judgmentEntrySchema}). */
 export type JudgmentEntry = z.infer<typeof judgmentEntrySchema>;

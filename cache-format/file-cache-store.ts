@@ -29,6 +29,8 @@ import {
   isTempFileName,
   keyOfRefFile,
   parseRef,
+  PROPOSAL_MARKER_FILE,
+  PROPOSAL_MARKER_TEXT,
   refPath,
   REFS_FOLDER,
   tempPathBeside,
@@ -53,6 +55,8 @@ export interface FileCacheStoreOptions {
   fileSystem?: FileSystem;
   /** Folder of the last-hit ledger, outside the committed cache. Without it, hits are not recorded. */
   hitsDirectory?: string;
+  /** A proposal folder (`--propose`): the first write also leaves its marker file (`PROPOSAL_MARKER_FILE`). */
+  proposal?: boolean;
 }
 
 /** What a ref file holds right now. */
@@ -70,12 +74,15 @@ export class FileCacheStore implements CacheStore {
   readonly readOnly: boolean;
   private readonly fileSystem: FileSystem;
   private readonly hits: HitLedger | undefined;
+  private readonly proposal: boolean;
+  private marked = false;
 
   constructor(directory: string, options: FileCacheStoreOptions = {}) {
     this.directory = resolve(directory);
     this.readOnly = options.readOnly ?? false;
     this.fileSystem = options.fileSystem ?? nodeFileSystem;
     this.hits = options.hitsDirectory === undefined ? undefined : new HitLedger(this.fileSystem, resolve(options.hitsDirectory));
+    this.proposal = options.proposal ?? false;
   }
 
   async read(key: string): Promise<ReadEntryResult> {
@@ -112,6 +119,7 @@ export class FileCacheStore implements CacheStore {
       const path = refPath(this.directory, key);
       const before = await this.readRef(path);
       if (before.kind === 'names' && before.blob === blob && (await this.blobIsIntact(blob, bytes))) return { status: 'kept', blob };
+      await this.markProposal();
       await this.putBlob(blob, bytes);
       return await this.putRef(path, blob, options);
     } catch (error) {
@@ -294,6 +302,18 @@ export class FileCacheStore implements CacheStore {
       if (errorCodeOf(error) === 'ENOENT') return false;
       throw error;
     }
+  }
+
+  /** Leaves the proposal marker once (a proposal folder only); an existing marker is left as it is. */
+  private async markProposal(): Promise<void> {
+    if (!this.proposal || this.marked) return;
+    await this.folderInside(this.directory, 'mark a proposal folder', { create: true });
+    try {
+      await this.fileSystem.writeNewFile(join(this.directory, PROPOSAL_MARKER_FILE), new TextEncoder().encode(PROPOSAL_MARKER_TEXT));
+    } catch (error) {
+      if (errorCodeOf(error) !== 'EEXIST') throw error;
+    }
+    this.marked = true;
   }
 
   /** Stores the blob unless the identical file is there. Content-addressed, so a racing writer renames identical bytes. */

@@ -40,4 +40,4 @@ export type {
   WriteStatus,
 } from './store.js';
 export { FileCacheStore, type FileCacheStoreOptions } from './file-cache-store.js';
-export { blobPath, refPath } from './layout.js';
+export { blobPath, PROPOSAL_MARKER_FILE, refPath } from './layout.js';

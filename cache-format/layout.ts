@@ -15,6 +15,15 @@ import { parseBlobName } from './codec.js';
 export const REFS_FOLDER = 'refs';
 /** Folder of blobs under a cache folder. */
 export const BLOBS_FOLDER = 'blobs';
+/**
+ * The file that marks a proposal folder (`e2e run --propose <dir>`): `cache diff <cache> <dir>`
+ * then shows what `cache accept` would do (entries the proposal lacks stay, nothing reads as removed).
+ */
+export const PROPOSAL_MARKER_FILE = 'PROPOSAL.txt';
+/** What the proposal marker says to a reader who opens it. */
+export const PROPOSAL_MARKER_TEXT =
+  'A cache proposal written by `e2e run --propose`: new and healed recordings, to be reviewed with `e2e cache diff <cache> <this folder>` and merged with `e2e cache accept <this folder>`.\n';
+
 /** Largest ref file read (a blob name and a newline are about 30 bytes). */
 export const MAX_REF_BYTES = 128;
 

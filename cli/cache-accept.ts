@@ -3,7 +3,8 @@
  * `e2e run --propose <dir>`) into the cache. Every proposed entry is read through the one
  * pipeline first; all or nothing: when any entry is invalid, or two proposals wrote the same
  * key with different blobs (a conflict, never last-writer-wins), nothing is merged and the
- * command exits 2. A proposed entry replaces the cache's entry of the same key.
+ * command exits 2. A proposed entry replaces the cache's entry of the same key; entries the
+ * proposals lack stay. `--dry-run` plans the same merge and writes nothing.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +47,8 @@ export interface AcceptResult {
   cacheDirectory: string;
   /** False when something was refused or conflicted: then nothing was written. */
   applied: boolean;
+  /** Planned only (`--dry-run`): `merged` says what accepting would do; nothing was written. */
+  dryRun: boolean;
   merged: AcceptedEntry[];
   refused: RefusedEntry[];
   conflicts: AcceptConflict[];
@@ -69,7 +72,12 @@ function assertProposalFolder(directory: string, shown: string): void {
 }
 
 /** Merges the proposal folders `proposals` (absolute paths, shown as `labels`) into the cache at `location`. */
-export async function acceptProposals(location: CacheLocation, proposals: ReadonlyArray<{ directory: string; label: string }>): Promise<AcceptResult> {
+export async function acceptProposals(
+  location: CacheLocation,
+  proposals: ReadonlyArray<{ directory: string; label: string }>,
+  options: { dryRun?: boolean } = {},
+): Promise<AcceptResult> {
+  const dryRun = options.dryRun === true;
   if (proposals.length === 0) throw usageError('name at least one proposal folder: `e2e cache accept <dir…>`.');
   for (const proposal of proposals) assertProposalFolder(proposal.directory, proposal.label);
   const byKey = new Map<string, Proposed>();
@@ -101,7 +109,7 @@ export async function acceptProposals(location: CacheLocation, proposals: Readon
     }
   }
   const conflicts = [...conflicting.values()];
-  const target = new FileCacheStore(location.cacheDirectory);
+  const target = new FileCacheStore(location.cacheDirectory, { readOnly: dryRun });
   const current = new Map((await target.list()).map((ref) => [ref.key, ref.blob]));
   const planned = [...byKey.entries()].filter(([key]) => !conflicting.has(key)).sort(([a], [b]) => (a < b ? -1 : 1));
   const merged: AcceptedEntry[] = planned.map(([key, proposed]) => ({
@@ -112,10 +120,10 @@ export async function acceptProposals(location: CacheLocation, proposals: Readon
     step: `${proposed.entry.keyParts.testId}: ${describeStep(proposed.entry.keyParts)}`,
   }));
   const applied = refused.length === 0 && conflicts.length === 0;
-  if (applied) {
+  if (applied && !dryRun) {
     for (const [, proposed] of planned) await target.write(proposed.entry, { overwrite: true });
   }
-  return { cacheDirectory: location.cacheDirectory, applied, merged, refused, conflicts };
+  return { cacheDirectory: location.cacheDirectory, applied, dryRun, merged, refused, conflicts };
 }
 
 /** `cache accept` as text. */
@@ -123,8 +131,10 @@ export function renderAccept(result: AcceptResult): string {
   const lines: string[] = [];
   if (result.applied) {
     const counts = (status: AcceptStatus): number => result.merged.filter((entry) => entry.status === status).length;
-    lines.push(`Accepted ${plural(result.merged.length, 'entry', 'entries')} into ${result.cacheDirectory}: ${counts('added')} added, ${counts('replaced')} replaced, ${counts('kept')} already there.`);
+    const verb = result.dryRun ? 'Would accept' : 'Accepted';
+    lines.push(`${verb} ${plural(result.merged.length, 'entry', 'entries')} into ${result.cacheDirectory}: ${counts('added')} added, ${counts('replaced')} replaced, ${counts('kept')} already there.`);
     lines.push(...alignColumns(result.merged.map((entry) => [entry.status, entry.key, entry.step]), '  '));
+    if (result.dryRun) lines.push('Nothing was written (--dry-run).');
     return lines.join('\n');
   }
   lines.push(`Nothing was accepted: ${plural(result.conflicts.length, 'conflict')}, ${plural(result.refused.length, 'invalid entry', 'invalid entries')}.`);

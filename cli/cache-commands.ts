@@ -164,11 +164,12 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
   withLocation(configureCommand(cache.command('accept'), io, 'e2e cache accept'))
     .description('merge proposal folders (from `e2e run --propose <dir>`) into the cache, verifying every entry')
     .argument('<dir...>', 'proposal folders')
+    .option('--dry-run', 'list what would be added and replaced, write nothing')
     .option('--json', 'print JSON')
-    .action(async (folders: string[], flags: LocationFlags) =>
+    .action(async (folders: string[], flags: LocationFlags & { dryRun?: boolean }) =>
       runCommandWork(io, async () => {
         const proposals = folders.map((folder) => ({ directory: resolve(io.cwd, folder), label: folder }));
-        const result = await acceptProposals(await location(flags), proposals);
+        const result = await acceptProposals(await location(flags), proposals, { dryRun: flags.dryRun === true });
         const text = flags.json === true ? renderAcceptJson(result) : renderAccept(result);
         return result.applied ? { outcome: 'passed', text } : { outcome: 'configuration', text };
       }),

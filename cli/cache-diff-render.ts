@@ -4,7 +4,7 @@
  * Risky changes come first; sensitive-looking literals are masked there (the action sentences
  * still show what the entry itself holds).
  */
-import type { CacheDiffResult, StepDiff, StepIdentity } from './cache-diff.js';
+import type { CacheDiffResult, KeyPartChange, StepDiff, StepIdentity } from './cache-diff.js';
 import type { ContentChanges, DiffLine } from './entry-changes.js';
 import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { markdownBlock, markdownCode } from './text-format.js';
@@ -18,6 +18,10 @@ const LINE_MARK: Readonly<Record<DiffLine['change'], string>> = { kept: ' ', rem
 
 function countsLine(result: CacheDiffResult): string {
   const { counts } = result;
+  // A proposal in the words of `cache accept`: what it adds, what it replaces, what stays.
+  if (result.proposal === true) {
+    return [`${counts.added + counts.rekeyed} added`, `${counts.changed} replaced`, ...(counts.unreadable > 0 ? [`${counts.unreadable} unreadable`] : []), `${counts.unchanged} unchanged`].join(', ');
+  }
   const parts = [
     `${counts.changed} changed`,
     `${counts.rekeyed} re-keyed`,
@@ -38,6 +42,13 @@ function retitledText(retitled: { from: string; to: string }): string {
   const { file } = splitTestId(retitled.from);
   const to = file !== undefined && retitled.to.startsWith(`${file}${TEST_ID_FILE_SEPARATOR}`) ? retitled.to.slice(file.length) : retitled.to;
   return `${retitled.from} → ${to}`;
+}
+
+/** An edited step's key change as a reviewer reads it: `instruction: "a" → "b"`, `context changed`. */
+function supersedeLine(change: KeyPartChange, show: (text: string) => string): string {
+  if (change.part === 'the instruction') return `instruction: ${show(JSON.stringify(change.base))} → ${show(JSON.stringify(change.head))}`;
+  if (change.part === "the agent's context") return 'context changed';
+  return `${change.part.replace(/^the /, '')}: ${show(change.base)} → ${show(change.head)}`;
 }
 
 function stepTitle(identity: StepIdentity): string {
@@ -70,18 +81,22 @@ function facts(content: ContentChanges, show: (text: string) => string): string[
   return lines;
 }
 
-function textStep(step: StepDiff): string[] {
+function textStep(step: StepDiff, proposal: boolean): string[] {
   const diffLine = (line: DiffLine): string => `${LINE_MARK[line.change]} ${line.text}`;
   const nested = (lines: string[]): string[] => lines.map((line) => `    ${line}`);
   switch (step.change) {
     case 'changed':
-      return [`  changed   ${stepTitle(step.head)} (key ${step.head.key})`, ...nested([...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)])];
+      return [`  ${proposal ? 'replaced' : 'changed '}  ${stepTitle(step.head)} (key ${step.head.key})`, ...nested([...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)])];
     case 'rekeyed': {
       if (step.retitled !== undefined) {
         return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`test id changed: ${retitledText(step.retitled)}`, 'same recording'])];
       }
-      const why = step.keyChanges.map((change) => `${change.part} changed (${change.base} → ${change.head})`).join('; ');
       const content = step.content === undefined ? ['same recording'] : [...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)];
+      if (step.supersedes === true) {
+        const edits = step.keyChanges.map((change) => supersedeLine(change, (text) => text));
+        return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key}, supersedes it)`, ...nested([...edits, ...content])];
+      }
+      const why = step.keyChanges.map((change) => `${change.part} changed (${change.base} → ${change.head})`).join('; ');
       return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`because ${why}`, ...content])];
     }
     case 'added':
@@ -103,7 +118,10 @@ function textStep(step: StepDiff): string[] {
 
 /** `cache diff` as plain text. */
 export function renderDiffText(result: CacheDiffResult): string {
-  const heading = `Cache diff ${result.base} → ${result.head}: ${countsLine(result)}`;
+  const heading =
+    result.proposal === true
+      ? `Proposal ${result.head} laid over ${result.base}, as \`e2e cache accept\` would apply it: ${countsLine(result)}`
+      : `Cache diff ${result.base} → ${result.head}: ${countsLine(result)}`;
   if (!hasChanges(result)) return `${heading}\nNo changes.`;
   const lines = [heading, ''];
   if (result.risks.length > 0) {
@@ -112,12 +130,12 @@ export function renderDiffText(result: CacheDiffResult): string {
     lines.push('');
   }
   for (const test of result.tests) {
-    lines.push(test.testId, ...test.steps.flatMap(textStep), '');
+    lines.push(test.testId, ...test.steps.flatMap((step) => textStep(step, result.proposal === true)), '');
   }
   return lines.join('\n').trimEnd();
 }
 
-function markdownStep(step: StepDiff): string[] {
+function markdownStep(step: StepDiff, proposal: boolean): string[] {
   const diffLine = (line: DiffLine): string => `${LINE_MARK[line.change]} ${line.text}`;
   const code = markdownCode;
   const block = (lines: string[]): string[] => (lines.length === 0 ? [] : ['', ...markdownBlock(lines, 'diff')]);
@@ -131,12 +149,16 @@ function markdownStep(step: StepDiff): string[] {
   };
   switch (step.change) {
     case 'changed':
-      return [`**changed** ${title(step.head)} (key ${code(step.head.key)})`, ...sections(step.content)];
+      return [`**${proposal ? 'replaced' : 'changed'}** ${title(step.head)} (key ${code(step.head.key)})`, ...sections(step.content)];
     case 'rekeyed': {
       const why =
-        step.retitled === undefined ? step.keyChanges.map((change) => `${change.part} changed: ${code(change.base)} → ${code(change.head)}`) : [`test id changed: ${code(retitledText(step.retitled))}`];
+        step.retitled !== undefined
+          ? [`test id changed: ${code(retitledText(step.retitled))}`]
+          : step.supersedes === true
+            ? step.keyChanges.map((change) => supersedeLine(change, code))
+            : step.keyChanges.map((change) => `${change.part} changed: ${code(change.base)} → ${code(change.head)}`);
       return [
-        `**re-keyed** ${title(step.head)} (key ${code(step.base.key)} → ${code(step.head.key)})`,
+        `**re-keyed** ${title(step.head)} (key ${code(step.base.key)} → ${code(step.head.key)}${step.supersedes === true ? ', supersedes it' : ''})`,
         ...bullets(why),
         ...(step.content === undefined ? ['', 'Same recording.'] : sections(step.content)),
       ];
@@ -168,7 +190,7 @@ export function renderDiffMarkdown(result: CacheDiffResult): string {
   }
   for (const test of result.tests) {
     lines.push('', `#### ${markdownCode(test.testId)}`);
-    for (const step of test.steps) lines.push('', ...markdownStep(step));
+    for (const step of test.steps) lines.push('', ...markdownStep(step, result.proposal === true));
   }
   return lines.join('\n');
 }

@@ -4,11 +4,16 @@
  * one only in the other as *re-keyed*, naming the key parts that changed: first an entry moved
  * to another test id (`e2e cache mv`: the same recording, key parts equal but for the test id
  * and the acts before it, moved alike), then one of the same test and occurrence (fewest
- * differing key parts first); the rest are *added* or *removed*. Risky
+ * differing key parts first); the rest are *added* or *removed*. Before those, an entry that
+ * names the entry it supersedes (the same step after its instruction, params or agent context
+ * changed) is paired with it as one re-keyed change, even while the old entry is still there
+ * (it is then no longer counted unchanged: `cache prune` removes it). Risky
  * changes are collected for the top of the output: a new origin, fewer end checks, a new
  * literal that looks like an email, card number or token, an entry that no longer reads.
  */
-import { canonicalEncode, explainKeyChange, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalEncode, explainKeyChange, PROPOSAL_MARKER_FILE, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
 import { splitTestId } from '../cache-format/test-id.js';
@@ -62,6 +67,8 @@ export type StepDiff =
       content: ContentChanges | undefined;
       /** Set when the entry moved to another test id with its recording unchanged (`e2e cache mv`). */
       retitled?: { from: string; to: string };
+      /** Set when the head entry names the base entry as the one it supersedes (an edited step). */
+      supersedes?: true;
     }
   | { change: 'changed'; base: StepIdentity; head: StepIdentity; content: ContentChanges }
   | { change: 'unreadable'; key: string; side: 'base' | 'head'; reason: string; message: string };
@@ -86,6 +93,12 @@ export interface DiffRisk {
 export interface CacheDiffResult {
   base: string;
   head: string;
+  /**
+   * Set when head is a proposal folder (`e2e run --propose`): the diff shows what `cache accept`
+   * would do. Entries the proposal lacks stay (counted unchanged, never removed); `changed` are
+   * the entries accept replaces.
+   */
+  proposal?: true;
   counts: { added: number; removed: number; rekeyed: number; changed: number; unchanged: number; unreadable: number };
   risks: DiffRisk[];
   tests: TestDiff[];
@@ -159,6 +172,30 @@ function pairRetitled(removed: readonly Readable[], added: readonly Readable[]):
     used.add(head.key);
     if (base.entry.kind === 'act') movedKeys.set(base.key, head.key);
     pairs.push([base, head]);
+  }
+  return pairs;
+}
+
+/**
+ * Pairs each head-only entry with the base entry it names as superseded: one only in base, or
+ * one still unchanged in both (then taken out of `unchangedKeys` and read from base).
+ */
+async function pairSuperseded(base: CacheState, onlyBase: readonly Readable[], onlyHead: readonly Readable[], unchangedKeys: Set<string>): Promise<Array<[Readable, Readable]>> {
+  const baseOnly = new Map(onlyBase.map((entry) => [entry.key, entry]));
+  const wanted = onlyHead.filter((head) => head.entry.supersedes !== undefined && (baseOnly.has(head.entry.supersedes) || unchangedKeys.has(head.entry.supersedes)));
+  const stillThere = [...new Set(wanted.map((head) => head.entry.supersedes!).filter((key) => unchangedKeys.has(key)))];
+  const reads = stillThere.length === 0 ? new Map<string, ReadEntryResult>() : await base.read(stillThere);
+  const pairs: Array<[Readable, Readable]> = [];
+  const used = new Set<string>();
+  for (const head of wanted) {
+    const key = head.entry.supersedes!;
+    if (used.has(key)) continue;
+    const read = reads.get(key);
+    const from = baseOnly.get(key) ?? (read?.kind === 'hit' ? { key, blob: read.blob, entry: read.entry } : undefined);
+    if (from === undefined || from.entry.kind !== head.entry.kind || from.entry.keyParts.testId !== head.entry.keyParts.testId) continue;
+    used.add(key);
+    unchangedKeys.delete(key);
+    pairs.push([from, head]);
   }
   return pairs;
 }
@@ -272,8 +309,14 @@ async function baseOriginsFor(base: CacheState, alreadyRead: ReadonlyMap<string,
   return origins;
 }
 
+/** Options of {@link diffCacheStates}. */
+export interface DiffStatesOptions {
+  /** Head is a proposal laid over base (what `cache accept` does): base entries it lacks stay. */
+  proposal?: boolean;
+}
+
 /** Compares two cache states, reading (and verifying) only the entries whose bytes differ. */
-export async function diffCacheStates(base: CacheState, head: CacheState): Promise<CacheDiffResult> {
+export async function diffCacheStates(base: CacheState, head: CacheState, options: DiffStatesOptions = {}): Promise<CacheDiffResult> {
   const counts = { added: 0, removed: 0, rekeyed: 0, changed: 0, unchanged: 0, unreadable: 0 };
   const inBoth: string[] = [];
   const sameName: string[] = [];
@@ -282,12 +325,15 @@ export async function diffCacheStates(base: CacheState, head: CacheState): Promi
   }
   // Same blob name: unchanged when the bytes are equal too (a damaged copy keeps its name), checked without decoding.
   const [baseFingerprints, headFingerprints] = await Promise.all([base.fingerprints(sameName), head.fingerprints(sameName)]);
+  const unchangedKeys = new Set<string>();
   for (const key of sameName) {
     const fingerprint = headFingerprints.get(key);
-    if (fingerprint !== undefined && fingerprint === baseFingerprints.get(key)) counts.unchanged += 1;
+    if (fingerprint !== undefined && fingerprint === baseFingerprints.get(key)) unchangedKeys.add(key);
     else inBoth.push(key);
   }
-  const onlyBaseKeys = [...base.refs.keys()].filter((key) => !head.refs.has(key));
+  // Laid over the cache, a proposal removes nothing: the entries it lacks stay as they are.
+  const onlyBaseKeys = options.proposal === true ? [] : [...base.refs.keys()].filter((key) => !head.refs.has(key));
+  if (options.proposal === true) for (const key of base.refs.keys()) if (!head.refs.has(key)) unchangedKeys.add(key);
   const onlyHeadKeys = [...head.refs.keys()].filter((key) => !base.refs.has(key));
   const [baseResults, headResults] = await Promise.all([base.read([...inBoth, ...onlyBaseKeys]), head.read([...inBoth, ...onlyHeadKeys])]);
   const entryOf = (state: CacheState, results: ReadonlyMap<string, ReadEntryResult>, key: string): StateEntry => ({ key, blob: state.refs.get(key), result: results.get(key)! });
@@ -323,6 +369,16 @@ export async function diffCacheStates(base: CacheState, head: CacheState): Promi
     if (read === undefined) steps.push(unreadable(entry, 'head'));
     else onlyHead.push(read);
   }
+  const superseding = await pairSuperseded(base, onlyBase, onlyHead, unchangedKeys);
+  for (const [from, to] of superseding) {
+    const changes = entryChanges(from.entry, to.entry);
+    const content = hasContentChanges(changes) ? changes : undefined;
+    steps.push({ change: 'rekeyed', base: identityOf(from), head: identityOf(to), keyChanges: keyPartChanges(from.entry.keyParts, to.entry.keyParts), content, supersedes: true });
+  }
+  counts.unchanged = unchangedKeys.size;
+  const supersedingKeys = new Set(superseding.flatMap(([from, to]) => [from.key, to.key]));
+  onlyBase.splice(0, onlyBase.length, ...onlyBase.filter((entry) => !supersedingKeys.has(entry.key)));
+  onlyHead.splice(0, onlyHead.length, ...onlyHead.filter((entry) => !supersedingKeys.has(entry.key)));
   const retitled = pairRetitled(onlyBase, onlyHead);
   const retitledKeys = new Set(retitled.flatMap(([from, to]) => [from.key, to.key]));
   for (const [from, to] of retitled) {
@@ -360,7 +416,9 @@ export async function diffCacheStates(base: CacheState, head: CacheState): Promi
   const risks = tests.flatMap((test) =>
     test.steps.flatMap((step) => risksOf(step, baseOrigins).map((risk) => (risk.testId === '' ? { ...risk, testId: test.testId } : risk))),
   );
-  return { base: base.label, head: head.label, counts, risks, tests };
+  const result: CacheDiffResult = { base: base.label, head: head.label, counts, risks, tests };
+  if (options.proposal === true) result.proposal = true;
+  return result;
 }
 
 /** Options of {@link diffCache}. */
@@ -379,5 +437,6 @@ export async function diffCache(options: DiffCacheOptions): Promise<CacheDiffRes
   const baseSpec = await resolveStateArgument(options.base ?? 'HEAD', options.cwd, options.cacheDirectory);
   const headSpec = options.head === undefined ? folderSpec(options.cwd, options.cacheDirectory, 'working tree') : await resolveStateArgument(options.head, options.cwd, options.cacheDirectory);
   const [base, head] = await Promise.all([openCacheState(baseSpec), openCacheState(headSpec)]);
-  return diffCacheStates(base, head);
+  const proposal = headSpec.kind === 'folder' && existsSync(join(headSpec.directory, PROPOSAL_MARKER_FILE));
+  return diffCacheStates(base, head, { proposal });
 }

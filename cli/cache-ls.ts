@@ -1,6 +1,7 @@
 /**
  * `e2e cache ls`: one row per entry (test, target, instruction, age, actions, last hit),
- * grouped by test; unreadable entries listed apart with the reason. Ages are computed from
+ * grouped by test; unreadable entries listed apart with the reason. One generation: an entry a
+ * newer recording of the same step supersedes is counted, not listed. Ages are computed from
  * the recording time and an injected `now`.
  */
 import { FileCacheStore, type Entry } from '../cache-format/index.js';
@@ -40,6 +41,8 @@ export interface CacheListResult {
   cacheDirectory: string;
   entries: ListedEntry[];
   unreadable: UnreadableEntry[];
+  /** Keys of entries a listed entry supersedes (`cache prune` removes them); not in `entries`. */
+  superseded: string[];
 }
 
 /** Lists the cache at `location`: every entry read through the pipeline, with its last hit. */
@@ -48,7 +51,13 @@ export async function listCache(location: CacheLocation): Promise<CacheListResul
   const hits = await new FileCacheStore(location.cacheDirectory, { readOnly: true, hitsDirectory: location.hitsDirectory }).readHits();
   const entries: ListedEntry[] = [];
   const unreadable: UnreadableEntry[] = [];
+  const supersededKeys = new Set(stateEntries.flatMap(({ result }) => (result.kind === 'hit' && result.entry.supersedes !== undefined ? [result.entry.supersedes] : [])));
+  const superseded: string[] = [];
   for (const { key, result } of stateEntries) {
+    if (result.kind === 'hit' && supersededKeys.has(key)) {
+      superseded.push(key);
+      continue;
+    }
     switch (result.kind) {
       case 'hit': {
         const { entry } = result;
@@ -78,7 +87,7 @@ export async function listCache(location: CacheLocation): Promise<CacheListResul
     }
   }
   entries.sort((a, b) => compareText(a.testId, b.testId) || compareText(a.target, b.target) || compareText(a.instruction, b.instruction) || a.occurrence - b.occurrence || compareText(a.key, b.key));
-  return { cacheDirectory: location.cacheDirectory, entries, unreadable };
+  return { cacheDirectory: location.cacheDirectory, entries, unreadable, superseded: superseded.sort() };
 }
 
 function compareText(a: string, b: string): number {
@@ -127,6 +136,9 @@ export function renderCacheList(result: CacheListResult, now: Date): string {
   });
   const tests = new Set(result.entries.map((entry) => entry.testId)).size;
   lines.push('', `${plural(result.entries.length, 'entry', 'entries')} in ${plural(tests, 'test')}`);
+  if (result.superseded.length > 0) {
+    lines.push(`${plural(result.superseded.length, 'older entry', 'older entries')} superseded by a newer recording of the same step, not shown (\`e2e cache prune\` removes them)`);
+  }
   if (result.unreadable.length > 0) {
     lines.push('', `Unreadable (${result.unreadable.length}; \`e2e cache prune\` removes those that can never be served):`);
     for (const entry of result.unreadable) lines.push(`  ${entry.key}  ${entry.reason}: ${entry.message}`);
@@ -136,5 +148,5 @@ export function renderCacheList(result: CacheListResult, now: Date): string {
 
 /** `cache ls --json`. */
 export function renderCacheListJson(result: CacheListResult): string {
-  return JSON.stringify({ cacheDirectory: result.cacheDirectory, entries: result.entries, unreadable: result.unreadable }, null, 2);
+  return JSON.stringify({ cacheDirectory: result.cacheDirectory, entries: result.entries, unreadable: result.unreadable, superseded: result.superseded }, null, 2);
 }

@@ -1,7 +1,8 @@
 /**
  * `e2e cache prune`: mark and sweep. Mark: every entry a current test can reach (its test id
- * and target belong to a listed test), of the current schema version, readable, and (with
- * `unusedForRuns`) used in the last N runs. Sweep: the refs of every other entry, blobs no
+ * and target belong to a listed test), of the current schema version, readable, not superseded
+ * by a newer recording of the same step that is kept too (no ledger needed, so it works in a
+ * fresh clone), and (with `unusedForRuns`) used in the last N runs. Sweep: the refs of every other entry, blobs no
  * remaining ref names, and temp files of killed writers older than a grace period. Entries of
  * a newer e2e and entries that could not be read for a passing reason (permissions, I/O) stay.
  * Always reports what it removes (or, dry-run, would remove) and the bytes freed.
@@ -16,7 +17,7 @@ import type { TestInventory } from './test-inventory.js';
 import { alignColumns, formatAge, formatBytes, plural } from './text-format.js';
 
 /** Why something is removed. */
-export type PruneReason = 'unreachable' | 'old-schema' | 'invalid' | 'unused' | 'unreferenced-blob' | 'temp-file';
+export type PruneReason = 'unreachable' | 'old-schema' | 'invalid' | 'superseded' | 'unused' | 'unreferenced-blob' | 'temp-file';
 
 /** One thing prune removes. */
 export interface PruneItem {
@@ -128,18 +129,22 @@ export async function pruneCache(options: PruneOptions): Promise<PruneResult> {
   const removed: PruneItem[] = [];
   const notes: string[] = [];
   const kept: CacheRef[] = [];
+  const keptReads = new Map<string, ReadEntryResult>();
   for (const ref of refs) {
+    const read = ref.blob === undefined ? undefined : await store.read(ref.key);
     const verdict: Verdict =
-      ref.blob === undefined
-        ? unnamedRef(await store.read(ref.key))
-        : judgeRead(await store.read(ref.key), ref, blobNames.has(ref.blob), reachable);
+      ref.blob === undefined || read === undefined
+        ? unnamedRef(read ?? (await store.read(ref.key)))
+        : judgeRead(read, ref, blobNames.has(ref.blob), reachable);
     if (verdict.keep) {
       kept.push(ref);
+      if (read !== undefined) keptReads.set(ref.key, read);
       if (verdict.note !== undefined) notes.push(verdict.note);
     } else {
       removed.push({ reason: verdict.reason, name: ref.key, bytes: refBytes(ref), detail: verdict.detail });
     }
   }
+  markSuperseded(kept, keptReads, removed);
   const stillKept = await markUnused(options, store, kept, removed, notes);
   const removedKeys = new Set(removed.map((item) => item.name));
   const removedRefs = new Map(refs.filter((ref) => removedKeys.has(ref.key)).map((ref) => [ref.key, ref]));
@@ -165,6 +170,30 @@ export async function pruneCache(options: PruneOptions): Promise<PruneResult> {
     keptEntries: refs.length - done.filter((item) => item.reason !== 'unreferenced-blob' && item.reason !== 'temp-file').length,
     notes,
   };
+}
+
+/**
+ * Moves entries that a kept entry of the same test and kind supersedes from `kept` to `removed`
+ * (the superseding entry stays, so the step keeps one generation). An entry that supersedes
+ * itself, or one a removed entry names, stays.
+ */
+function markSuperseded(kept: CacheRef[], reads: ReadonlyMap<string, ReadEntryResult>, removed: PruneItem[]): void {
+  const supersededBy = new Map<string, string>();
+  for (const [key, read] of reads) {
+    if (read.kind !== 'hit' || read.entry.supersedes === undefined || read.entry.supersedes === key) continue;
+    const older = reads.get(read.entry.supersedes);
+    if (older?.kind !== 'hit' || older.entry.kind !== read.entry.kind || older.entry.keyParts.testId !== read.entry.keyParts.testId) continue;
+    supersededBy.set(read.entry.supersedes, key);
+  }
+  for (let index = kept.length - 1; index >= 0; index--) {
+    const ref = kept[index]!;
+    const newer = supersededBy.get(ref.key);
+    const read = reads.get(ref.key);
+    if (newer === undefined || read?.kind !== 'hit') continue;
+    kept.splice(index, 1);
+    const step = `${read.entry.keyParts.testId}: ${describeStep(read.entry.keyParts)} [${read.entry.keyParts.target}]`;
+    removed.push({ reason: 'superseded', name: ref.key, bytes: refBytes(ref), detail: `${step} (superseded by ${newer})` });
+  }
 }
 
 /** How far in the future a run record may be dated and still count (clocks of one machine drift little). */
@@ -214,6 +243,7 @@ async function sweepOne(store: FileCacheStore, item: PruneItem, refs: ReadonlyMa
     case 'unreachable':
     case 'old-schema':
     case 'invalid':
+    case 'superseded':
     case 'unused': {
       const blob = refs.get(item.name)?.blob;
       const gone = await store.delete(item.name, blob === undefined ? {} : { onlyBlob: blob });
@@ -233,6 +263,7 @@ const REASON_LABELS: Readonly<Record<PruneReason, string>> = {
   unreachable: 'unreachable',
   'old-schema': 'old schema',
   invalid: 'invalid',
+  superseded: 'superseded',
   unused: 'unused',
   'unreferenced-blob': 'blob',
   'temp-file': 'temp file',

@@ -30,13 +30,24 @@ export const CACHE_REASONS = [
 export type CacheReason = (typeof CACHE_REASONS)[number];
 
 /**
+ * What a replay that did not pass says about the app (DESIGN §6, "Regression or drift"):
+ * `regression` (every recorded control was found and every action performed, but the recorded
+ * outcome did not appear: the app no longer does what the step recorded), `drift` (the screen
+ * diverged before the actions could run: a target not found or ambiguous, a wrong route, an
+ * invalid entry, a gap, an action that could not be performed, a judgment's evidence gone).
+ */
+export const REPLAY_CLASSIFICATIONS = ['regression', 'drift'] as const;
+export type ReplayClassification = (typeof REPLAY_CLASSIFICATIONS)[number];
+
+/**
  * What the end of the attempt did to the step's entry: `saved` (a new or healed recording, to
- * the proposal folder in read-only mode with `--propose`), `kept` (equal to the stored one; no
- * file touched), `unconfirmed` (no passing verification followed, or the attempt failed),
- * `evicted` (it no longer replays and nothing replaced it), `no-change` (a replayed or failed
- * step, nothing a replay could check, or a read-only cache), `failed` (the store could not save
- * or evict it: disk full, a read-only folder, a file where the cache folder should be; the run
- * exits 3, `CACHE_WRITE_FAILED`).
+ * the proposal folder in read-only mode with `--propose`), `kept` (the stored entry stays
+ * untouched: equal to the new recording, or the step failed, was blocked or went unverified and
+ * nothing verified replaced it, see `writeDetail`), `unconfirmed` (no entry was stored and no
+ * passing verification followed, or the attempt failed), `evicted` (read from reports of older
+ * versions; this version never evicts), `no-change` (a replayed step, nothing a replay could
+ * check, or a read-only cache), `failed` (the store could not save it: disk full, a read-only
+ * folder, a file where the cache folder should be; the run exits 3, `CACHE_WRITE_FAILED`).
  */
 export const CACHE_WRITES = ['saved', 'kept', 'unconfirmed', 'evicted', 'no-change', 'failed'] as const;
 export type CacheWrite = (typeof CACHE_WRITES)[number];
@@ -47,12 +58,16 @@ export interface CacheOutcome {
   reason?: CacheReason;
   /** Where and why (`at action 2 of 3, tap button "Apply": not found within 5 s`), or the miss explanation. */
   detail?: string;
+  /** Set on every replay that did not pass: was it the app (`regression`) or the screen (`drift`)? */
+  classification?: ReplayClassification;
   /** The step's cache key. */
   entry?: string;
   /** Set at the end of the attempt. */
   write?: CacheWrite;
   /** Why the write `failed` (redacted; no paths beyond the cache's own). */
   writeError?: string;
+  /** Why a stored entry was `kept` although the step did not pass (`the step failed, nothing replaced the recorded entry`). */
+  writeDetail?: string;
 }
 
 /** A step's final outcome, as {@link AttemptCache.finishAttempt} reports it. */

@@ -5,6 +5,7 @@
 import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
 import type { NodeRef, ScreenNode } from '../contract/engine.js';
 import { isEngineError } from '../contract/engine.js';
+import type { ReplayClassification } from '../contract/cache-outcome.js';
 import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { sleep } from '../contract/deadline.js';
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
@@ -25,7 +26,8 @@ export type ReplayStopReason = 'wrong-context' | 'target-not-found' | 'target-am
 export type ReplayOutcome =
   /** `notes`: what the end check tolerated or the replay skipped, for the outcome's detail. */
   | { kind: 'finished'; actions: string[]; notes?: string[] }
-  | { kind: 'stopped'; reason: ReplayStopReason; detail: string; prefix: ReplayedPrefix };
+  /** `classification`: `regression` when every action ran and only the recorded outcome is missing, else `drift`. */
+  | { kind: 'stopped'; reason: ReplayStopReason; classification: ReplayClassification; detail: string; prefix: ReplayedPrefix };
 
 /** Default bounded wait for a missing control, and for the end state to settle. */
 export const DEFAULT_WAIT_FOR_TARGET_MS = 5_000;
@@ -167,9 +169,12 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
   const stopped = (stop: ReplayStop, actionIndex: number | undefined): ReplayOutcome => {
     const where = actionIndex === undefined ? '' : `at action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]}: `;
     const detail = `${where}${stop.message}`;
+    // Only an end check after actions that really ran blames the app; every other stop is the screen's.
+    const regression = stop.reason === 'end-mismatch' && actionIndex === undefined && skipped.length < total;
     return {
       kind: 'stopped',
       reason: stop.reason,
+      classification: regression ? 'regression' : 'drift',
       detail,
       prefix: { actions: [...ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
     };

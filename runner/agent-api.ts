@@ -163,7 +163,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           throw error;
         }
         if (location !== undefined) locations?.set(outcome.index, location);
-        if (outcome.cache !== undefined) details?.add(cacheStepTitle(outcome.cache));
+        if (outcome.cache !== undefined) details?.add(cacheStepTitle(outcome.cache, outcome.verdict.errorCode));
         details?.add(modelStepTitle(outcome.modelCalls, outcome.tokens));
         await details?.close();
         const { verdict } = outcome;

@@ -74,7 +74,7 @@ export function attemptCacheOptions(scope: AttemptCacheScope): AttemptCacheOptio
     toolVersion: e2eVersion(),
     secrets: Object.fromEntries(settings.secrets.entries().map(([name, definition]) => [name, definition.value])),
     redact: scope.redact,
-    proposalStore: proposals === undefined ? undefined : new FileCacheStore(proposals),
+    proposalStore: proposals === undefined ? undefined : new FileCacheStore(proposals, { proposal: true }),
     hitsEnabled: mode === 'read-write',
     logger: scope.logger,
   };

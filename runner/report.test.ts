@@ -72,14 +72,23 @@ describe('summary', () => {
     const saved = Array.from({ length: 12 }, () => step({ cache: { mode: 'missed', reason: 'no-entry', write: 'saved' } }));
     const kept = step({ cache: { mode: 'missed', reason: 'retry', write: 'kept' } });
     const summary = summarize([test('expected', { steps: [...saved, kept] })]);
-    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 13, missed: 0, unverified: 0 });
+    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 13, missed: 0, unverified: 0, regressed: 0, stale: 0 });
     expect(summaryLines(summary)[1]).toBe('   Cache  0 replayed · 0 handed off · 13 recorded · 0 missed · 0 unverified');
   });
 
   it('counts a step nothing verified in a passing attempt as unverified, and one in a failed attempt as missed', () => {
     const unconfirmed = step({ cache: { mode: 'missed', reason: 'no-entry', write: 'unconfirmed' } });
     const summary = summarize([test('expected', { steps: [unconfirmed] }), test('unexpected', { steps: [unconfirmed] })]);
-    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 0, missed: 1, unverified: 1 });
+    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 0, missed: 1, unverified: 1, regressed: 0, stale: 0 });
+  });
+
+  it('counts failed replays apart: a regression as regressed, a drift that failed REPLAY_STALE as stale, a failing step that kept its entry as missed', () => {
+    const regressed = step({ status: 'failed', errorCode: 'ASSERTION_FAILED', cache: { mode: 'missed', reason: 'end-mismatch', classification: 'regression' } });
+    const stale = step({ status: 'blocked', errorCode: 'REPLAY_STALE', cache: { mode: 'missed', reason: 'target-not-found', classification: 'drift' } });
+    const keptAfterFailure = step({ status: 'failed', cache: { mode: 'missed', reason: 'retry', write: 'kept', writeDetail: 'the step failed, nothing replaced the recorded entry' } });
+    const summary = summarize([test('unexpected', { steps: [regressed, regressed, stale, keptAfterFailure] })]);
+    expect(summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 0, missed: 1, unverified: 0, regressed: 2, stale: 1 });
+    expect(summaryLines(summary)[1]).toBe('   Cache  0 replayed · 0 handed off · 0 recorded · 1 missed · 0 unverified · 2 regressed · 1 stale');
   });
 
   it('names each unverified step by its line in the test, with the fix', () => {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { TurnRecord } from '../contract/step-contract.js';
-import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, type CacheOutcome } from '../contract/cache-outcome.js';
+import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, REPLAY_CLASSIFICATIONS, type CacheOutcome } from '../contract/cache-outcome.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../step/step-record.js';
 import { stepTitle } from '../step/step-title.js';
 
@@ -76,8 +76,12 @@ export interface ReportSummary {
   tests: { passed: number; failed: number; flaky: number; skipped: number };
   modelCalls: number;
   tokens: { input: number; output: number; cached: number };
-  /** Agent steps by how the replay cache took part; each step the cache took part in counts once (see runner/README.md). */
-  cache: { replayed: number; handedOff: number; recorded: number; missed: number; unverified: number };
+  /**
+   * Agent steps by how the replay cache took part; each step the cache took part in counts once
+   * (see runner/README.md). `regressed`: replays that failed because the recorded outcome did not
+   * appear; `stale`: replays that stopped on drift and failed `REPLAY_STALE`.
+   */
+  cache: { replayed: number; handedOff: number; recorded: number; missed: number; unverified: number; regressed: number; stale: number };
 }
 
 /** A failure outside any test (config load, web server). */
@@ -114,9 +118,11 @@ const cacheOutcomeSchema = z.object({
   mode: z.enum(CACHE_OUTCOME_MODES),
   reason: z.enum(CACHE_REASONS).optional(),
   detail: z.string().optional(),
+  classification: z.enum(REPLAY_CLASSIFICATIONS).optional(),
   entry: z.string().optional(),
   write: z.enum(CACHE_WRITES).optional(),
   writeError: z.string().optional(),
+  writeDetail: z.string().optional(),
 });
 const stepRecordSchema = z.object({
   index: z.number(),
@@ -176,14 +182,20 @@ export function toReportStep(record: AttemptStep): ReportStep {
   return step;
 }
 
-/** Where one step counts in the summary's cache line; undefined when the cache took no part. */
-export function cacheCountOf(cache: unknown, attemptPassed: boolean): keyof ReportSummary['cache'] | undefined {
+/**
+ * Where one step counts in the summary's cache line; undefined when the cache took no part.
+ * `errorCode` is the step's own: a drift that failed `REPLAY_STALE` counts as `stale`.
+ */
+export function cacheCountOf(cache: unknown, attemptPassed: boolean, errorCode?: string | null): keyof ReportSummary['cache'] | undefined {
   if (typeof cache !== 'object' || cache === null) return undefined;
-  const { mode, write } = cache as { mode?: unknown; write?: unknown };
+  const { mode, write, classification, writeDetail } = cache as { mode?: unknown; write?: unknown; classification?: unknown; writeDetail?: unknown };
   if (mode === 'self-finalized') return 'replayed';
   if (mode === 'agent-concluded') return 'handedOff';
   if (mode !== 'missed') return undefined;
-  if (write === 'saved' || write === 'kept') return 'recorded';
+  if (classification === 'regression') return 'regressed';
+  if (classification === 'drift' && errorCode === 'REPLAY_STALE') return 'stale';
+  // A `kept` with a reason is an entry a failing step left alone, not a recording.
+  if (write === 'saved' || (write === 'kept' && writeDetail === undefined)) return 'recorded';
   if (write === 'unconfirmed' && attemptPassed) return 'unverified';
   return 'missed';
 }
@@ -217,7 +229,7 @@ export function summarize(tests: readonly ReportTest[]): ReportSummary {
     tests: { passed: 0, failed: 0, flaky: 0, skipped: 0 },
     modelCalls: 0,
     tokens: { input: 0, output: 0, cached: 0 },
-    cache: { replayed: 0, handedOff: 0, recorded: 0, missed: 0, unverified: 0 },
+    cache: { replayed: 0, handedOff: 0, recorded: 0, missed: 0, unverified: 0, regressed: 0, stale: 0 },
   };
   for (const test of tests) {
     if (test.outcome === 'expected') summary.tests.passed += 1;
@@ -230,7 +242,7 @@ export function summarize(tests: readonly ReportTest[]): ReportSummary {
         summary.tokens.input += step.tokens.input;
         summary.tokens.output += step.tokens.output;
         summary.tokens.cached += step.tokens.cached;
-        const counted = cacheCountOf(step.cache, attempt.status === 'passed');
+        const counted = cacheCountOf(step.cache, attempt.status === 'passed', step.errorCode);
         if (counted !== undefined) summary.cache[counted] += 1;
       }
     }
@@ -270,9 +282,11 @@ function plural(count: number, word: string): string {
 export function summaryLines(summary: ReportSummary): string[] {
   const tokens = summary.tokens.input + summary.tokens.output;
   const cache = summary.cache;
+  // Failed replays are counted apart only when there are any, so a clean run reads as before.
+  const failedReplays = cache.regressed + cache.stale > 0 ? ` · ${cache.regressed} regressed · ${cache.stale} stale` : '';
   return [
     `      AI  ${compact(tokens)} tokens · ${plural(summary.modelCalls, 'model call')}`,
-    `   Cache  ${cache.replayed} replayed · ${cache.handedOff} handed off · ${cache.recorded} recorded · ${cache.missed} missed · ${cache.unverified} unverified`,
+    `   Cache  ${cache.replayed} replayed · ${cache.handedOff} handed off · ${cache.recorded} recorded · ${cache.missed} missed · ${cache.unverified} unverified${failedReplays}`,
   ];
 }
 
@@ -288,7 +302,7 @@ export function unverifiedStepLines(report: Pick<Report, 'tests'>): string[] {
   for (const test of report.tests) {
     for (const attempt of test.attempts) {
       for (const step of attempt.steps) {
-        if (cacheCountOf(step.cache, attempt.status === 'passed') !== 'unverified') continue;
+        if (cacheCountOf(step.cache, attempt.status === 'passed', step.errorCode) !== 'unverified') continue;
         const where = step.location ?? `${test.file} › ${test.titlePath.join(' › ')}`;
         named.push(`    ${where}  ${stepTitle(step.kind, step.instruction)}`);
       }

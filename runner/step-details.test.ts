@@ -20,6 +20,15 @@ describe('nested step titles', () => {
     expect(cacheStepTitle(undefined)).toBe('cache: not used');
   });
 
+  it('never say the agent ran when the cache ended the step with no model call', () => {
+    const regression = { mode: 'missed', reason: 'end-mismatch', classification: 'regression', detail: 'after all 4 actions, listitem "Buy oat milk" did not appear' };
+    expect(cacheStepTitle(regression, 'ASSERTION_FAILED')).toBe(
+      'cache: regression, replayed but the recorded outcome did not appear (end-mismatch: after all 4 actions, listitem "Buy oat milk" did not appear)',
+    );
+    expect(cacheStepTitle({ mode: 'missed', reason: 'target-not-found', classification: 'drift' }, 'REPLAY_STALE')).toBe('cache: stale, no agent ran (target-not-found)');
+    expect(cacheStepTitle({ mode: 'missed', reason: 'no-entry' }, 'MODEL_UNAVAILABLE')).toBe('cache: missed, no agent to run it (no-entry)');
+  });
+
   it('count model calls and tokens', () => {
     expect(modelStepTitle(0, { input: 0, output: 0, cached: 0 })).toBe('model: no call');
     expect(modelStepTitle(1, { input: 700, output: 12, cached: 0 })).toBe('model: 1 call · 712 tokens (700 in, 12 out)');

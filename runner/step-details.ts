@@ -31,18 +31,25 @@ export function actionStepTitle(event: Pick<ActionEvent, 'sentence' | 'outcome'>
   return clip(event.outcome === 'ok' ? event.sentence : `${event.sentence} (failed: ${event.outcome})`);
 }
 
-/** How the cache took part, in words: `cache: handed off to the agent (target-not-found: at action 2 of 3, …)`. */
-export function cacheStepTitle(cache: unknown): string {
+/**
+ * How the cache took part, in words: `cache: handed off to the agent (target-not-found: at
+ * action 2 of 3, …)`. `errorCode` is the step's own, so a step no agent ran never reads as one
+ * that did (a regression, a stale entry in strict mode, no model).
+ */
+export function cacheStepTitle(cache: unknown, errorCode?: string): string {
   if (typeof cache !== 'object' || cache === null) return 'cache: not used';
-  const { mode, reason, detail } = cache as { mode?: unknown; reason?: unknown; detail?: unknown };
+  const { mode, reason, detail, classification } = cache as { mode?: unknown; reason?: unknown; detail?: unknown; classification?: unknown };
   const why = [typeof reason === 'string' ? reason : undefined, typeof detail === 'string' && detail !== '' ? detail : undefined].filter((part) => part !== undefined).join(': ');
   const because = why === '' ? '' : ` (${why})`;
   switch (mode) {
     case 'self-finalized':
       return clip('cache: replayed, no model call');
     case 'agent-concluded':
-      return clip(`cache: handed off to the agent${because}`);
+      return clip(`cache: ${classification === 'regression' ? 'regression, ' : ''}handed off to the agent${because}`);
     case 'missed':
+      if (classification === 'regression') return clip(`cache: regression, replayed but the recorded outcome did not appear${because}`);
+      if (errorCode === 'REPLAY_STALE') return clip(`cache: stale, no agent ran${because}`);
+      if (errorCode === 'MODEL_UNAVAILABLE') return clip(`cache: missed, no agent to run it${because}`);
       return clip(`cache: missed, the agent ran${because}`);
     default:
       return 'cache: not used';

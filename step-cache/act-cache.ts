@@ -15,7 +15,8 @@ import { buildActEntry, StepRecorder } from '../recorder/record-step.js';
 import { replayStep, type ReplayOutcome } from '../replayer/replay-step.js';
 import type { StepKey } from './cache-key.js';
 import { provenanceOf, sameFlow, writeStep, type Candidate, type WriteTargets } from './cache-writes.js';
-import { decideStep, staleStep, trackStep, type DecisionContext, type StepWording, type TrackedStep } from './tracked-step.js';
+import { describeAction } from '../semantics/describe-action.js';
+import { decideStep, regressedStep, staleStep, trackStep, type DecisionContext, type StepWording, type TrackedStep } from './tracked-step.js';
 
 /** One `act` step as the cache tracked it. */
 export interface TrackedAct extends TrackedStep<ActEntry> {
@@ -118,8 +119,12 @@ export class ActCache {
       const summary = fillUniquePlaceholders(entry.summary, tracked.uniqueValues);
       return { handled: { verdict: { status: 'passed', summary }, cache: { ...tracked.outcome } } };
     }
-    if (this.#options.strict || step.executor === undefined) return staleStep(tracked, step, this.#options, WORDING, replay.reason, replay.detail, endScreenOf(tracked));
-    tracked.outcome = { mode: 'agent-concluded', reason: replay.reason, detail: replay.detail, entry: tracked.key.key };
+    if (this.#options.strict || step.executor === undefined) {
+      if (replay.classification === 'regression') return regressedStep(tracked, step, this.#options, replay.detail, describeAction(entry.actions[entry.actions.length - 1]!));
+      return staleStep(tracked, step, this.#options, WORDING, replay.reason, replay.detail, endScreenOf(tracked));
+    }
+    // With an agent, a regression is handed off too: an intended change can be re-recorded, and a failing one keeps the entry.
+    tracked.outcome = { mode: 'agent-concluded', reason: replay.reason, detail: replay.detail, entry: tracked.key.key, classification: replay.classification };
     tracked.stale = true;
     return { continueWith: replay.prefix, cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };
   }

@@ -127,6 +127,7 @@ class AttemptCacheImpl implements AttemptCache {
   readonly #acts: ActCache;
   readonly #judgments: JudgmentCache;
   readonly #occurrences = new OccurrenceCounter();
+  readonly #nearest: NearestEntryIndex;
   readonly #verifications: { kind: VerificationKind; afterStep: number }[] = [];
   #finished: Promise<WriteReport[]> | undefined;
 
@@ -149,7 +150,8 @@ class AttemptCacheImpl implements AttemptCache {
       redact: options.redact,
       secretValues,
     };
-    const decision = { store: options.store, nearest: new NearestEntryIndex(options.store), strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
+    this.#nearest = new NearestEntryIndex(options.store);
+    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
     this.#acts = new ActCache({ ...decision, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
     this.#judgments = new JudgmentCache({ ...decision, clock: options.clock, replay: options.replay });
   }
@@ -238,6 +240,9 @@ class AttemptCacheImpl implements AttemptCache {
       redact: this.#options.redact,
       logger: this.#logger,
     };
+    // The keys every step of this attempt uses: a step that moved to another position keeps its entry.
+    const inUse = new Set(this.#tracked().map((step) => step.key.key));
+    targets.supersededBy = (step) => this.#nearest.supersededAt(step.key.parts, step.index, inUse);
     if (this.#options.mode === 'read-write' && !this.#options.store.readOnly) targets.store = this.#options.store;
     else if (this.#options.mode === 'read-only' && this.#options.proposalStore !== undefined) targets.proposals = this.#options.proposalStore;
     const reports: WriteReport[] = [];

@@ -3,9 +3,10 @@
  * for steps that passed, took an action, changed something a replay can check, and were
  * followed by a passing verification in an attempt that passed. A recording with the same
  * flow as the stored entry leaves the file alone (`kept`); a different one replaces exactly
- * the entry this attempt saw (compare-and-swap). A replay that needed repair or ended in a
- * failure evicts its entry unless a new recording replaced it. Read-only caches are never
- * written; with a proposal store, new and healed recordings go there instead.
+ * the entry this attempt saw (compare-and-swap). Nothing else ever removes an entry: a step
+ * that failed, was blocked or went unverified keeps the last known-good one (`kept`, with the
+ * reason in `writeDetail`). Read-only caches are never written; with a proposal store, new and
+ * healed recordings go there instead.
  */
 import { canonicalEncode, type ActEntry, type CacheStore, type Entry } from '../cache-format/index.js';
 import type { CacheWrite } from '../contract/cache-outcome.js';
@@ -27,6 +28,8 @@ export interface WriteTargets {
   recordedAt: string;
   redact(text: string): string;
   logger: Logger;
+  /** The key of the entry a new recording of `step` supersedes at its place in the test, if any. */
+  supersededBy?: (step: TrackedStep) => Promise<string | undefined>;
 }
 
 /** The recorded flow: what a replay repeats and checks. Provenance and summary are not part of it. */
@@ -79,8 +82,9 @@ export function provenanceOf(step: TrackedStep, verifiedBy: VerificationKind, ta
 }
 
 /**
- * The write of one tracked step, `act` or judgment: save its candidate, else evict the stale
- * entry it saw. Never throws for a failing store: the failure is logged and reported as `failed`.
+ * The write of one tracked step, `act` or judgment: save its candidate; a stored entry nothing
+ * verified replaced stays as it is. Never throws for a failing store: the failure is logged
+ * and reported as `failed`.
  */
 export async function writeStep<E extends Entry>(
   step: TrackedStep<E>,
@@ -93,11 +97,8 @@ export async function writeStep<E extends Entry>(
   const found = candidate(targets);
   try {
     if (found.kind === 'entry') {
-      const saved = await saveEntry(found.entry, step.seen, same, targets, label);
+      const saved = await saveEntry(await placed(found.entry, step, targets), step.seen, same, targets, label);
       if (saved !== undefined) return saved;
-    }
-    if (step.stale && step.seen !== undefined && targets.store !== undefined) {
-      return (await targets.store.delete(step.key.key, { onlyBlob: step.seen.blob })) ? 'evicted' : 'no-change';
     }
   } catch (error) {
     // The run then exits CACHE_WRITE_FAILED (the report's run-level errors): a lost recording is not a pass.
@@ -106,7 +107,27 @@ export async function writeStep<E extends Entry>(
     step.outcome.writeError = message;
     return 'failed';
   }
-  if (found.kind === 'unconfirmed') return 'unconfirmed';
   if (found.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${found.reason}`));
+  // The last known-good entry outlives every run that did not verify a replacement (DESIGN §6).
+  if (step.seen?.entry !== undefined && found.kind !== 'entry') {
+    step.outcome.writeDetail = `${keptBecause(step, found)}, nothing replaced the recorded entry`;
+    return 'kept';
+  }
+  if (found.kind === 'unconfirmed') return 'unconfirmed';
   return 'no-change';
+}
+
+/** `entry` with its place in the test, and, recorded under a new key, the entry it supersedes there. */
+async function placed<E extends Entry>(entry: E, step: TrackedStep<E>, targets: WriteTargets): Promise<E> {
+  const supersedes = step.seen === undefined ? await targets.supersededBy?.(step) : undefined;
+  return supersedes === undefined ? { ...entry, position: step.index } : { ...entry, position: step.index, supersedes };
+}
+
+/** Why a stored entry stays although its step ran again (`the step failed`). */
+function keptBecause(step: TrackedStep, found: Candidate<Entry>): string {
+  if (step.verdict?.status === 'failed') return 'the step failed';
+  if (step.verdict?.status === 'blocked') return 'the step was blocked';
+  if (found.kind === 'unconfirmed') return 'the step was not verified';
+  if (found.kind === 'not-cacheable') return `the new recording cannot be cached (${found.reason})`;
+  return 'the step did not finish';
 }

@@ -10,10 +10,19 @@ import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js'
 /** Parallel entry reads while indexing. */
 const READ_CONCURRENCY = 16;
 
-/** Explains misses against one store; build one per attempt. */
+/** What the index keeps of one stored entry: its key parts and its place in its test. */
+interface IndexedEntry {
+  key: string;
+  parts: KeyParts;
+  position?: number;
+  supersedes?: string;
+  recordedAt: string;
+}
+
+/** Explains misses against one store, and finds the entry a new recording supersedes; build one per attempt. */
 export class NearestEntryIndex {
   readonly #store: CacheStore;
-  #byTest: Promise<Map<string, KeyParts[]>> | undefined;
+  #byTest: Promise<Map<string, IndexedEntry[]>> | undefined;
 
   constructor(store: CacheStore) {
     this.#store = store;
@@ -28,7 +37,7 @@ export class NearestEntryIndex {
   async explainMiss(wanted: KeyParts): Promise<{ detail: string; differences: string[] }> {
     let candidates: KeyParts[];
     try {
-      candidates = (await this.#index()).get(wanted.testId) ?? [];
+      candidates = ((await this.#index()).get(wanted.testId) ?? []).map((indexed) => indexed.parts);
     } catch {
       return { detail: 'no entry', differences: [] };
     }
@@ -54,6 +63,32 @@ export class NearestEntryIndex {
     return { detail: `no entry; nearest entry of this test differs in ${joinPhrases(differences)}`, differences };
   }
 
+  /**
+   * The entry a new recording of `wanted` at step `position` supersedes: the newest entry of the
+   * same test, project, target and kind recorded at that position under another key, that no
+   * step of this attempt uses (`inUse`: a step moved to another position keeps its entry) and no
+   * other such entry already supersedes. Undefined when there is none, or the store cannot be listed.
+   */
+  async supersededAt(wanted: KeyParts, position: number, inUse: ReadonlySet<string>): Promise<string | undefined> {
+    let entries: IndexedEntry[];
+    try {
+      entries = (await this.#index()).get(wanted.testId) ?? [];
+    } catch {
+      return undefined;
+    }
+    const samePlace = entries.filter(
+      (indexed) =>
+        indexed.position === position &&
+        !inUse.has(indexed.key) &&
+        indexed.parts.kind === wanted.kind &&
+        indexed.parts.target === wanted.target &&
+        indexed.parts.projectId === wanted.projectId,
+    );
+    const replaced = new Set(samePlace.map((indexed) => indexed.supersedes));
+    const newest = samePlace.filter((indexed) => !replaced.has(indexed.key)).sort((left, right) => (left.recordedAt < right.recordedAt ? 1 : left.recordedAt > right.recordedAt ? -1 : 0));
+    return newest[0]?.key;
+  }
+
   /** Other tests of the same file with an entry of the same kind and instruction: the test was likely renamed from one of them. */
   async #renamedFrom(wanted: KeyParts): Promise<string[]> {
     const { file: ownFile } = splitTestId(wanted.testId);
@@ -62,29 +97,33 @@ export class NearestEntryIndex {
     const found: string[] = [];
     for (const [testId, parts] of await this.#index()) {
       if (testId === wanted.testId || !testId.startsWith(file)) continue;
-      if (parts.some((candidate) => candidate.kind === wanted.kind && candidate.instruction === wanted.instruction && candidate.target === wanted.target)) found.push(testId);
+      if (parts.some(({ parts: candidate }) => candidate.kind === wanted.kind && candidate.instruction === wanted.instruction && candidate.target === wanted.target)) found.push(testId);
     }
     return found.sort().slice(0, 3);
   }
 
-  #index(): Promise<Map<string, KeyParts[]>> {
+  #index(): Promise<Map<string, IndexedEntry[]>> {
     this.#byTest ??= this.#build();
     return this.#byTest;
   }
 
-  async #build(): Promise<Map<string, KeyParts[]>> {
+  async #build(): Promise<Map<string, IndexedEntry[]>> {
     const refs = (await this.#store.list()).filter((ref) => ref.blob !== undefined);
-    const byTest = new Map<string, KeyParts[]>();
+    const byTest = new Map<string, IndexedEntry[]>();
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < refs.length) {
         const ref = refs[next++]!;
         const result = await this.#store.read(ref.key);
         if (result.kind !== 'hit') continue;
-        const parts = result.entry.keyParts;
+        const { entry } = result;
+        const parts = entry.keyParts;
+        const indexed: IndexedEntry = { key: ref.key, parts, recordedAt: entry.provenance.recordedAt };
+        if (entry.position !== undefined) indexed.position = entry.position;
+        if (entry.supersedes !== undefined) indexed.supersedes = entry.supersedes;
         const list = byTest.get(parts.testId);
-        if (list === undefined) byTest.set(parts.testId, [parts]);
-        else list.push(parts);
+        if (list === undefined) byTest.set(parts.testId, [indexed]);
+        else list.push(indexed);
       }
     };
     await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, refs.length) }, worker));

@@ -5,7 +5,7 @@
  * `REPLAY_STALE`. Only the replay itself and the wording differ by kind.
  */
 import { CONTEXT_KEY_PART, type CacheStore, type Entry } from '../cache-format/index.js';
-import type { CacheOutcome, CacheReason } from '../contract/cache-outcome.js';
+import type { CacheOutcome, CacheReason, ReplayClassification } from '../contract/cache-outcome.js';
 import type { FinishedStepView, InterceptedStep, InterceptResult } from '../contract/step-seams.js';
 import type { StepKind, StepVerdict } from '../contract/step-contract.js';
 import type { StepKey } from './cache-key.js';
@@ -25,7 +25,7 @@ export interface TrackedStep<E extends Entry = Entry> {
   key: StepKey;
   outcome: CacheOutcome;
   seen?: SeenEntry<E>;
-  /** The stored entry needed repair: it is evicted at the end unless a new recording replaces it. */
+  /** The stored entry did not replay: only a newer verified recording replaces it; it is never evicted. */
   stale: boolean;
   executor?: { name: string; version?: string };
   /** How the step ended (from the runner's records). */
@@ -128,11 +128,27 @@ export function staleStep(
   reason: CacheReason,
   detail: string,
   afterStep: (finished: FinishedStepView) => void,
+  classification: ReplayClassification = 'drift',
 ): InterceptResult {
-  tracked.outcome = { mode: 'missed', reason, detail, entry: tracked.key.key };
+  tracked.outcome = { mode: 'missed', reason, detail, entry: tracked.key.key, classification };
   if (!context.strict && step.executor !== undefined) return { cache: { ...tracked.outcome }, afterStep };
   const why = context.strict ? 'strict mode makes no model call' : `agents.${step.agent.name} ${wording.noRepairer}`;
   return blockedStep(tracked, step, context, `${wording.noLongerReplays} (${reason}: ${detail}); ${why}`, wording.staleFix);
+}
+
+/**
+ * A replay whose every action ran but whose recorded outcome did not appear, where nothing may
+ * repair it: the step fails like a failed expectation (`ASSERTION_FAILED`, exit class 1), since
+ * the app, not the recording, changed. `lastAction` is the sentence of the action it followed.
+ */
+export function regressedStep(tracked: TrackedStep, step: InterceptedStep, context: DecisionContext, detail: string, lastAction: string): InterceptResult {
+  tracked.outcome = { mode: 'missed', reason: 'end-mismatch', detail, entry: tracked.key.key, classification: 'regression' };
+  const missing = detail.replace(/^after all \d+ actions?, /, '');
+  const summary = context.redact(
+    `Step ${step.info.index} (agent.${step.info.kind} ${JSON.stringify(step.info.instruction)}): regression: after its last action (${lastAction}), ${missing}. ` +
+      'The app no longer does what this step recorded; the recorded entry is kept. If the change is intended, record the step again with `e2e record`.',
+  );
+  return { handled: { verdict: { status: 'failed', errorCode: 'ASSERTION_FAILED', summary }, cache: { ...tracked.outcome } } };
 }
 
 function blockedStep(tracked: TrackedStep, step: InterceptedStep, context: DecisionContext, problem: string, fix: string): InterceptResult {

@@ -297,7 +297,7 @@ describe('each replay reason, from a real page change', () => {
     const key = await record(store);
     const healed = await runOnce('todos.html#add=Create', { store });
     const detail = 'at action 2 of 3, tap button "Add": not found within 400 ms (no button "Add" on the screen)';
-    expect(healed.cache).toEqual({ mode: 'agent-concluded', reason: 'target-not-found', detail, entry: key });
+    expect(healed.cache).toEqual({ mode: 'agent-concluded', reason: 'target-not-found', detail, entry: key, classification: 'drift' });
     expect(healed.executor.prefixes).toEqual([
       { actions: ['type "Buy milk" into textbox "New todo"'], total: 3, reason: 'target-not-found', detail, lastMayHaveCommitted: false },
     ]);
@@ -367,9 +367,9 @@ describe('each replay reason, from a real page change', () => {
     expect(run.cache?.detail).toContain('no recorded change happened during the replay');
     expect(run.executor.calls).toBe(1);
     expect(run.outcome.verdict.status).toBe('failed');
-    // A replay that ended in a failure evicts its entry.
-    expect(run.write?.write).toBe('evicted');
-    expect((await store.read(key)).kind).toBe('absent');
+    // A failing step never deletes the last known-good entry.
+    expect(run.write).toMatchObject({ classification: 'regression', write: 'kept', writeDetail: 'the step failed, nothing replaced the recorded entry' });
+    expect((await store.read(key)).kind).toBe('hit');
   });
 });
 
@@ -421,7 +421,7 @@ describe('modes', () => {
     expect(run.outcome.verdict.summary).toBe(
       'Step 0 (agent.act "add a todo Buy milk and complete it"): its cache entry no longer replays (target-not-found: at action 2 of 3, tap button "Add": not found within 400 ms (no button "Add" on the screen)); strict mode makes no model call. Fix: record it again with `e2e record`.',
     );
-    expect(run.write).toEqual({ mode: 'missed', reason: 'target-not-found', detail: expect.any(String) as string, entry: key, write: 'no-change' });
+    expect(run.write).toEqual({ mode: 'missed', reason: 'target-not-found', detail: expect.any(String) as string, entry: key, classification: 'drift', write: 'no-change' });
     expect(snapshotTree(dir)).toEqual(before);
   });
 

@@ -224,7 +224,7 @@ describe('a planted regression is never passed by cached evidence', () => {
     },
   ];
 
-  it.each(cases)('$kind: REPLAY_STALE without a model, a live judgment (and eviction) with one', async ({ question, recorded, regressed, failing }) => {
+  it.each(cases)('$kind: REPLAY_STALE without a model, a live judgment with one (the entry kept)', async ({ question, recorded, regressed, failing }) => {
     const { store, dir } = newStore();
     const key = await record(store, page(recorded), question);
     const before = snapshotTree(dir);
@@ -247,8 +247,9 @@ describe('a planted regression is never passed by cached evidence', () => {
     expect(relive.outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED' });
     expect(relive.cache).toMatchObject({ mode: 'missed', reason: 'end-mismatch', entry: key });
     expect(relive.cache?.detail).toContain(failing);
-    expect(relive.write?.write).toBe('evicted');
-    expect(await store.read(key)).toMatchObject({ kind: 'absent' });
+    // The judge's failing answer keeps the recorded evidence: only a newer verified recording replaces it.
+    expect(relive.write).toMatchObject({ write: 'kept', writeDetail: 'the step failed, nothing replaced the recorded entry' });
+    expect(await store.read(key)).toMatchObject({ kind: 'hit' });
   });
 
   it('saves nothing for a failing judgment', async () => {

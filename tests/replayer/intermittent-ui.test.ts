@@ -171,13 +171,15 @@ describe('a consent dialog recorded, absent or present at replay', () => {
   });
 
   it('still fails a planted regression while the dialog is absent: Add does nothing, the replay hands off', async () => {
-    // Strict: the regression is a stale replay, never a pass.
+    // Strict: every action ran and only the outcome is missing: a regression, failed like an expectation.
     const strict = await runOnce('consent.html#broken=1', store, { strict: true });
-    expect(strict.verdict).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE' });
+    expect(strict.verdict).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED' });
+    expect(strict.verdict.summary).toContain('regression: after its last action');
     expect(strict.verdict.summary).toContain('status with text "Added Oat milk" did not appear');
+    expect(strict.cache).toMatchObject({ classification: 'regression' });
     const noticing = groceryExecutor('notice');
     const replay = await runOnce('consent.html#broken=1', store, { executor: noticing });
-    expect(replay.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch', entry: entry.key });
+    expect(replay.cache).toMatchObject({ mode: 'agent-concluded', reason: 'end-mismatch', entry: entry.key, classification: 'regression' });
     expect(replay.cache?.detail).toMatch(/^after all 3 actions, /);
     expect(noticing.calls).toBe(1);
     expect(replay.verdict.status).toBe('failed');
@@ -196,6 +198,7 @@ describe('a dialog only the replay has', () => {
       reason: 'action-failed',
       detail: 'at action 2 of 2, tap button "Add": dialog "Cookie consent" is in the way',
       entry: entry.key,
+      classification: 'drift',
     });
     expect(agent.prefixes[0]).toMatchObject({ actions: ['type "Oat milk" into textbox "New item"'], lastMayHaveCommitted: false });
     expect(agent.sawConsent).toEqual([true]);
@@ -228,6 +231,8 @@ describe('replays that must not pass', () => {
       reason: 'end-mismatch',
       detail: `every action was skipped (action 1 of 1, ${ACCEPT}: its dialog was absent), so nothing the replay did proves the step`,
       entry: entry.key,
+      // Nothing was performed, so the missing outcome blames the screen, not the app.
+      classification: 'drift',
     });
     expect(agent.calls).toBe(1);
   });
@@ -237,7 +242,7 @@ describe('replays that must not pass', () => {
     const entry = await recordOn('consent.html', store);
     const agent = groceryExecutor('notice');
     const replay = await runOnce('consent.html#promo=1', store, { executor: agent, timeoutMs: 4_000 });
-    expect(replay.cache).toEqual({ mode: 'agent-concluded', reason: 'action-failed', detail: 'at action 2 of 2, tap button "Add": region "Spring sale" is in the way', entry: entry.key });
+    expect(replay.cache).toEqual({ mode: 'agent-concluded', reason: 'action-failed', detail: 'at action 2 of 2, tap button "Add": region "Spring sale" is in the way', entry: entry.key, classification: 'drift' });
     // The engine gave up before sending any input.
     expect(agent.prefixes[0]).toMatchObject({ actions: ['type "Oat milk" into textbox "New item"'], lastMayHaveCommitted: false });
   });
