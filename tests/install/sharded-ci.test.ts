@@ -87,7 +87,7 @@ function sumOf(summaries: readonly ReportSummary[]): ReportSummary {
     tests: { passed: 0, failed: 0, flaky: 0, skipped: 0 },
     modelCalls: 0,
     tokens: { input: 0, output: 0, cached: 0 },
-    cache: { replayed: 0, handedOff: 0, recorded: 0, missed: 0, unverified: 0 },
+    cache: { replayed: 0, handedOff: 0, recorded: 0, missed: 0, unverified: 0, regressed: 0, stale: 0 },
   };
   for (const summary of summaries) {
     for (const key of Object.keys(total.tests) as (keyof ReportSummary['tests'])[]) total.tests[key] += summary.tests[key];
