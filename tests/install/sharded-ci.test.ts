@@ -292,11 +292,16 @@ describe('the plain Playwright path from the packed tarball', () => {
     expect(list.stdout).toContain('Total: 4 tests in 2 files');
 
     // Model-free with nothing recorded: each step fails REPLAY_STALE, no model (here: the executor) runs, nothing is written.
-    const stale = await playwright(fresh, ['test', 'tests/alpha.e2e.ts'], { E2E_REPLAY: '1' });
+    // Its blob report (plain Playwright's --reporter replaces e2e's) merges into e2e's report and exit class.
+    const stale = await playwright(fresh, ['test', 'tests/alpha.e2e.ts', '--reporter', 'blob'], { E2E_REPLAY: '1' });
     expect(stale.code, stale.stdout + stale.stderr).toBe(1);
+    expect(existsSync(join(fresh, '.e2e', 'cache', 'refs'))).toBe(false);
+    const staleMerge = await e2e(fresh, ['merge-reports', 'blob-report']);
+    expect(staleMerge.code, staleMerge.stdout + staleMerge.stderr).toBe(2);
+    expect(staleMerge.stdout).toContain('Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified');
     const staleSteps = reportOf(fresh).tests.flatMap((test) => test.attempts.flatMap((attempt) => attempt.steps));
     expect(staleSteps.map((step) => step.errorCode)).toEqual(['REPLAY_STALE', 'REPLAY_STALE']);
-    expect(existsSync(join(fresh, '.e2e', 'cache', 'refs'))).toBe(false);
+    expect(reportOf(fresh).exitCode).toBe(2);
 
     // Plain Playwright records with the configured (read-write) mode, then E2E_REPLAY=1 replays it.
     const record = await playwright(fresh, ['test']);
