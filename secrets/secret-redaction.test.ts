@@ -124,6 +124,30 @@ describe('the secret redactor', () => {
     );
   });
 
+  it('leaves no form of any of several secrets that share letters and overlap in one text (property)', () => {
+    const value = fc
+      .array(fc.constantFrom(...'abcXYZ0129+/ é'), { minLength: 8, maxLength: 24 })
+      .map((list) => list.join(''))
+      .filter((text) => text.trim().length === text.length && /[a-z0-9]{2}/i.test(text));
+    fc.assert(
+      fc.property(fc.uniqueArray(value, { minLength: 2, maxLength: 4 }), fc.nat(), (values, seed) => {
+        const own = createSecretRedactor(values.map((secretValue, index) => [`s${index}`, secretValue] as const));
+        const pieces = values.flatMap((secretValue, index) => [
+          secretValue,
+          Buffer.from(`u${secretValue}`).toString('base64'),
+          (secretValue.match(/.{1,4}/gu) ?? []).join((seed + index) % 2 === 0 ? ' ' : '-'),
+        ]);
+        // Glued without separators, so neighbouring secrets overlap or touch.
+        const text = pieces.map((piece, index) => (index % 3 === seed % 3 ? piece : `${piece}|`)).join('');
+        const redacted = own.redact(text);
+        for (const secretValue of values) expect(leakedForms(secretValue, redacted)).toEqual([]);
+        expect(own.contains(text)).toBe(true);
+        expect(own.namesIn(text).length).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('has a leak detector that finds every listed form when nothing is redacted', () => {
     const forms = [
       VALUE,

@@ -88,13 +88,13 @@ test('a test that types no secret keeps its trace', async ({ agent }) => {
 `;
 
 /** A fresh project in the temp folder: its own node_modules of links, \`e2e\` being this repository. */
-function makeProject(): string {
-  const project = linkedProject('secret-scan');
-  writeFileSync(join(project, 'e2e.config.ts'), CONFIG);
+function makeProject(name = 'secret-scan', config = CONFIG, tests = TESTS): string {
+  const project = linkedProject(name);
+  writeFileSync(join(project, 'e2e.config.ts'), config);
   mkdirSync(join(project, 'support'));
   writeFileSync(join(project, 'support', 'scripted.ts'), readFileSync(SCRIPTED, 'utf8'));
   mkdirSync(join(project, 'tests'));
-  writeFileSync(join(project, 'tests', 'echo.e2e.ts'), TESTS);
+  writeFileSync(join(project, 'tests', 'echo.e2e.ts'), tests);
   return project;
 }
 
@@ -198,6 +198,120 @@ describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' a
       rmSync(control, { recursive: true, force: true });
     }
   });
+});
+
+/** A deterministic canary of `length` characters: letters, digits, `+`, `/`, a space now and then (a key's body, a JWT). */
+function longCanary(length: number, seed: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/ ';
+  let state = seed;
+  let text = 'Lc';
+  while (text.length < length - 2) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    text += alphabet[state % alphabet.length];
+  }
+  return `${text.replace(/ {2,}/g, ' ')}z9`.padEnd(length, 'q');
+}
+
+/** The long secrets' project: the step is recorded (`inherit`), so the second run replays it. */
+const LONG_CONFIG = CONFIG.replace("scripted('secret-scan', {", "scripted('secret-scan-long', {")
+  .replace(/\n      }\),\n    },\n  },/, "\n      }, { cache: 'inherit' }),\n    },\n  },")
+  .replace('  expect: { timeout: 1_000 },\n', '');
+
+const LONG_TESTS = `import { expect, secret, test } from 'e2e';
+
+test('a long secret is typed, echoed, verified and replayed', async ({ app, agent, screen }) => {
+  await app.open('/echo.html#piece');
+  await agent.act('type the token {token} and submit', { params: { token: secret('canary') } });
+  await expect(screen.getByRole('status').first()).toContainText('You typed ');
+  await expect(screen.getByRole('status').last()).toHaveText('Saved');
+  await expect(screen.locator('#piece')).toContainText('xxxxxxxx');
+});
+`;
+
+for (const [label, length] of [
+  ['2 KiB', 2048],
+  ['64 KiB', 65536],
+] as const) {
+  describe(`a ${label} secret, recorded and replayed through the binary with trace and screenshots on`, () => {
+    const canary = longCanary(length, length);
+    let longProject: string;
+    let longServer: StaticServer;
+    let typed: string[];
+    let recorded: E2ERun;
+    let replayed: E2ERun;
+
+    beforeAll(async () => {
+      ensureBuilt();
+      longProject = makeProject('secret-scan-long', LONG_CONFIG, LONG_TESTS);
+      ({ server: longServer, received: typed } = await servePagesRecording());
+      const env = {
+        PLAYWRIGHT_HTML_OUTPUT_DIR: join(longProject, '.e2e', 'html-report'),
+        PLAYWRIGHT_HTML_OPEN: 'never',
+        PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(longProject, '.e2e', 'junit.xml'),
+        PLAYWRIGHT_JSON_OUTPUT_FILE: join(longProject, '.e2e', 'results.json'),
+        E2E_FIXTURE_APP_URL: longServer.origin,
+        E2E_SECRET_CANARY: canary,
+      };
+      recorded = await runE2E(['record', '--debug', '--reporter', 'list,html,junit,json'], { cwd: longProject, env });
+      replayed = await runE2E(['replay', '--debug', '--reporter', 'list,html,junit,json'], { cwd: longProject, env });
+    }, 600_000);
+
+    afterAll(async () => {
+      await longServer?.close();
+      if (longProject !== undefined) rmSync(longProject, { recursive: true, force: true });
+    });
+
+    it('records the verified step, then replays it with no model call, typing the real value each time', () => {
+      expect(canary.length).toBe(length);
+      expect(LONG_CONFIG).toContain("{ cache: 'inherit' }");
+      expect(recorded.exitCode, `${recorded.stdout}\n${recorded.stderr}`).toBe(0);
+      expect(recorded.report?.tests[0]?.attempts.at(-1)?.steps[0]?.cache).toMatchObject({ mode: 'missed', write: 'saved' });
+      expect(replayed.exitCode, `${replayed.stdout}\n${replayed.stderr}`).toBe(0);
+      expect(replayed.report?.tests[0]?.attempts.at(-1)?.steps[0]?.cache).toMatchObject({ mode: 'self-finalized' });
+      expect(typed).toEqual([canary, canary]);
+    });
+
+    it('leaves the canary in no file under the project and in no output of either run, in any form', () => {
+      const files = filesUnder(longProject);
+      expect(files.some((file) => file.includes(`${join('.e2e', 'cache')}`))).toBe(true);
+      expect(files.some((file) => file.endsWith('junit.xml'))).toBe(true);
+      expect(files.some((file) => file.endsWith('index.html'))).toBe(true);
+      expect(countScanned([longProject])).toBeGreaterThan(10);
+      const outputs = { 'record stdout': recorded.stdout, 'record stderr': recorded.stderr, 'replay stdout': replayed.stdout, 'replay stderr': replayed.stderr };
+      expect(findLeaks(canary, [longProject], outputs)).toEqual([]);
+      // Redacted, not dropped: the saved entry holds the echo the expect looked at as the placeholder.
+      expect(findLeaks('You typed <secret:canary>', [join(longProject, '.e2e', 'cache')])).not.toEqual([]);
+    });
+
+    it('uses a scan that finds this canary raw, base64-embedded, grouped and clipped', () => {
+      const planted = [canary, Buffer.from(`user:${canary}`).toString('base64'), (canary.match(/.{1,4}/g) ?? []).join('-'), `${canary.slice(0, 20)}…`];
+      for (const form of planted) expect(findLeaks(canary, [], { planted: `before ${form} after` })).not.toEqual([]);
+    });
+  });
+}
+
+describe('a secret too short or too common to redact safely, through the binary', () => {
+  for (const [label, value] of [
+    ['1 character', '§'],
+    ['3 characters', 'Q7z'],
+    ['a common word', 'the'],
+    ['a common word of 8 letters', 'Password'],
+  ] as const) {
+    it(`is refused before any test runs (${label}): exit 2, INVALID_CONFIG naming the secret, output not garbled`, async () => {
+      ensureBuilt();
+      const refusedProject = makeProject('secret-refused');
+      try {
+        const run = await runE2E(['record'], { cwd: refusedProject, env: { E2E_FIXTURE_APP_URL: 'http://127.0.0.1:9', E2E_SECRET_CANARY: value } });
+        const output = `${run.stdout}\n${run.stderr}`;
+        expect(run.exitCode, output).toBe(2);
+        expect(output).toContain('INVALID_CONFIG');
+        expect(output).toContain('the secret `canary` cannot be redacted safely');
+        expect(output).not.toContain('<secret:');
+      } finally {
+        rmSync(refusedProject, { recursive: true, force: true });
+      }
+    }, 120_000);
+  }
 });
 
 /** `size` zero bytes with each field `[offset, value, bytes]` written over them, little-endian. */
