@@ -16,6 +16,8 @@ import MarkdownIt from 'markdown-it';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { computeKey, FileCacheStore, type ActEntry, type Entry } from '../../cache-format/index.js';
 import { registerCacheCommands } from '../../cli/cache-commands.js';
+import { diffCache } from '../../cli/cache-diff.js';
+import { renderDiff } from '../../cli/cache-diff-render.js';
 import { pruneCache, renderPrune, renderPruneJson } from '../../cli/cache-prune.js';
 import { runCommandWork, type CommandIo } from '../../cli/command-io.js';
 import { initProject } from '../../cli/init-command.js';
@@ -51,6 +53,8 @@ const NAMES = {
   zeroWidth: 'Ze\u200bro\u200dWidth\ufeff\u2066x\u2069',
   markup: '</details><img src="https://evil.example/pixel.png"> @someone #123 ![x](https://evil.example/i.png) [y](javascript:alert(1))',
 };
+/** A line a forged value tries to print as a line of its own (a fake risk, a fake heading). */
+const FORGED_LINE = '! FORGED-LINE';
 /** A lone CR (kept in a test id attribute and a typed value, where no whitespace folding happens). */
 const CARRIAGE = 'row\r## Injected <h2>heading</h2>\r<details><summary>@someone</summary>';
 
@@ -106,11 +110,11 @@ function hostileExecutor(): StepExecutor {
 
 /** Forged entries: hidden characters wherever an entry holds text, written with the store API. */
 async function forgedEntries(): Promise<Entry[]> {
-  const testId = `tests/evil${ESC}[2K.e2e.ts::evil \u202etset › pays\r# Heading @someone`;
+  const testId = `tests/evil${ESC}[2K.e2e.ts::evil \u202etset › pays\r# Heading @someone\n${FORGED_LINE} in the test id`;
   const act = await actEntry({
     testId,
     target: `web${ESC}[1A`,
-    instruction: `pay ${NAMES.bidi}\r<img src=x>`,
+    instruction: `pay ${NAMES.bidi}\r<img src=x>\n${FORGED_LINE} in the instruction`,
     params: { [`amount${ESC}`]: `100\u202e00` },
     actions: [
       { verb: 'tap', target: control('button', NAMES.erase, { testId: CARRIAGE }) },
@@ -120,7 +124,7 @@ async function forgedEntries(): Promise<Entry[]> {
     ],
     appeared: [stateControl('status', `Paid ${NAMES.bidi}`)],
     origins: ['http://127.0.0.1:4173', '@someone', `http://127.0.0.1:4174/\u202e${ESC}[2K`],
-    summary: `Paid${ESC}[2K${ESC}[1A all good \u202e @someone #1`,
+    summary: `Paid${ESC}[2K${ESC}[1A all good \u202e @someone #1\n${FORGED_LINE} in the summary`,
   });
   const agentParts = { ...act.keyParts, agent: `default${ESC}[2K\u200b` };
   const withAgent: ActEntry = { ...act, keyParts: agentParts, key: await computeKey(agentParts), provenance: { ...act.provenance, executor: `e2e/agent${ESC}[31m` } };
@@ -206,6 +210,10 @@ beforeAll(async () => {
     outputs.push(await run(repository, ['cache', ...args, ...cacheFlags]));
   }
   markdown = outputs.find((printed) => printed.name.startsWith('cache diff --format markdown'))!.stdout;
+  // The renderers alone, without the commands' output guard behind them.
+  const diff = await diffCache({ cwd: repository, cacheDirectory: cacheDir, base: undefined, head: undefined });
+  outputs.push({ name: 'renderDiff text (no output guard)', stdout: renderDiff(diff, 'text'), stderr: '', exitCode: 0 });
+  outputs.push({ name: 'renderDiff --format markdown (no output guard)', stdout: renderDiff(diff, 'markdown'), stderr: '', exitCode: 0 });
   for (const ref of refs) {
     outputs.push(await run(repository, ['cache', 'show', ref.key, ...cacheFlags]));
     outputs.push(await run(repository, ['cache', 'show', ref.key, '--json', ...cacheFlags]));
@@ -249,6 +257,18 @@ describe('every review output of hostile and forged entries', () => {
     const leaks = outputs.flatMap((printed) => [...rawHiddenIn(printed.stdout), ...rawHiddenIn(printed.stderr)].map((hit) => `${printed.name}: ${hit}`));
     expect(leaks).toEqual([]);
     for (const printed of outputs) expect(`${printed.name}: ${printed.stdout}${printed.stderr}`.length).toBeGreaterThan(printed.name.length + 2);
+  });
+
+  it('never let a line break inside a value start a line of its own', () => {
+    expect(rawEntries).toContain(`\n${FORGED_LINE}`);
+    const forgedLines = outputs.flatMap((printed) =>
+      `${printed.stdout}\n${printed.stderr}`
+        .split('\n')
+        .filter((line) => /^[-+ ]?\s*(?:[-*>#|]\s*)*! FORGED-LINE/.test(line))
+        .map((line) => `${printed.name.slice(0, 40)}: ${line}`),
+    );
+    expect(forgedLines).toEqual([]);
+    expect(outputs.some((printed) => printed.stdout.includes(`\\n${FORGED_LINE}`))).toBe(true);
   });
 
   it('show the hidden characters spelled out, and flag them in the diff', () => {
