@@ -12,6 +12,7 @@ import { FileCacheStore, type Entry } from '../cache-format/index.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import { describeStep } from './entry-text.js';
 import { alignColumns, plural } from './text-format.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** How a merged entry landed. */
 export type AcceptStatus = 'added' | 'replaced' | 'kept';
@@ -143,7 +144,8 @@ export function renderAccept(result: AcceptResult): string {
   }
   for (const entry of result.refused) lines.push(`  invalid  ${entry.key} in ${entry.from} (${entry.reason}): ${entry.message}`);
   lines.push('Resolve each conflict by removing one proposal\'s entry (or accept the proposals one at a time), and re-record invalid entries; then accept again.');
-  return lines.join('\n');
+  // One logical line each: a line break inside a value (a forged test id) is spelled out, never a line of its own.
+  return lines.map(visibleText).join('\n');
 }
 
 /** `cache accept --json`. */

@@ -8,6 +8,7 @@ import type { CacheDiffResult, KeyPartChange, StepDiff, StepIdentity } from './c
 import type { ContentChanges, DiffLine } from './entry-changes.js';
 import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 import { markdownBlock, markdownCode } from './text-format.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** Output formats of `cache diff`. */
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
@@ -132,7 +133,8 @@ export function renderDiffText(result: CacheDiffResult): string {
   for (const test of result.tests) {
     lines.push(test.testId, ...test.steps.flatMap((step) => textStep(step, result.proposal === true)), '');
   }
-  return lines.join('\n').trimEnd();
+  // One logical line each: a line break inside a value (a forged test id) is spelled out, never a line of its own.
+  return lines.map(visibleText).join('\n').trimEnd();
 }
 
 function markdownStep(step: StepDiff, proposal: boolean): string[] {

@@ -9,6 +9,7 @@ import { readFolderEntries } from './cache-state-source.js';
 import type { CacheLocation } from './command-io.js';
 import { describeParams } from './entry-text.js';
 import { alignColumns, formatAge, plural } from './text-format.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** One readable entry. */
 export interface ListedEntry {
@@ -143,7 +144,8 @@ export function renderCacheList(result: CacheListResult, now: Date): string {
     lines.push('', `Unreadable (${result.unreadable.length}; \`e2e cache prune\` removes those that can never be served):`);
     for (const entry of result.unreadable) lines.push(`  ${entry.key}  ${entry.reason}: ${entry.message}`);
   }
-  return lines.join('\n');
+  // One logical line each: a line break inside a value (a forged test id) is spelled out, never a line of its own.
+  return lines.map(visibleText).join('\n');
 }
 
 /** `cache ls --json`. */

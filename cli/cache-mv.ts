@@ -16,6 +16,7 @@ import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js'
 import { usageError, type CacheLocation } from './command-io.js';
 import { describeStep } from './entry-text.js';
 import { alignColumns, plural } from './text-format.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** Parallel entry reads while looking for the test's entries. */
 const READ_CONCURRENCY = 16;
@@ -210,7 +211,8 @@ export function renderMove(result: MoveResult): string {
   if (result.leftBehind.length > 0) {
     lines.push(`${plural(result.leftBehind.length, 'old entry', 'old entries')} changed while moving and stayed: ${result.leftBehind.join(', ')} (\`e2e cache prune\` removes them once the old title is gone).`);
   }
-  return lines.join('\n');
+  // One logical line each: a line break inside a value (a forged test id) is spelled out, never a line of its own.
+  return lines.map(visibleText).join('\n');
 }
 
 /** `cache mv --json`. */

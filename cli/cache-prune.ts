@@ -15,6 +15,7 @@ import { describeStep } from './entry-text.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import type { TestInventory } from './test-inventory.js';
 import { alignColumns, formatAge, formatBytes, plural } from './text-format.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** Why something is removed. */
 export type PruneReason = 'unreachable' | 'old-schema' | 'invalid' | 'superseded' | 'unused' | 'unreferenced-blob' | 'temp-file';
@@ -276,7 +277,8 @@ export function renderPrune(result: PruneResult): string {
   if (result.removed.length > 0) lines.push(...alignColumns(result.removed.map((item) => [REASON_LABELS[item.reason], item.name, item.detail]), '  '));
   for (const note of result.notes) lines.push(`note: ${note}`);
   if (result.dryRun && result.removed.length > 0) lines.push('Nothing was removed (--dry-run).');
-  return lines.join('\n');
+  // One logical line each: a line break inside a value (a forged test id) is spelled out, never a line of its own.
+  return lines.map(visibleText).join('\n');
 }
 
 /** `cache prune --json`. */

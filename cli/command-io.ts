@@ -4,7 +4,7 @@
  * {@link EXIT_CODES}. Usage errors are `INVALID_ARGUMENT` errors: one line naming the fix, exit 2.
  */
 import { E2EError, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
-import { visibleOutput } from '../semantics/visible-text.js';
+import { visibleOutput, visibleText } from '../semantics/visible-text.js';
 import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 
 /** A stream a command writes text to. */
@@ -42,6 +42,11 @@ function withNewline(text: string): string {
   return visibleOutput(text === '' || text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/** An error as the one line it is meant to be: a line break inside (a test id quoted from an entry) is spelled out too. */
+function errorLine(message: string): string {
+  return `${visibleText(message)}\n`;
+}
+
 /** Runs a command's work and prints its output; errors become one line on stderr and their exit class. */
 export async function runCommandWork(io: CommandIo, work: () => Promise<CommandOutput>): Promise<void> {
   const exit = io.exit ?? ((code: number) => void (process.exitCode = code));
@@ -50,11 +55,11 @@ export async function runCommandWork(io: CommandIo, work: () => Promise<CommandO
     output = await work();
   } catch (error) {
     if (isE2EError(error)) {
-      io.stderr.write(withNewline(error.code === 'INVALID_ARGUMENT' ? `error: ${error.message}` : `${error.code}: ${error.message}`));
+      io.stderr.write(errorLine(error.code === 'INVALID_ARGUMENT' ? `error: ${error.message}` : `${error.code}: ${error.message}`));
       exit(EXIT_CODES[outcomeOfExitClass(exitClassOf(error.code))]);
       return;
     }
-    io.stderr.write(withNewline(`error: ${messageOf(error)}`));
+    io.stderr.write(errorLine(`error: ${messageOf(error)}`));
     exit(EXIT_CODES.infrastructure);
     return;
   }

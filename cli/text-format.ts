@@ -32,8 +32,9 @@ export function formatAge(milliseconds: number): string {
   return `${Math.floor(milliseconds / DAY_MS)} d`;
 }
 
-/** Rows as columns padded to the widest cell; the last column is not padded. */
-export function alignColumns(rows: ReadonlyArray<readonly string[]>, indent = ''): string[] {
+/** Rows as columns padded to the widest cell; the last column is not padded. Cells hold entry text, so hidden characters are spelled out first. */
+export function alignColumns(rawRows: ReadonlyArray<readonly string[]>, indent = ''): string[] {
+  const rows = rawRows.map((row) => row.map(visibleText));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
   return rows.map((row) => indent + row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));

@@ -9,6 +9,7 @@ import type { TurnRecord } from '../contract/step-contract.js';
 import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, REPLAY_CLASSIFICATIONS, type CacheOutcome } from '../contract/cache-outcome.js';
 import type { StepRecord, StepTiming, VerificationEvent } from '../step/step-record.js';
 import { stepTitle } from '../step/step-title.js';
+import { visibleText } from '../semantics/visible-text.js';
 
 /** The report schema version this build writes. */
 export const REPORT_VERSION = 1;
@@ -304,7 +305,7 @@ export function unverifiedStepLines(report: Pick<Report, 'tests'>): string[] {
       for (const step of attempt.steps) {
         if (cacheCountOf(step.cache, attempt.status === 'passed', step.errorCode) !== 'unverified') continue;
         const where = step.location ?? `${test.file} › ${test.titlePath.join(' › ')}`;
-        named.push(`    ${where}  ${stepTitle(step.kind, step.instruction)}`);
+        named.push(`    ${visibleText(where)}  ${stepTitle(step.kind, step.instruction)}`);
       }
     }
   }

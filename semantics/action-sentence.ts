@@ -8,14 +8,14 @@
 import { secretPlaceholder } from '../contract/param-values.js';
 import { clipLine } from '../contract/text.js';
 import { uniquePlaceholder } from './unique-placeholders.js';
-import { visibleText } from './visible-text.js';
+import { visibleFormatCharacters, visibleText } from './visible-text.js';
 
 /** Longest quoted text in a sentence before it is shortened with `…`. */
 export const MAX_QUOTED_CHARS = 80;
 
 /** A text in quotes, on one line and shortened, hidden characters spelled out: `"Buy milk"`. */
 export function quoteText(text: string): string {
-  return visibleText(JSON.stringify(clipLine(text, MAX_QUOTED_CHARS)));
+  return visibleText(JSON.stringify(clipLine(visibleFormatCharacters(text), MAX_QUOTED_CHARS)));
 }
 
 /** What a sentence may say about a control. */

@@ -42,6 +42,15 @@ export function visibleText(text: string): string {
 }
 
 /**
+ * `text` with the invisible characters that are not controls spelled out (`⟨U+FEFF⟩`) and the
+ * controls left for a later step: for a quote that folds whitespace to one line first (JavaScript's
+ * `\s` counts U+FEFF and U+2028 as spaces) and escapes controls after.
+ */
+export function visibleFormatCharacters(text: string): string {
+  return hasHiddenCharacters(text) ? text.replace(HIDDEN, (character) => (/\p{Cc}/u.test(character) ? character : spelled(character))) : text;
+}
+
+/**
  * A whole output (a command's text or JSON) for a terminal: line breaks stay, every other
  * hidden character becomes a JSON escape (`\u001b`, `\u202e`). JSON never carries such a
  * character outside a string, so JSON stays valid and parses to the same data; plain text

@@ -5,7 +5,7 @@
  * escaping (`agent.act 'add a todo "Buy milk"'`).
  */
 import type { StepKind } from '../contract/step-contract.js';
-import { visibleText } from '../semantics/visible-text.js';
+import { visibleFormatCharacters, visibleText } from '../semantics/visible-text.js';
 
 /** The longest instruction a title shows. */
 const MAX_INSTRUCTION = 80;
@@ -13,7 +13,7 @@ const MAX_INSTRUCTION = 80;
 /** The instruction on one line, shortened and quoted. */
 export function quotedInstruction(instruction: string): string {
   // Page or entry text can reach an instruction (a param): hidden characters are spelled out.
-  const single = visibleText(instruction.replace(/\s+/g, ' ').trim());
+  const single = visibleText(visibleFormatCharacters(instruction).replace(/\s+/g, ' ').trim());
   const short = single.length > MAX_INSTRUCTION ? `${single.slice(0, MAX_INSTRUCTION - 1)}…` : single;
   if (!short.includes('"')) return `"${short}"`;
   if (!short.includes("'")) return `'${short}'`;
