@@ -141,7 +141,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(junit).not.toContain('<error');
     // The screen of that moment, as the HTML report shows it.
     const attachments = JSON.stringify(JSON.parse(readFileSync(jsonFile, 'utf8')));
-    expect(attachments).toContain(`after agent.act ${JSON.stringify(JSON.stringify(ADD_STEP)).slice(1, -1)}`);
+    expect(attachments).toContain(JSON.stringify({ name: `after agent.act '${ADD_STEP}'`, contentType: 'image/png' }).slice(1, -1));
     expect(git(repository, 'status', '--porcelain')).toBe('');
   }, 180_000);
 
