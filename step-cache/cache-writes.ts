@@ -110,7 +110,7 @@ export async function writeStep<E extends Entry>(
   if (found.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${found.reason}`));
   // The last known-good entry outlives every run that did not verify a replacement (DESIGN §6).
   if (step.seen?.entry !== undefined && found.kind !== 'entry') {
-    step.outcome.writeDetail = `${keptBecause(step, found)}, nothing replaced the recorded entry`;
+    step.outcome.writeDetail = `${keptBecause(step, found, targets.attemptPassed)}, nothing replaced the recorded entry`;
     return 'kept';
   }
   if (found.kind === 'unconfirmed') return 'unconfirmed';
@@ -124,9 +124,10 @@ async function placed<E extends Entry>(entry: E, step: TrackedStep<E>, targets: 
 }
 
 /** Why a stored entry stays although its step ran again (`the step failed`). */
-function keptBecause(step: TrackedStep, found: Candidate<Entry>): string {
+function keptBecause(step: TrackedStep, found: Candidate<Entry>, attemptPassed: boolean): string {
   if (step.verdict?.status === 'failed') return 'the step failed';
   if (step.verdict?.status === 'blocked') return 'the step was blocked';
+  if (!attemptPassed) return 'the test failed after the step';
   if (found.kind === 'unconfirmed') return 'the step was not verified';
   if (found.kind === 'not-cacheable') return `the new recording cannot be cached (${found.reason})`;
   return 'the step did not finish';

@@ -1,8 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { blobPath, encodeEntry, FileCacheStore } from '../../cache-format/index.js';
+import { blobPath, encodeEntry, FileCacheStore, PROPOSAL_MARKER_FILE } from '../../cache-format/index.js';
 import { acceptProposals, renderAccept } from '../../cli/cache-accept.js';
+import { diffCache } from '../../cli/cache-diff.js';
+import { renderDiffText } from '../../cli/cache-diff-render.js';
 import { isE2EError } from '../../errors/index.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { actEntry, control, stateControl, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
@@ -96,6 +98,40 @@ describe('e2e cache accept', () => {
     expect(result.applied).toBe(false);
     expect(result.refused).toEqual([{ key: damaged.key, from: 'proposal', reason: 'hash-mismatch', message: expect.stringContaining('does not match its content address') as unknown as string }]);
     expect(snapshotTree(cache)).toEqual({});
+  });
+
+  it('shows a proposal in cache diff and in accept --dry-run exactly as accept applies it: nothing the proposal lacks reads as removed', async () => {
+    const { root, cache, location } = await workspace();
+    const stale = await recording('apply the coupon', 'Apply');
+    const untouched = await Promise.all(['open the cart', 'pick a size', 'sign in'].map((instruction, index) => recording(instruction, `Button ${index}`)));
+    await writeEntries(cache, [stale, ...untouched]);
+    const healed = await recording('apply the coupon', 'Redeem');
+    const fresh = await recording('pay', 'Pay');
+    // Written the way `e2e run --propose` writes it: the first write leaves the marker.
+    const proposed = new FileCacheStore(join(root, 'proposal'), { proposal: true });
+    for (const entry of [healed, fresh]) await proposed.write(entry, { overwrite: true });
+    expect(snapshotTree(join(root, 'proposal'))).toHaveProperty(PROPOSAL_MARKER_FILE);
+    const before = snapshotTree(cache);
+
+    const planned = await acceptProposals(location, [proposal(root, 'proposal')], { dryRun: true });
+    expect(planned).toMatchObject({ applied: true, dryRun: true });
+    expect(planned.merged.map((entry) => [entry.key, entry.status]).sort()).toEqual([[healed.key, 'replaced'], [fresh.key, 'added']].sort());
+    expect(renderAccept(planned)).toMatch(/^Would accept 2 entries into .*: 1 added, 1 replaced, 0 already there\.\n[\s\S]*Nothing was written \(--dry-run\)\.$/);
+    expect(snapshotTree(cache)).toEqual(before);
+
+    const diff = await diffCache({ cwd: root, cacheDirectory: cache, base: cache, head: join(root, 'proposal') });
+    expect(diff.proposal).toBe(true);
+    expect(diff.counts).toMatchObject({ added: 1, changed: 1, removed: 0, rekeyed: 0, unchanged: 3 });
+    const text = renderDiffText(diff);
+    expect(text.split('\n')[0]).toMatch(/as `e2e cache accept` would apply it: 1 added, 1 replaced, 3 unchanged$/);
+    expect(text).toContain(`  replaced  act "apply the coupon" [web] (key ${healed.key})`);
+    expect(text).not.toContain('removed');
+
+    // The same folders without the marker are two cache states: what one lacks reads as removed.
+    await writeEntries(join(root, 'plain'), [healed, fresh]);
+    const plain = await diffCache({ cwd: root, cacheDirectory: cache, base: cache, head: join(root, 'plain') });
+    expect(plain.proposal).toBeUndefined();
+    expect(plain.counts.removed).toBeGreaterThan(0);
   });
 
   it('names the fix when a proposal folder is missing or is not a cache folder', async () => {

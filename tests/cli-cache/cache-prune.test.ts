@@ -138,6 +138,26 @@ describe('e2e cache prune', () => {
     expect(tooFew.notes).toEqual([`only 5 runs recorded in ${hits}; --unused-for 10 removed nothing`]);
   });
 
+  it('removes an entry a newer recording of the same step supersedes, with no ledger, and keeps the newest generation', async () => {
+    const { cache, hits } = await cacheFolder();
+    const first = { ...(await step(TEST_A, 'Add "Buy milk"')), position: 0 };
+    const second = { ...(await step(TEST_A, 'Add "Buy oat milk"')), position: 0, supersedes: first.key };
+    const third = { ...(await step(TEST_A, 'Add "Buy soy milk"')), position: 0, supersedes: second.key };
+    const other = { ...(await step(TEST_B, 'Order')), position: 0 };
+    // Naming a key no entry has, or another test's entry, supersedes nothing.
+    const stray = { ...(await step(TEST_B, 'Pay')), position: 1, supersedes: 'ab00000000000009' };
+    const foreign = { ...(await step(TEST_A, 'Sign in')), position: 1, supersedes: other.key };
+    await writeEntries(cache, [first, second, third, other, stray, foreign]);
+
+    const result = await pruneCache({ location: { cacheDirectory: cache, hitsDirectory: hits }, inventory, dryRun: false, now: NOW });
+    // Their blobs go with them (no remaining ref names them).
+    expect(summary(result.removed.filter((item) => item.reason !== 'unreferenced-blob'))).toEqual([`superseded ${first.key}`, `superseded ${second.key}`].sort());
+    expect(result.removed.find((item) => item.name === second.key)?.detail).toMatch(new RegExp(`^${TEST_A}: act .*Buy oat milk.* \\[web\\] \\(superseded by ${third.key}\\)$`));
+    const left = (await new FileCacheStore(cache, { readOnly: true }).list()).map((ref) => ref.key).sort();
+    expect(left).toEqual([third.key, other.key, stray.key, foreign.key].sort());
+    expect(renderPrune(result)).toMatch(new RegExp(`superseded +${second.key} `));
+  });
+
   it('refuses an empty test list instead of removing every entry', async () => {
     const { cache, hits } = await cacheFolder();
     await writeEntries(cache, [await step(TEST_A, 'Sign in')]);

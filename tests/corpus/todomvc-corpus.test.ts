@@ -5,7 +5,11 @@
  * origin, so the entries' keys, routes and origins fit every app. A step counts as
  * *replayed* when it self-finalized with no executor call, *handed off* otherwise, and as a
  * *false pass* when it self-finalized but the test's own `expect` after it then failed: the
- * replay accepted an outcome the user's verification rejects. The table is printed.
+ * replay accepted an outcome the user's verification rejects. Every step that did not replay is
+ * classified by the replay (DESIGN §6): *regression* (every action ran, the recorded outcome did
+ * not appear) or *drift* (the screen diverged first). On a planted regression, the first step
+ * whose `expect` fails is the broken step: it must read as a regression, never pass. The table is
+ * printed.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -75,6 +79,11 @@ interface AppRun {
   /** The regressed step replayed as passed by the cache itself (`self-finalized`), whatever the later `expect` said. */
   cacheFalsePasses: number;
   failedExpects: number;
+  /** Steps that did not replay, by the replay's classification. */
+  regressed: number;
+  drifted: number;
+  /** How the first step whose `expect` failed was reported: the broken step of a planted regression. */
+  broken?: 'regression' | 'drift' | 'passed';
   details: string[];
 }
 
@@ -113,7 +122,7 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
   root = folder;
   const instance = await engine.start({ baseUrl: server.url });
   const live: LiveScreen = { server, engine, instance, open: () => instance.observe(), close: () => instance.close() };
-  const run: AppRun = { app, replayed: 0, handedOff: 0, falsePasses: 0, cacheFalsePasses: 0, failedExpects: 0, details: [] };
+  const run: AppRun = { app, replayed: 0, handedOff: 0, falsePasses: 0, cacheFalsePasses: 0, failedExpects: 0, regressed: 0, drifted: 0, details: [] };
   try {
     await instance.session.open(server.url);
     const page = surfaceOf(engine).page();
@@ -137,16 +146,20 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
           verified = false;
         }
       }
+      if (cache?.classification === 'regression') run.regressed++;
+      if (cache?.classification === 'drift') run.drifted++;
       if (!verified) {
         allPassed = false;
         run.failedExpects++;
+        run.broken ??= selfFinalized ? 'passed' : (cache?.classification ?? 'drift');
       }
       if (selfFinalized) run.replayed++;
       else run.handedOff++;
       if (selfFinalized && !verified) run.falsePasses++;
       if (step.instruction === broken && cache?.mode === 'self-finalized') run.cacheFalsePasses++;
       if (!selfFinalized || !verified) {
-        run.details.push(`${step.instruction}: ${cache?.mode ?? 'no cache'}${cache?.reason === undefined ? '' : ` (${cache.reason}: ${cache.detail ?? ''})`}${verified ? '' : ', expect failed'}`);
+        const classified = cache?.classification === undefined ? '' : ` [${cache.classification}]`;
+        run.details.push(`${step.instruction}: ${cache?.mode ?? 'no cache'}${classified}${cache?.reason === undefined ? '' : ` (${cache.reason}: ${cache.detail ?? ''})`}${verified ? '' : ', expect failed'}`);
       }
     }
     await attempt.finish(allPassed);
@@ -158,8 +171,8 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
 
 function table(runs: readonly AppRun[]): string {
   const rows = [
-    ['app', 'replayed', 'handed off', 'false passes', 'regressed step self-finalized', 'failed expects'],
-    ...runs.map((run) => [run.app, run.replayed, run.handedOff, run.falsePasses, run.cacheFalsePasses, run.failedExpects].map(String)),
+    ['app', 'replayed', 'handed off', 'false passes', 'regressed step self-finalized', 'failed expects', 'regression', 'drift', 'broken step'],
+    ...runs.map((run) => [run.app, run.replayed, run.handedOff, run.falsePasses, run.cacheFalsePasses, run.failedExpects, run.regressed, run.drifted, run.broken ?? '-'].map(String)),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')).join('\n');
@@ -197,6 +210,8 @@ describe('the TodoMVC replay corpus', () => {
       expect(run.falsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
       // Counted on the cache's own outcome of the step the regression breaks, not on the later expect.
       expect(run.cacheFalsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
+      // And the replay says so: the broken step reads as a regression, not as a stale cache.
+      expect(run.broken, `${run.app}: ${run.details.join('; ')}`).toBe('regression');
     }
   }, 600_000);
 
