@@ -13,6 +13,7 @@ import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import { isProjectTool } from '../executor/index.js';
 import { launchOptionsFor, playwrightCanRecordVideo } from '../engines/web/index.js';
+import { auditProjects, readAuditPlan } from './audit-plan.js';
 import { readRunEnvironment, redactProcessOutput, reportConfigFailure, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { BROWSER_OPTION, PROJECT_OPTION, SecretTable, type AgentSettings, type BrowserSettings, type CacheSettings, type ProjectSettings } from './settings.js';
@@ -356,7 +357,8 @@ function build(options: E2EConfig): PlaywrightTestConfig {
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     outputDir: options.outputDir ?? DEFAULT_OUTPUT_DIR,
     reporter: reportersFor(options.reporter),
-    projects,
+    // `e2e cache audit`: the run replays the plan's mutants, one project each.
+    projects: environment.auditPlan === undefined ? projects : auditProjects(projects, readAuditPlan(environment.auditPlan)),
   };
 }
 

@@ -30,6 +30,8 @@ export const ENVIRONMENT = {
   configProbeFile: 'E2E_CONFIG_PROBE_FILE',
   /** File descriptor of a pipe from the CLI: when it closes, the CLI is gone and the run stops. */
   parentPipe: 'E2E_PARENT_PIPE_FD',
+  /** Path of the audit plan (`e2e cache audit`): each mutant becomes a project of the run. */
+  auditPlan: 'E2E_AUDIT_PLAN',
 } as const;
 
 /** How long the run may take to stop cleanly after the CLI died before it is killed. */
@@ -88,6 +90,8 @@ export interface RunEnvironment {
   /** True when `CI` is set (the default cache mode becomes read-only). */
   ci: boolean;
   reportFile: string | undefined;
+  /** The audit plan's path (`e2e cache audit`), if any. */
+  auditPlan: string | undefined;
   /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`, and where Playwright keeps its browsers and ffmpeg). */
   browser: Readonly<Record<string, string | undefined>>;
 }
@@ -107,6 +111,7 @@ export function readRunEnvironment(): RunEnvironment {
     debug: process.env[ENVIRONMENT.debug] === '1',
     ci: process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false',
     reportFile: process.env[ENVIRONMENT.reportFile],
+    auditPlan: nonEmpty(process.env[ENVIRONMENT.auditPlan]),
     browser: {
       E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'],
       PATH: process.env['PATH'],
