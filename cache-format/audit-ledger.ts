@@ -27,6 +27,8 @@ const auditRecordSchema = z.strictObject({
   notRun: z.number().int().min(0),
   /** What each survivor is blind to, as sentences (`blind to action 2 of 3: tap button "Save"`). */
   survivors: z.array(z.string().max(1_000)).max(100),
+  /** What caught each caught mutant (`action 1 of 2: check checkbox "Toggle": proven by: text "1 item left" did not appear`). */
+  proofs: z.array(z.string().max(1_000)).max(100).optional(),
 });
 
 /** One entry's last audit. */

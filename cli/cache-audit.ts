@@ -65,6 +65,8 @@ export interface AuditedEntry {
   survivors: string[];
   /** Why mutants were not run. */
   notRunReasons: string[];
+  /** What caught each caught mutant: the outcome the mutated action or evidence is proven by. */
+  proofs: string[];
 }
 
 /** The audit of a suite. */
@@ -172,6 +174,7 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
       notRun: notRun.length,
       survivors: survived.map((mutant) => `blind to ${mutant.change}`),
       notRunReasons: [...new Set(notRun.map((mutant) => (mutant.verdict.kind === 'not-run' ? mutant.verdict.reason : '')))],
+      proofs: mine.flatMap((mutant) => (mutant.verdict.kind === 'caught' ? [`${mutant.change}: proven by: ${mutant.verdict.detail}`] : [])),
     });
   }
   return { entries: byEntry, mutants: audited };
@@ -228,7 +231,7 @@ export function startAudit(options: AuditOptions): AuditHandle {
     const auditedAt = new Date().toISOString();
     const ledger = new AuditLedger(nodeFileSystem, location.hitsDirectory);
     for (const entry of judged.entries) {
-      await ledger.record(entry.key, { auditedAt, caught: entry.caught, total: entry.total, notRun: entry.notRun, survivors: entry.survivors.slice(0, 100) });
+      await ledger.record(entry.key, { auditedAt, caught: entry.caught, total: entry.total, notRun: entry.notRun, survivors: entry.survivors.slice(0, 100), proofs: entry.proofs.slice(0, 100) });
     }
     await writeAtomically(resolve(configDir, AUDIT_REPORT_PATH), `${renderAuditJson(audit)}\n`);
     return audit;
