@@ -37,6 +37,7 @@ const SECTIONS: SectionEntry[] = [
   { name: 'cache', load: async () => (await import('./cache.js')).cacheSection },
   { name: 'cli-cache', load: async () => (await import('./cli-cache.js')).cliCacheSection },
   { name: 'replay', load: async () => (await import('./replay.js')).replaySection },
+  { name: 'audit', load: async () => (await import('./audit.js')).auditSection },
 ];
 
 /** A goal a figure must meet; the first target whose `figure` matches a key applies to it. */
