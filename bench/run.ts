@@ -38,6 +38,7 @@ const SECTIONS: SectionEntry[] = [
   { name: 'cli-cache', load: async () => (await import('./cli-cache.js')).cliCacheSection },
   { name: 'replay', load: async () => (await import('./replay.js')).replaySection },
   { name: 'redact', load: async () => (await import('./redact.js')).redactSection },
+  { name: 'audit', load: async () => (await import('./audit.js')).auditSection },
 ];
 
 /** A goal a figure must meet; the first target whose `figure` matches a key applies to it. */

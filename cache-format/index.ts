@@ -41,3 +41,4 @@ export type {
 } from './store.js';
 export { FileCacheStore, type FileCacheStoreOptions } from './file-cache-store.js';
 export { blobPath, PROPOSAL_MARKER_FILE, refPath } from './layout.js';
+export { AuditLedger, AUDITS_FOLDER, type AuditRecord } from './audit-ledger.js';

@@ -4,7 +4,7 @@
  * newer recording of the same step supersedes is counted, not listed. Ages are computed from
  * the recording time and an injected `now`.
  */
-import { FileCacheStore, type Entry } from '../cache-format/index.js';
+import { AuditLedger, FileCacheStore, nodeFileSystem, type AuditRecord, type Entry } from '../cache-format/index.js';
 import { readFolderEntries } from './cache-state-source.js';
 import type { CacheLocation } from './command-io.js';
 import { describeParams } from './entry-text.js';
@@ -28,6 +28,8 @@ export interface ListedEntry {
   actions: number;
   /** The last replay (ISO 8601), when the hit ledger has one. */
   lastHitAt: string | undefined;
+  /** The entry's last `e2e cache audit`, when the audit ledger has one. */
+  audit?: AuditRecord | undefined;
 }
 
 /** An entry that does not read. */
@@ -50,6 +52,7 @@ export interface CacheListResult {
 export async function listCache(location: CacheLocation): Promise<CacheListResult> {
   const stateEntries = await readFolderEntries(location.cacheDirectory);
   const hits = await new FileCacheStore(location.cacheDirectory, { readOnly: true, hitsDirectory: location.hitsDirectory }).readHits();
+  const audits = await new AuditLedger(nodeFileSystem, location.hitsDirectory).readAll();
   const entries: ListedEntry[] = [];
   const unreadable: UnreadableEntry[] = [];
   const supersededKeys = new Set(stateEntries.flatMap(({ result }) => (result.kind === 'hit' && result.entry.supersedes !== undefined ? [result.entry.supersedes] : [])));
@@ -77,6 +80,8 @@ export async function listCache(location: CacheLocation): Promise<CacheListResul
           actions: entry.kind === 'act' ? entry.actions.length : entry.evidence.length,
           lastHitAt: hits.get(key)?.toISOString(),
         });
+        const audit = audits.get(key);
+        if (audit !== undefined) entries.at(-1)!.audit = audit;
         break;
       }
       case 'invalid':
@@ -107,7 +112,9 @@ function ago(iso: string | undefined, now: Date): string {
 /** `cache ls` as text: a header line per test, then aligned rows. */
 export function renderCacheList(result: CacheListResult, now: Date): string {
   if (result.entries.length === 0 && result.unreadable.length === 0) return `No cache entries in ${result.cacheDirectory}.`;
-  const rows: string[][] = [['', 'key', 'target', 'step', 'instruction', 'age', 'actions', 'last hit']];
+  // The audit column shows once some entry was audited (`e2e cache audit`).
+  const audited = result.entries.some((entry) => entry.audit !== undefined);
+  const rows: string[][] = [['', 'key', 'target', 'step', 'instruction', 'age', 'actions', 'last hit', ...(audited ? ['audit'] : [])]];
   const headerAt = new Map<number, string>();
   let previousTest: string | undefined;
   for (const entry of result.entries) {
@@ -126,6 +133,7 @@ export function renderCacheList(result: CacheListResult, now: Date): string {
       formatAge(now.getTime() - Date.parse(entry.recordedAt)),
       String(entry.actions),
       ago(entry.lastHitAt, now),
+      ...(audited ? [entry.audit === undefined ? 'never' : `${entry.audit.caught} of ${entry.audit.total} caught`] : []),
     ]);
   }
   const aligned = alignColumns(rows);

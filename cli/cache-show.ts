@@ -3,21 +3,28 @@
  * unique key prefix, or a blob name (prefix); an ambiguous prefix is a usage error that lists
  * the candidates. The entry is read through the one pipeline, so a damaged one shows why.
  */
-import { FileCacheStore, type Entry, type InvalidEntryReason } from '../cache-format/index.js';
+import { AuditLedger, FileCacheStore, nodeFileSystem, type AuditRecord, type Entry, type InvalidEntryReason } from '../cache-format/index.js';
 import { usageError, type CacheLocation } from './command-io.js';
 import { describeStep, entryLines } from './entry-text.js';
 
 /** The result of `cache show`. */
 export type CacheShowResult =
-  | { kind: 'entry'; key: string; blob: string; storedVersion: number; entry: Entry }
+  | { kind: 'entry'; key: string; blob: string; storedVersion: number; entry: Entry; audit?: AuditRecord }
   | { kind: 'invalid'; key: string | undefined; blob: string | undefined; reason: InvalidEntryReason | 'absent'; message: string };
 
 const QUERY_PATTERN = /^[0-9a-f]{1,16}(-[0-9]*)?$/;
 /** Most candidates named in an ambiguity message. */
 const MAX_CANDIDATES_SHOWN = 8;
 
-/** Finds the entry `query` names in the cache at `location` and reads it. */
+/** Finds the entry `query` names in the cache at `location` and reads it, with its last audit (`e2e cache audit`) when there is one. */
 export async function showCacheEntry(location: CacheLocation, query: string): Promise<CacheShowResult> {
+  const result = await findCacheEntry(location, query);
+  if (result.kind !== 'entry') return result;
+  const audit = (await new AuditLedger(nodeFileSystem, location.hitsDirectory).readAll()).get(result.key);
+  return audit === undefined ? result : { ...result, audit };
+}
+
+async function findCacheEntry(location: CacheLocation, query: string): Promise<CacheShowResult> {
   const wanted = query.trim().toLowerCase();
   if (!QUERY_PATTERN.test(wanted)) {
     throw usageError(`\`${query}\` is not a cache key, key prefix or blob name; run \`e2e cache ls\` to see the keys.`);
@@ -68,11 +75,22 @@ async function ambiguity(store: FileCacheStore, query: string, keys: string[]): 
 
 /** `cache show` as text. */
 export function renderCacheShow(result: CacheShowResult): string {
-  if (result.kind === 'entry') return entryLines(result.entry, { blob: result.blob, storedVersion: result.storedVersion }).join('\n');
+  if (result.kind === 'entry') return [...entryLines(result.entry, { blob: result.blob, storedVersion: result.storedVersion }), ...auditLines(result.audit)].join('\n');
   return `Cache entry ${result.key ?? `blob ${result.blob ?? '?'}`} does not read (${result.reason}): ${result.message}`;
 }
 
 /** `cache show --json`. */
 export function renderCacheShowJson(result: CacheShowResult): string {
   return JSON.stringify(result, null, 2);
+}
+
+/** The entry's last audit as lines: the score, each survivor, and what each caught mutant is proven by. */
+function auditLines(audit: AuditRecord | undefined): string[] {
+  if (audit === undefined) return [];
+  const notRun = audit.notRun > 0 ? `, ${audit.notRun} not run` : '';
+  return [
+    `Last audit: ${audit.caught} of ${audit.total} mutants caught${notRun} (${audit.auditedAt})`,
+    ...audit.survivors.map((survivor) => `  survived: ${survivor}`),
+    ...(audit.proofs ?? []).map((proof) => `  caught: ${proof}`),
+  ];
 }

@@ -4,7 +4,9 @@
  * result, and {@link EXIT_CODES} maps it to the exit code. The only place (besides the
  * runner entry) that touches the console and `process.exit`.
  */
-import { Command, type CommanderError } from 'commander';
+import { Command, InvalidArgumentError, type CommanderError } from 'commander';
+import { isE2EError, messageOf } from '../errors/index.js';
+import { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditOptions } from './cache-audit.js';
 import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
@@ -29,18 +31,51 @@ interface RunCommandSpec {
   modes: boolean;
   /** `--propose <dir>` (run and replay). */
   propose: boolean;
+  /** `--audit` (record): audit the entries once recorded. */
+  audit: boolean;
 }
 
 const RUN_COMMANDS: RunCommandSpec[] = [
-  { name: 'run', description: 'run the tests with the configured cache mode (read-write locally, read-only when CI is set)', modes: true, propose: true },
-  { name: 'record', description: 'run the tests with the cache read-write: the agent fills every gap, verified steps are saved', modes: false, propose: false },
+  { name: 'run', description: 'run the tests with the configured cache mode (read-write locally, read-only when CI is set)', modes: true, propose: true, audit: false },
+  {
+    name: 'record',
+    description: 'run the tests with the cache read-write: the agent fills every gap, verified steps are saved',
+    modes: false,
+    propose: false,
+    audit: true,
+  },
   {
     name: 'replay',
     description: 'run the tests model-free: read-only and strict, no model is called; a step that cannot replay fails REPLAY_STALE (exit 2)',
     modes: false,
     propose: true,
+    audit: false,
   },
 ];
+
+/** The outcome with the higher exit code (130 > 3 > 2 > 1 > 0). */
+function worse(left: CommandOutcome, right: CommandOutcome): CommandOutcome {
+  return EXIT_CODES[right] > EXIT_CODES[left] ? right : left;
+}
+
+/** Run an audit, forwarding interrupts; prints the table (or JSON) and returns its outcome. */
+async function audit(options: AuditOptions, json: boolean): Promise<CommandOutcome> {
+  const handle = startAudit({ ...options, childStdout: json ? 'stderr' : undefined });
+  const onInterrupt = () => handle.interrupt();
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  try {
+    const result = await handle.result;
+    process.stdout.write(`${json ? renderAuditJson(result) : renderAudit(result)}\n`);
+    return result.outcome;
+  } catch (error) {
+    process.stderr.write(`${isE2EError(error) ? `${error.code}: ` : 'error: '}${messageOf(error)}\n`);
+    return 'configuration';
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
+}
 
 for (const spec of RUN_COMMANDS) {
   const command = program
@@ -57,6 +92,7 @@ for (const spec of RUN_COMMANDS) {
       .option('--strict-cache', 'a step whose entry no longer replays fails REPLAY_STALE instead of calling the model');
   }
   if (spec.propose) command.option('--propose <dir>', 'keep the cache read-only and write new and healed recordings to <dir> (merge with `e2e cache accept <dir>`)');
+  if (spec.audit) command.option('--audit', 'then audit the cache model-free (`e2e cache audit`) and print its score');
   command
     .option('--debug', 'attach model transcripts, print debug lines and a per-step table of time, model calls, tokens and cache outcome')
     .allowExcessArguments(false)
@@ -84,6 +120,10 @@ for (const spec of RUN_COMMANDS) {
       const result = await run.result;
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
+      if (flags['audit'] === true && (result.outcome === 'passed' || result.outcome === 'test-failure')) {
+        if (result.message !== undefined) process.stderr.write(`${result.message}\n`);
+        finish(worse(result.outcome, await audit({ filters: options.filters, config: options.config, playwright: options.playwright, extra, debug: options.debug, cwd: options.cwd, env: options.env }, false)));
+      }
       finish(result.outcome, result.message);
     });
 }
@@ -100,7 +140,43 @@ program
   });
 
 const io = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env };
-registerCacheCommands(program, io);
+const cacheCommand = registerCacheCommands(program, io);
+
+const auditCommand = cacheCommand
+  .command('audit')
+  .description('prove each entry can fail: replay model-free and read-only once per mutant (an action skipped or its handler broken, a judgment\'s evidence hidden); a mutant is caught when its step does not pass')
+  .argument('[filter...]', 'test file filters, passed to Playwright Test')
+  .option('-c, --config <file>', 'config file (default: e2e.config.ts in the current folder)')
+  .option('--reporter <reporter>', "Playwright reporters (comma-separated); e2e's own report is always written");
+const auditPassthrough = playwrightOptions();
+for (const option of auditPassthrough) auditCommand.addOption(option);
+auditCommand
+  .option('--min-score <score>', 'exit 1 when the score (caught / judged mutants) is below this number from 0 to 1', (value: string) => {
+    try {
+      return parseMinScore(value);
+    } catch (error) {
+      throw new InvalidArgumentError(messageOf(error));
+    }
+  })
+  .option('--json', 'print the audit as JSON (Playwright\'s output goes to stderr)')
+  .option('--debug', 'attach transcripts, print debug lines and the per-step table of the mutant run')
+  .allowExcessArguments(false)
+  .action(async (filters: string[], flags: Record<string, unknown>) => {
+    const separator = process.argv.indexOf('--');
+    const extra = separator === -1 ? [] : process.argv.slice(separator + 1);
+    const options: AuditOptions = {
+      filters: filters.slice(0, filters.length - extra.length),
+      config: flags['config'] as string | undefined,
+      reporter: flags['reporter'] as string | undefined,
+      playwright: playwrightArgumentsOf(auditPassthrough, flags),
+      debug: flags['debug'] === true,
+      extra,
+      cwd: process.cwd(),
+      env: process.env,
+      minScore: flags['minScore'] as number | undefined,
+    };
+    finish(await audit(options, flags['json'] === true));
+  });
 registerInitCommand(program, io);
 
 await program.parseAsync(process.argv);

@@ -45,6 +45,8 @@ export interface RunCommandOptions {
   extra?: string[] | undefined;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Where Playwright's stdout goes: ours (default), or our stderr so stdout holds only a command's JSON (`cache audit --json`). */
+  childStdout?: 'stdout' | 'stderr' | undefined;
 }
 
 /** How a run ended. */
@@ -224,7 +226,7 @@ export function startRun(options: RunCommandOptions): RunHandle {
     const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, loadable.path)], {
       cwd: options.cwd,
       env,
-      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+      stdio: ['inherit', options.childStdout === 'stderr' ? process.stderr : 'inherit', 'inherit', 'pipe'],
       // Own process group: a terminal's Ctrl-C reaches us once and we forward it once.
       detached: true,
     });

@@ -6,8 +6,9 @@ import type { EvidenceCheck, JudgmentEntry } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
-import { countEvidenceMatches, evidenceHolds } from '../semantics/evidence-match.js';
-import { statesOfLookalikes } from '../semantics/state-controls.js';
+import { comparableText } from '../semantics/volatile-text.js';
+import { countEvidenceMatches, evidenceHolds, nodeMatchesEvidence } from '../semantics/evidence-match.js';
+import { stateControlLabel, statesOfLookalikes } from '../semantics/state-controls.js';
 import { indexTree, type TreeIndex } from '../semantics/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
 import { matchRoute } from './route-match.js';
@@ -62,4 +63,17 @@ export function checkEvidence(
     if (!evidenceHolds(check, count)) return { ok: false, detail: failure(index, check, count) };
   }
   return { ok: true };
+}
+
+/** The ids of the nodes on `tree` that the entry's present checks count: what its answer rests on. */
+export function evidenceNodeIds(entry: Pick<JudgmentEntry, 'evidence'>, tree: ScreenNode | TreeIndex, uniqueValues: Readonly<Record<string, string>> = {}): string[] {
+  const index = 'byId' in tree ? tree : indexTree(tree);
+  const ids = new Set<string>();
+  for (const recorded of entry.evidence) {
+    if (recorded.expect !== 'present') continue;
+    const check = fillEvidenceCheck(recorded, uniqueValues);
+    const label = check.match === 'role' || check.exact === true ? undefined : comparableText(stateControlLabel(check.control));
+    for (const indexed of index.nodes) if (nodeMatchesEvidence(indexed, check, label)) ids.add(indexed.node.id);
+  }
+  return [...ids];
 }

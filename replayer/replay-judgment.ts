@@ -7,7 +7,7 @@ import type { JudgmentEntry } from '../cache-format/entry.js';
 import { sleep, systemClock, type Clock } from '../contract/deadline.js';
 import type { Observation } from '../contract/step-contract.js';
 import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
-import { checkEvidence } from './check-evidence.js';
+import { checkEvidence, evidenceNodeIds } from './check-evidence.js';
 
 /** Options of {@link replayJudgment}. */
 export interface ReplayJudgmentOptions {
@@ -23,6 +23,8 @@ export interface ReplayJudgmentOptions {
   /** For `extract`: the step's schema, to re-validate the rebuilt value with. */
   schema?: unknown;
   clock?: Clock | undefined;
+  /** `e2e cache audit`: hide the nodes the evidence rests on (by id) before the first look. */
+  hideEvidence?: ((ids: readonly string[]) => Promise<void>) | undefined;
 }
 
 /** A replayed judgment: it held (with the value, for `extract`), or what did not hold and how long it waited. */
@@ -50,6 +52,10 @@ function rebuild(entry: JudgmentEntry, schema: unknown, uniqueValues: Readonly<R
 export async function replayJudgment(options: ReplayJudgmentOptions): Promise<JudgmentReplay> {
   const { entry, uniqueValues } = options;
   const clock = options.clock ?? systemClock;
+  if (options.hideEvidence !== undefined) {
+    const before = await options.observe();
+    if (before.tree !== undefined) await options.hideEvidence(evidenceNodeIds(entry, before.tree, uniqueValues));
+  }
   const started = clock.now();
   let result: { ok: true; value?: unknown } | { ok: false; detail: string };
   for (;;) {

@@ -6,6 +6,7 @@ import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '..
 import type { NodeRef, ScreenNode } from '../contract/engine.js';
 import { isEngineError } from '../contract/engine.js';
 import type { ReplayClassification } from '../contract/cache-outcome.js';
+import type { MutationSurface, StepMutation } from '../contract/mutation.js';
 import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { sleep } from '../contract/deadline.js';
 import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
@@ -67,6 +68,8 @@ export interface ReplayStepOptions {
   /** Pause between observations while waiting. Default 100 ms. */
   pollIntervalMs?: number;
   signal?: AbortSignal;
+  /** `e2e cache audit`: an action of the step skipped or made ineffective, with the page-side tools it needs. */
+  mutation?: { mutation: StepMutation; surface: MutationSurface } | undefined;
 }
 
 interface Screen {
@@ -314,8 +317,10 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
     }
   };
 
+  const mutation = options.mutation?.mutation;
   for (const [actionIndex, action] of entry.actions.entries()) {
     signal?.throwIfAborted();
+    if (mutation?.kind === 'skip-action' && mutation.action === actionIndex) continue;
     try {
       if (action.verb === 'gap') throw new ReplayStop('gap', 'cannot be repeated; the agent takes over here');
       const origin = originOf(current.url);
@@ -338,6 +343,7 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
       for (const [position, target] of targetsOf(action).entries()) refs.push(await find(target, position === 0 && NEEDS_ENABLED.has(action.verb)));
       refuseCovered(action, refs[0]);
       let outcome: ActionOutcome;
+      const silenced = mutation?.kind === 'break-handlers' && mutation.action === actionIndex ? await options.mutation!.surface.silenceHandlers() : undefined;
       try {
         outcome = await perform(action, refs, actionIndex < total - 1 ? (options.briefActions ?? actions) : actions);
       } catch (error) {
@@ -345,6 +351,8 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
         if (signal?.aborted === true || (isE2EError(error) && HARD_STOP_CODES.has(error.code))) throw error;
         const failure = failureLine(error);
         throw (await obstructed(failure, refs[0])) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error));
+      } finally {
+        await silenced?.();
       }
       ran.push(sentences[actionIndex]!);
       current = outcome.observation.tree === undefined ? await observe() : { tree: outcome.observation.tree, url: outcome.observation.url };

@@ -14,6 +14,7 @@ import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import { isProjectTool, type ProjectTool } from '../executor/index.js';
 import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
+import { auditProjects, readAuditPlan } from './audit-plan.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type WorkerSettings } from './settings.js';
 
@@ -350,7 +351,8 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     outputDir: options.outputDir ?? DEFAULT_OUTPUT_DIR,
     reporter: reportersFor(options.reporter),
-    projects,
+    // `e2e cache audit`: the run replays the plan's mutants, one project each.
+    projects: environment.auditPlan === undefined ? projects : auditProjects(projects, readAuditPlan(environment.auditPlan)),
   };
 }
 

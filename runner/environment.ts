@@ -35,6 +35,8 @@ export const ENVIRONMENT = {
   parentPipe: 'E2E_PARENT_PIPE_FD',
   /** `1`: the run's main process found no ffmpeg for Playwright's video, so workers resolve the config with video off. */
   videoUnavailable: 'E2E_VIDEO_UNAVAILABLE',
+  /** Path of the audit plan (`e2e cache audit`): each mutant becomes a project of the run. */
+  auditPlan: 'E2E_AUDIT_PLAN',
 } as const;
 
 /** The process environment as the config reads it: variable name → value. */
@@ -96,6 +98,8 @@ export interface RunEnvironment {
   /** True when `CI` is set (the default cache mode becomes read-only). */
   ci: boolean;
   reportFile: string | undefined;
+  /** The audit plan's path (`e2e cache audit`), if any. */
+  auditPlan: string | undefined;
   /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`, and where Playwright keeps its browsers and ffmpeg). */
   browser: Readonly<Record<string, string | undefined>>;
   /** True when the run's main process found that Playwright cannot record video here. */
@@ -120,6 +124,7 @@ export function runEnvironmentOf(variables: EnvironmentVariables): RunEnvironmen
     debug: variables[ENVIRONMENT.debug] === '1',
     ci: ci !== undefined && ci !== '' && ci !== 'false',
     reportFile: variables[ENVIRONMENT.reportFile],
+    auditPlan: nonEmpty(variables[ENVIRONMENT.auditPlan]),
     browser: {
       E2E_CHROMIUM_PATH: variables['E2E_CHROMIUM_PATH'],
       PATH: variables['PATH'],

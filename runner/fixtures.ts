@@ -26,7 +26,9 @@ import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
-import { attemptCacheOptions } from './attempt-cache-host.js';
+import { pageMutationSurface } from '../engines/web/page-mutations.js';
+import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
+import { mutantVerdict, type PlannedMutant } from './audit-plan.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -74,6 +76,8 @@ export interface E2EOptions {
    * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
    */
   agentContext: string | undefined;
+  /** Internal: the mutant this project replays (`e2e cache audit`, see audit-plan.ts). */
+  e2eMutant: PlannedMutant | undefined;
 }
 
 /** The agent entries of a project and the built-in agent serving them, made once per worker. */
@@ -121,6 +125,14 @@ const noModelAnswered = (code: ErrorCode | undefined): boolean => code !== undef
 interface TestOptions {
   agentContext: string | undefined;
   actionTimeout: number | undefined;
+  mutant: PlannedMutant | undefined;
+}
+
+/** Ends the test once its mutated step passed: what follows it says nothing about the mutant. */
+function stopAfterMutatedStep(testInfo: TestInfo, cache: () => AttemptCache | undefined): (outcome: { index: number }) => void {
+  return (outcome) => {
+    if (cache()?.mutatedStep === outcome.index) testInfo.skip(true, 'e2e cache audit: the mutated step passed (the mutant survived); the test stops here');
+  };
 }
 
 async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
@@ -140,16 +152,21 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`));
   }
   const details = new StepDetails();
+  const cacheOptions = attemptCacheOptions({
+    settings,
+    configDir: projectRootOf(testInfo),
+    file: testInfo.file,
+    // Playwright's title path starts with the file.
+    titlePath: testInfo.titlePath.slice(1),
+    redact: (text) => vault.redact(text),
+    logger,
+  });
+  const mutation = options.mutant?.mutation;
+  if (cacheOptions !== undefined && options.mutant !== undefined && mutation !== undefined && mutation.kind !== 'none') {
+    cacheOptions.mutant = { entry: options.mutant.entry, mutation, surface: pageMutationSurface(page) };
+  }
   const wired = wireAttempt({
-    cache: attemptCacheOptions({
-      settings,
-      configDir: projectRootOf(testInfo),
-      file: testInfo.file,
-      // Playwright's title path starts with the file.
-      titlePath: testInfo.titlePath.slice(1),
-      redact: (text) => vault.redact(text),
-      logger,
-    }),
+    cache: cacheOptions,
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
@@ -175,7 +192,12 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   runner = wired.runner;
   const raised = new RaisedErrors();
   const locations = new Map<number, SourceLocation>();
-  const agent = createAgentApi(runner, raised, { host: page, details, locations });
+  const agent = createAgentApi(runner, raised, {
+    host: page,
+    details,
+    locations,
+    afterStep: mutation === undefined || mutation.kind === 'none' ? undefined : stopAfterMutatedStep(testInfo, () => wired.cache),
+  });
   return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
@@ -204,7 +226,15 @@ function verificationSinkOf(handle: AttemptHandle): VerificationSink {
   };
 }
 
-async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
+/** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
+function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner, redact: (text: string) => string): void {
+  const firstError = testInfo.errors[0]?.message?.split('\n')[0];
+  const verdict = mutantVerdict(runner.records, mutant.entry, firstError === undefined ? undefined : redact(firstError));
+  const text = verdict.kind === 'caught' ? `caught: ${verdict.detail}` : verdict.kind === 'survived' ? 'survived: the mutated step still passed' : `not run: ${verdict.reason}`;
+  testInfo.annotations.push({ type: 'e2e audit', description: redact(`${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`) });
+}
+
+async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo, mutant: PlannedMutant | undefined): Promise<void> {
   const { runner } = handle;
   withholdFailureSnapshot(runner.secretFilled());
   runner.close(
@@ -229,6 +259,7 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise
   };
   if (errorCode !== undefined) payload.errorCode = errorCode;
   if (runner.secretFilled()) payload.secretFilled = true;
+  if (mutant !== undefined && mutant.mutation.kind !== 'none') annotateMutant(testInfo, mutant, runner, (text) => runner.redact(text));
   const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
   await handle.engine.close();
@@ -312,7 +343,8 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
   }, { scope: 'worker', timeout: 0 }],
   e2eProject: [undefined, { option: true }],
   agentContext: [undefined, { option: true }],
-  e2eAttempt: [async ({ page, e2eProject: settings, agentContext, actionTimeout }, use, testInfo) => {
+  e2eMutant: [undefined, { option: true }],
+  e2eAttempt: [async ({ page, e2eProject: settings, agentContext, actionTimeout, e2eMutant: mutant }, use, testInfo) => {
     let handle: AttemptHandle;
     try {
       if (settings === undefined) {
@@ -326,7 +358,11 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       if (agentContext !== undefined && typeof agentContext !== 'string') {
         throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
       }
-      handle = await startAttempt(page, settings, testInfo, { agentContext, actionTimeout });
+      // A mutant's project selects its test by file and title; the exact test id decides.
+      if (mutant !== undefined && cacheTestId(projectRootOf(testInfo), testInfo.file, testInfo.titlePath.slice(1)) !== mutant.testId) {
+        testInfo.skip(true, 'e2e cache audit: not the test of this mutant');
+      }
+      handle = await startAttempt(page, settings, testInfo, { agentContext, actionTimeout, mutant });
     } catch (error) {
       // The attempt never started: its code still reaches the report (and the exit code).
       if (isE2EError(error)) {
@@ -345,7 +381,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       attemptPage = undefined;
       observation.stop();
       setVerificationSink(undefined);
-      await finishAttempt(handle, testInfo);
+      await finishAttempt(handle, testInfo, mutant);
     }
   }, { auto: true }],
   app: async ({ e2eAttempt }, use) => {

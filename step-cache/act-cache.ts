@@ -7,6 +7,7 @@
  */
 import type { ActEntry, Entry } from '../cache-format/index.js';
 import type { CacheWrite } from '../contract/cache-outcome.js';
+import type { AttemptMutation } from '../contract/mutation.js';
 import type { ScreenNode } from '../contract/engine.js';
 import type { ActionEvent, FinishedStepView, InterceptResult, InterceptedStep, StepServices, VerificationKind } from '../contract/step-seams.js';
 import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
@@ -32,6 +33,10 @@ export interface ActCacheOptions extends DecisionContext {
   secretNameOf(value: string): string | undefined;
   /** Replay waits (tests shorten them). Defaults: the replayer's. */
   replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+  /** `e2e cache audit`: the mutant of this attempt; applied when its entry's step replays. */
+  mutant?: AttemptMutation | undefined;
+  /** Called with the step index once the mutant was applied to a step. */
+  onMutated?: ((stepIndex: number) => void) | undefined;
 }
 
 const WORDING: StepWording = {
@@ -94,6 +99,9 @@ export class ActCache {
 
   async #replay(tracked: TrackedAct, step: InterceptedStep, services: StepServices, entry: ActEntry): Promise<InterceptResult> {
     const replayOptions = this.#options.replay ?? {};
+    const mutant = this.#options.mutant;
+    const mutated = mutant !== undefined && mutant.entry === tracked.key.key && mutant.mutation.kind !== 'hide-evidence';
+    if (mutated) this.#options.onMutated?.(step.info.index);
     let replay: ReplayOutcome;
     try {
       replay = await replayStep({
@@ -104,6 +112,7 @@ export class ActCache {
         uniqueValues: tracked.uniqueValues,
         secretsAvailable: step.info.secrets,
         signal: services.signal,
+        ...(mutated ? { mutation: { mutation: mutant.mutation, surface: mutant.surface } } : {}),
         ...(replayOptions.waitForTargetMs === undefined ? {} : { waitForTargetMs: replayOptions.waitForTargetMs }),
         ...(replayOptions.pollIntervalMs === undefined ? {} : { pollIntervalMs: replayOptions.pollIntervalMs }),
       });

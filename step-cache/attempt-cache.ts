@@ -7,6 +7,7 @@
  */
 import type { CacheStore } from '../cache-format/index.js';
 import type { CacheMode, WriteReport } from '../contract/cache-outcome.js';
+import type { AttemptMutation } from '../contract/mutation.js';
 import { systemClock, type Clock } from '../contract/deadline.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
 import type { ScreenNode } from '../contract/engine.js';
@@ -52,6 +53,8 @@ export interface AttemptCacheOptions {
   logger?: Logger | undefined;
   /** Replay waits (tests shorten them). Defaults: the replayer's (5 s, 100 ms). */
   replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+  /** `e2e cache audit`: one step of the attempt is replayed mutated (the runner reads it from the audit plan). */
+  mutant?: AttemptMutation | undefined;
 }
 
 /** Verification kinds that confirm the `act` steps before them. */
@@ -112,6 +115,8 @@ export interface AttemptCache {
   stepFinished(stepIndex: number, verdict: StepVerdict): void;
   /** Write what the attempt verified; returns each cached step's final outcome (with `write`). Call once. */
   finishAttempt(end: AttemptEnd): Promise<WriteReport[]>;
+  /** The index of the step the attempt's mutant was applied to, once it was (`e2e cache audit`). */
+  readonly mutatedStep: number | undefined;
 }
 
 /** Create the cache of one attempt. */
@@ -130,6 +135,7 @@ class AttemptCacheImpl implements AttemptCache {
   readonly #nearest: NearestEntryIndex;
   readonly #verifications: { kind: VerificationKind; afterStep: number }[] = [];
   #finished: Promise<WriteReport[]> | undefined;
+  #mutatedStep: number | undefined;
 
   readonly interceptor: StepInterceptor = (step, services) => this.#intercept(step, services);
   readonly listener: ActionListener = (event) => {
@@ -152,8 +158,13 @@ class AttemptCacheImpl implements AttemptCache {
     };
     this.#nearest = new NearestEntryIndex(options.store);
     const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
-    this.#acts = new ActCache({ ...decision, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
-    this.#judgments = new JudgmentCache({ ...decision, clock: options.clock, replay: options.replay });
+    const mutant = { mutant: options.mutant, onMutated: (index: number) => void (this.#mutatedStep ??= index) };
+    this.#acts = new ActCache({ ...decision, ...mutant, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
+    this.#judgments = new JudgmentCache({ ...decision, ...mutant, clock: options.clock, replay: options.replay });
+  }
+
+  get mutatedStep(): number | undefined {
+    return this.#mutatedStep;
   }
 
   verificationPassed(kind: VerificationKind, afterStepIndex: number): void {

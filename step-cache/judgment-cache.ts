@@ -8,6 +8,7 @@
 import { canonicalEncode, MAX_PRECEDING_STEPS, type Entry, type JudgmentEntry } from '../cache-format/index.js';
 import type { CacheWrite } from '../contract/cache-outcome.js';
 import type { Clock } from '../contract/deadline.js';
+import type { AttemptMutation } from '../contract/mutation.js';
 import type { ActionEvent, FinishedStepView, InterceptedStep, InterceptResult, StepServices } from '../contract/step-seams.js';
 import type { StepVerdict } from '../contract/step-contract.js';
 import type { JudgmentKind } from '../recorder/judgment-evidence.js';
@@ -31,6 +32,10 @@ export interface JudgmentCacheOptions extends DecisionContext {
   clock?: Clock | undefined;
   /** Replay waits (tests shorten them): the grace is at most `waitForTargetMs`. */
   replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+  /** `e2e cache audit`: the mutant of this attempt; applied when its entry's judgment replays. */
+  mutant?: AttemptMutation | undefined;
+  /** Called with the step index once the mutant was applied to a step. */
+  onMutated?: ((stepIndex: number) => void) | undefined;
 }
 
 /** One judgment step as the cache tracked it. */
@@ -119,6 +124,9 @@ export class JudgmentCache {
       tracked.kind === 'waitFor'
         ? Math.max(0, canGoLive ? remaining / 2 : remaining - DEADLINE_MARGIN_MS)
         : Math.max(0, Math.min(this.#options.replay?.waitForTargetMs ?? JUDGMENT_GRACE_MS, JUDGMENT_GRACE_MS, remaining / 2));
+    const mutant = this.#options.mutant;
+    const mutated = mutant !== undefined && mutant.entry === tracked.key.key && mutant.mutation.kind === 'hide-evidence';
+    if (mutated) this.#options.onMutated?.(step.info.index);
     const replay = await replayJudgment({
       entry,
       observe: () => services.observe({ tree: true }),
@@ -128,6 +136,7 @@ export class JudgmentCache {
       uniqueValues: this.#uniqueValues,
       schema: step.info.schema,
       clock: this.#options.clock,
+      hideEvidence: mutated ? (ids) => mutant.surface.hideNodes(ids) : undefined,
     });
     if (replay.kind === 'finished') {
       tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };

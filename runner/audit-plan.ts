@@ -1,0 +1,139 @@
+/**
+ * The audit plan: the mutants `e2e cache audit` asks a run to replay, one Playwright project
+ * each, and how a mutant's run is judged. The CLI writes the plan file and names it in
+ * `E2E_AUDIT_PLAN`; the config (in the main process and in every worker) reads it and turns
+ * each mutant into a project whose fixture option {@link MUTANT_OPTION} carries it to the
+ * attempt, so Playwright's workers run the mutants and `--shard` splits them.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { CacheOutcome } from '../contract/cache-outcome.js';
+import type { StepMutation } from '../contract/mutation.js';
+import { E2EError, type ErrorCode } from '../errors/index.js';
+
+/** Name of the fixture option holding a project's {@link PlannedMutant}. */
+export const MUTANT_OPTION = 'e2eMutant';
+
+/** Version of the plan file. */
+export const AUDIT_PLAN_VERSION = 1;
+
+const mutationSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('skip-action'), action: z.number().int().min(0) }),
+  z.strictObject({ kind: z.literal('break-handlers'), action: z.number().int().min(0) }),
+  z.strictObject({ kind: z.literal('hide-evidence') }),
+  // The control run: the test replayed unmutated, so a mutant is judged only on a step that replays without it.
+  z.strictObject({ kind: z.literal('none') }),
+]);
+
+const mutantSchema = z.strictObject({
+  /** Unique within the plan; part of the project's name. */
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  /** The target (project) the entry was recorded on. */
+  project: z.string().min(1),
+  /** The cache test id (`<file>::<title path>`) of the test that holds the step. */
+  testId: z.string().min(1),
+  /** The test's file, relative to the config's folder, `/` separators. */
+  file: z.string().min(1),
+  titlePath: z.array(z.string()),
+  /** The key of the entry whose step is mutated (for the control run: the test's first entry). */
+  entry: z.string().regex(/^[0-9a-f]{16}$/),
+  mutation: mutationSchema,
+});
+
+const planSchema = z.strictObject({ version: z.literal(AUDIT_PLAN_VERSION), mutants: z.array(mutantSchema) });
+
+/** One planned mutant; `none` is the test's control run (replayed unmutated, to the end). */
+export type PlannedMutant = z.infer<typeof mutantSchema> & { mutation: StepMutation | { kind: 'none' } };
+
+/** The plan file. */
+export type AuditPlan = z.infer<typeof planSchema>;
+
+/** Read and validate the plan file; a bad one is `INVALID_CONFIG`. */
+export function readAuditPlan(path: string): AuditPlan {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new E2EError('INVALID_CONFIG', `The audit plan ${path} does not read as JSON (${error instanceof Error ? error.message : String(error)}); run \`e2e cache audit\` again.`);
+  }
+  const parsed = planSchema.safeParse(data);
+  if (!parsed.success) throw new E2EError('INVALID_CONFIG', `The audit plan ${path} is not one this e2e wrote (${parsed.error.issues[0]?.message ?? 'invalid'}); run \`e2e cache audit\` again.`);
+  return parsed.data;
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The name of a mutant's project. */
+export function mutantProjectName(mutant: Pick<PlannedMutant, 'project' | 'id'>): string {
+  return `${mutant.project} · audit ${mutant.id}`;
+}
+
+/** A Playwright project as the config builds it. */
+interface Project {
+  name: string;
+  use: Record<string, unknown>;
+}
+
+/**
+ * One project per mutant, on the settings of the mutant's target: only its test's file, only
+ * its test's title (the attempt checks the exact test id), the mutant as a fixture option.
+ * A mutant of a target the config no longer has gets no project (the audit reports it).
+ */
+export function auditProjects<P extends Project>(projects: readonly P[], plan: AuditPlan): (P & { testMatch: RegExp; grep: RegExp })[] {
+  const byName = new Map(projects.map((project) => [project.name, project]));
+  const made: (P & { testMatch: RegExp; grep: RegExp })[] = [];
+  for (const mutant of plan.mutants) {
+    const base = byName.get(mutant.project);
+    if (base === undefined) continue;
+    made.push({
+      ...base,
+      name: mutantProjectName(mutant),
+      testMatch: new RegExp(`(^|[\\\\/])${mutant.file.split('/').map(escape).join('[\\\\/]')}$`),
+      grep: new RegExp(`(^| )${escape(mutant.titlePath.join(' '))}( @|$)`),
+      use: { ...base.use, [MUTANT_OPTION]: mutant },
+    });
+  }
+  return made;
+}
+
+/** How one mutant's run ended. */
+export type MutantVerdict =
+  /** The mutated step did not pass: the replay noticed (`detail` says where). */
+  | { kind: 'caught'; detail: string }
+  /** The mutated step passed: the entry is blind to the mutation. */
+  | { kind: 'survived' }
+  /** The run did not get to judge the mutation (a step before it failed, the test ended first, an unrelated error). */
+  | { kind: 'not-run'; reason: string };
+
+/** What {@link mutantVerdict} reads of each step of the mutant's attempt. */
+export interface JudgedStep {
+  kind: string;
+  instruction: string;
+  status: 'passed' | 'failed' | 'blocked';
+  errorCode?: ErrorCode | null | undefined;
+  summary: string;
+  cache?: CacheOutcome | null | undefined;
+}
+
+/** Reasons of a replay that stopped on its own account, which is what a mutation can cause. */
+const REPLAY_STOPS: ReadonlySet<string> = new Set(['wrong-context', 'target-not-found', 'target-ambiguous', 'action-failed', 'end-mismatch']);
+
+/**
+ * Judge a mutant from its attempt's steps: the step that used `entry` is the mutated one. It is
+ * caught only when its own replay stopped (never for an unrelated error, such as a timeout),
+ * survived when it replayed, and not run when the attempt never got to it.
+ */
+export function mutantVerdict(steps: readonly JudgedStep[], entry: string, attemptError?: string): MutantVerdict {
+  const position = steps.findIndex((step) => step.cache?.entry === entry);
+  if (position === -1) {
+    const failed = [...steps].reverse().find((step) => step.status !== 'passed');
+    if (failed !== undefined) return { kind: 'not-run', reason: `an earlier step did not pass: agent.${failed.kind} "${failed.instruction}" (${failed.errorCode ?? failed.status}): ${failed.summary}` };
+    return { kind: 'not-run', reason: attemptError === undefined ? 'the test never reached the mutated step' : `the test ended before the mutated step: ${attemptError}` };
+  }
+  const step = steps[position]!;
+  if (step.status === 'passed' && step.cache?.mode === 'self-finalized') return { kind: 'survived' };
+  const reason = step.cache?.reason;
+  // A model-free replay that stopped is REPLAY_STALE; a timeout or a crash mid-replay is not the mutant's doing.
+  if (step.status !== 'passed' && step.errorCode === 'REPLAY_STALE' && reason !== undefined && REPLAY_STOPS.has(reason)) return { kind: 'caught', detail: step.cache?.detail ?? reason };
+  return { kind: 'not-run', reason: `the mutated step ended for another reason (${step.errorCode ?? step.status}): ${step.summary}` };
+}

@@ -1,0 +1,144 @@
+/**
+ * `e2e cache audit` through the real binary on a TodoMVC corpus (React from the `todomvc`
+ * package, whose handlers React delegates to the document, served on 127.0.0.1): a suite is
+ * recorded with a screen-reading scripted agent, then audited model-free and read-only. The
+ * recorded "complete" entry catches every mutant (score 1.0), the judgment's hidden evidence
+ * is caught, the cache folder is byte-identical afterwards and the agent is never called; an
+ * entry made blind on purpose (its end check left resting on the ticked checkbox alone) shows
+ * the exact survivor, a broken handler whose browser default still ticks the box, and
+ * `--min-score 1` exits 1 on it.
+ *
+ * The steps build on each other, in order.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/index.js';
+import { contentsOf } from '../support/directory-snapshot.js';
+import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { ensureBuilt } from '../runner/support/build.js';
+import { runE2E } from '../runner/support/e2e-process.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/audit', import.meta.url));
+const REACT = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples', 'react');
+
+interface AuditJson {
+  version: number;
+  score: number | null;
+  caught: number;
+  total: number;
+  notRun: number;
+  entries: { key: string; testId: string; kind: string; instruction: string; caught: number; total: number; notRun: number; survivors: string[]; proofs: string[] }[];
+}
+
+let server: StaticServer;
+let work: string;
+let cacheDir: string;
+let callLog: string;
+
+function env(): Record<string, string> {
+  return { E2E_FIXTURE_APP_URL: server.url, E2E_FIXTURE_CACHE_DIR: cacheDir, E2E_FIXTURE_CALL_LOG: callLog, E2E_FIXTURE_WORKERS: '2' };
+}
+
+function agentCalls(): string[] {
+  return existsSync(callLog) ? readFileSync(callLog, 'utf8').split('\n').filter((line) => line !== '') : [];
+}
+
+function entryOf(audit: AuditJson, kind: string, instruction: string, test: string): AuditJson['entries'][number] {
+  const found = audit.entries.find((entry) => entry.kind === kind && entry.instruction === instruction && entry.testId.endsWith(`::${test}`));
+  expect(found, `${test}: ${kind} "${instruction}" in ${JSON.stringify(audit.entries, null, 2)}`).toBeDefined();
+  return found!;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  await initHashing();
+  server = await serveStatic(undefined);
+  server.route(folderRoute(() => REACT));
+  work = mkdtempSync(join(tmpdir(), 'e2e-audit-'));
+  cacheDir = join(work, 'cache');
+  callLog = join(work, 'calls.log');
+  rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
+});
+
+describe('e2e cache audit on TodoMVC (React)', () => {
+  it('records the suite with the scripted agent', async () => {
+    const run = await runE2E(['record'], { cwd: FIXTURE, env: env() });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    // Two adds, one complete, one assert.
+    await expect(new FileCacheStore(cacheDir, { readOnly: true }).list()).resolves.toHaveLength(4);
+  }, 300_000);
+
+  it('catches every mutant of the strong entry and the judgment, model-free, leaving the cache byte-identical', async () => {
+    const before = contentsOf(cacheDir);
+    rmSync(callLog, { force: true });
+    const run = await runE2E(['cache', 'audit', '--json'], { cwd: FIXTURE, env: env() });
+    expect(run.exitCode, run.stderr.slice(-4000)).toBe(0);
+    const audit = JSON.parse(run.stdout) as AuditJson;
+    // No agent (and so no model) ran; nothing in the cache changed.
+    expect(agentCalls()).toEqual([]);
+    expect(contentsOf(cacheDir)).toEqual(before);
+
+    const complete = entryOf(audit, 'act', 'complete "Buy milk"', 'completes a todo');
+    // Skip the tick, break its handler: both caught (the counter and "Clear completed" never change).
+    expect(complete).toMatchObject({ caught: 2, total: 2, notRun: 0, survivors: [] });
+    expect(complete.proofs).toHaveLength(2);
+    expect(complete.proofs[1]).toMatch(/^a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk": proven by: /);
+    const judgment = entryOf(audit, 'assert', '"Buy milk" is listed', 'lists a todo');
+    expect(judgment).toMatchObject({ caught: 1, total: 1, notRun: 0 });
+
+    // React reads the new todo's text off the field on Enter: a silenced input handler changes nothing (an equivalent mutant), and the audit says so.
+    const add = entryOf(audit, 'act', 'add todos "Buy milk"', 'lists a todo');
+    expect(add.survivors).toEqual(['blind to a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"']);
+    expect(add).toMatchObject({ caught: 3, total: 4 });
+    expect(audit.caught).toBe(audit.entries.reduce((sum, entry) => sum + entry.caught, 0));
+    expect(audit.score).toBeCloseTo(audit.caught / audit.total, 10);
+
+    // The table, the file, the ledger behind `cache ls` / `cache show`.
+    const written = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+    expect(written.entries).toEqual(audit.entries);
+    const listed = await runE2E(['cache', 'ls'], { cwd: FIXTURE, env: env() });
+    expect(listed.stdout).toMatch(/complete "Buy milk".*2 of 2 caught/);
+    const shown = await runE2E(['cache', 'show', complete.key], { cwd: FIXTURE, env: env() });
+    expect(shown.stdout).toMatch(/^Last audit: 2 of 2 mutants caught \(/m);
+    expect(shown.stdout).toMatch(/^ {2}caught: action 1 of 1: check unnamed checkbox in listitem "Buy milk": proven by: /m);
+  }, 900_000);
+
+  it('shows the exact survivor of an entry made blind on purpose, and --min-score 1 exits 1', async () => {
+    const store = new FileCacheStore(cacheDir);
+    const refs = await store.list();
+    let blinded: ActEntry | undefined;
+    for (const ref of refs) {
+      const read = await store.read(ref.key);
+      if (read.kind === 'hit' && read.entry.kind === 'act' && read.entry.keyParts.instruction === 'complete "Buy milk"') {
+        // Only the ticked checkbox is left to prove the step: what the app did about it is dropped.
+        blinded = { ...read.entry, appeared: [], gone: [], verified: [] };
+        await store.write(blinded, { overwrite: true });
+      }
+    }
+    expect(blinded).toBeDefined();
+    const before = contentsOf(cacheDir);
+    rmSync(callLog, { force: true });
+    const run = await runE2E(['cache', 'audit', '--grep', 'completes a todo', '--min-score', '1'], { cwd: FIXTURE, env: env() });
+    expect(run.exitCode, run.stderr.slice(-4000)).toBe(1);
+    expect(run.stdout).toContain('    blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"');
+    expect(run.stdout).toMatch(/complete "Buy milk"\S*\s+1 of 2/);
+    expect(run.stdout).toMatch(/below --min-score 1/);
+    expect(agentCalls()).toEqual([]);
+    expect(contentsOf(cacheDir)).toEqual(before);
+    const audit = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+    const complete = entryOf(audit, 'act', 'complete "Buy milk"', 'completes a todo');
+    expect(complete).toMatchObject({ caught: 1, total: 2, survivors: ['blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"'] });
+    // The other test's entries were filtered out.
+    expect(audit.entries.every((entry) => entry.testId.endsWith('::completes a todo'))).toBe(true);
+  }, 900_000);
+});
