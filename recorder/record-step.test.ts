@@ -47,6 +47,20 @@ function addTodoInputs(url = `${ORIGIN}/#/`): RecordedActionInput[] {
 }
 
 describe('StepRecorder', () => {
+  it('keeps what the verification looked at in the end check however many other controls a dialog step changed', () => {
+    const url = `${ORIGIN}/`;
+    const before = screen(node('button', 'Account', { id: 'open' }));
+    const options = Array.from({ length: 10 }, (_, position) => node('button', `Option ${position + 1}`));
+    const after = screen(node('button', 'Account', { id: 'open-now' }), node('dialog', 'Account', options), node('paragraph', 'Signed in as Ann', { id: 'who' }));
+    const recorder = new StepRecorder({ instruction: 'open the account dialog' });
+    recorder.record({ call: { verb: 'tap', target: { id: 'open' } }, before: { tree: before, url }, after: { tree: after, url }, ok: true });
+    recorder.lookedAt({ screen: { tree: after, url }, nodeIds: ['who'] });
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    expect(result.recording.appeared).toHaveLength(8);
+    expect(result.recording.appeared).toContainEqual(expect.objectContaining({ role: 'paragraph', name: 'Signed in as Ann', basis: 'verified' }));
+  });
+
   it('records actions, routes without fragment, origins and the controls that prove the outcome', () => {
     const recorder = new StepRecorder({ instruction: 'add a todo "Buy milk"' });
     for (const input of addTodoInputs()) recorder.record(input);

@@ -20,7 +20,7 @@ import type { ScreenNode } from '../contract/engine.js';
 import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { canDismiss, recognizeDismissals, type PerformedAction } from '../semantics/dismissal.js';
-import { actedChecks, basisOf, lookedAtIdentities, verifiedControls, type ActedTarget } from '../semantics/end-purpose.js';
+import { actedChecks, basisOf, keepLookedAt, lookedAtIdentities, verifiedControls, type ActedTarget } from '../semantics/end-purpose.js';
 import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
 import { formatRoute, routeOf, sameRouteShape } from '../semantics/route-of.js';
 import { diffStateControls, stateControlKey } from '../semantics/state-controls.js';
@@ -194,7 +194,8 @@ export class StepRecorder {
     const uniqueValues = this.#options.uniqueValues ?? {};
     const mask = <T extends StateControl>(control: T): T => mapTextFields(control, (text) => maskUniqueValues(text, uniqueValues));
     const endIndex = this.#index(last.tree);
-    const changes = diffStateControls(this.#index(start.tree), endIndex);
+    // Every change first: the ones the verification looked at are kept past the cap (keepLookedAt).
+    const changes = diffStateControls(this.#index(start.tree), endIndex, Number.POSITIVE_INFINITY);
     const routeChanged = !sameRouteShape(startRoute, endRoute);
     if (changes.appeared.length === 0 && changes.gone.length === 0 && !routeChanged) {
       return { kind: 'not-cacheable', reason: `the step changed nothing a replay could check (still on ${formatRoute(endRoute)})` };
@@ -209,8 +210,8 @@ export class StepRecorder {
     const context = { actedTargets: this.#acted.map((item) => item.target), typedValues: this.#typed, lookedAt };
     const withBasis = (control: StateControl): EndControl => ({ ...mask(control), basis: basisOf(control, context) });
     const verified = [...verifiedByKey.values()].slice(0, MAX_STATE_CONTROLS);
-    const appeared = changes.appeared.map(withBasis);
-    const gone = changes.gone.map(withBasis);
+    const appeared = keepLookedAt(changes.appeared, lookedAt).map(withBasis);
+    const gone = keepLookedAt(changes.gone, lookedAt).map(withBasis);
     const acted = actedChecks(this.#acted, endIndex, (target) => mapTextFields(target, (text) => maskUniqueValues(text, uniqueValues)));
     const dismissals = recognizeDismissals(this.#performedActions, {
       start: this.#index(start.tree),

@@ -52,7 +52,8 @@ export function nounPhrase(noun: SentenceNoun | undefined): string {
   else phrase = `unnamed ${noun.role}`;
   if (noun.twinCount !== undefined && noun.twinCount > 1) phrase += ` (${ordinal((noun.twinIndex ?? 0) + 1)} of ${noun.twinCount})`;
   if (noun.states !== undefined && noun.states.length > 0) phrase += ` [${noun.states.join(' ')}]`;
-  if (noun.container !== undefined) phrase += noun.container.name === '' ? ` in ${noun.container.role}` : ` in ${noun.container.role} ${quoteText(noun.container.name)}`;
+  // An unnamed landmark or dialog still tells controls apart when matching; in a sentence it would only add noise ("in main").
+  if (noun.container !== undefined && noun.container.name !== '') phrase += ` in ${noun.container.role} ${quoteText(noun.container.name)}`;
   // Roles and states are entry text too: a forged entry can put an ESC there.
   return visibleText(phrase);
 }

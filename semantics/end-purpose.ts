@@ -96,6 +96,22 @@ export function basisFromEntry(control: EndControl, context: PurposeContext): En
   return control.basis ?? basisOf(control, context);
 }
 
+/**
+ * The first `limit` changes in their ranked order, with the ones the verification looked at
+ * always among them: what the `expect` after a dialog step checked belongs in its end check,
+ * however many other controls the dialog changed.
+ */
+export function keepLookedAt<T extends StateControl>(ranked: readonly T[], lookedAt: ReadonlySet<string>, limit: number = MAX_STATE_CONTROLS): T[] {
+  if (ranked.length <= limit) return [...ranked];
+  const looked = ranked.filter((control) => lookedAt.has(stateControlIdentity(control))).slice(0, limit);
+  const kept = new Set<T>(looked);
+  for (const control of ranked) {
+    if (kept.size >= limit) break;
+    kept.add(control);
+  }
+  return ranked.filter((control) => kept.has(control));
+}
+
 /** Identities of the controls at and below the looked-at nodes of a screen. */
 export function lookedAtIdentities(index: TreeIndex, nodeIds: readonly string[]): Set<string> {
   const identities = new Set<string>();
