@@ -5,7 +5,7 @@
  * and the step records (with each step's cache outcome) and verifications are attached to
  * the test result for the reporter (redacted).
  */
-import { dirname, relative } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import {
   test as base,
   type Browser,
@@ -24,7 +24,7 @@ import { NO_MODEL_CODES, type AttemptCache } from '../step-cache/attempt-cache.j
 import type { EngineInstance } from '../contract/engine.js';
 import { SecretVault, redactDeep } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
-import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
+import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { attemptCacheOptions } from './attempt-cache-host.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
@@ -50,6 +50,8 @@ export interface AttemptHandle {
   raised: RaisedErrors;
   /** Each agent step's call site in the test, by step index. */
   locations: Map<number, SourceLocation>;
+  /** The agent calls in flight. */
+  running: Set<RunningStep>;
 }
 
 /** The fixtures a test receives. */
@@ -178,8 +180,9 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   runner = wired.runner;
   const raised = new RaisedErrors();
   const locations = new Map<number, SourceLocation>();
-  const agent = createAgentApi(runner, raised, { host: page, details, locations });
-  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, app: createApp(engine, target.app.url, runner, raised), agent };
+  const running = new Set<RunningStep>();
+  const agent = createAgentApi(runner, raised, { host: page, details, locations, running });
+  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
 /**
@@ -207,13 +210,24 @@ function verificationSinkOf(handle: AttemptHandle): VerificationSink {
   };
 }
 
+/**
+ * Why a step still running when its test ended was cancelled: in a test that did not time out
+ * that is almost always a forgotten `await`, so the message names the call and its line.
+ */
+function endedWhileRunning(running: ReadonlySet<RunningStep>, root: string): string {
+  const step = [...running][0];
+  if (step === undefined) return 'The test ended while the step was running.';
+  const where = step.location === undefined ? '' : ` (${relative(root, step.location.file).split(sep).join('/')}:${step.location.line})`;
+  return `The test ended while ${step.title}${where} was still running: \`await\` it (\`await agent.${step.kind}(…)\`); a call that is not awaited is cancelled when the test ends.`;
+}
+
 async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
   const { runner } = handle;
   withholdFailureSnapshot(runner.secretFilled());
   runner.close(
     testInfo.status === 'timedOut'
       ? new E2EError('TEST_TIMEOUT', 'The test timed out while the step was running.')
-      : new E2EError('CANCELLED', 'The test ended while the step was running.'),
+      : new E2EError('CANCELLED', endedWhileRunning(handle.running, projectRootOf(testInfo))),
   );
   const errorCode = attemptErrorCode(testInfo, handle.raised);
   await handle.finish({

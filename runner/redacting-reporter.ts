@@ -14,6 +14,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { FullConfig, Reporter, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/vault.js';
 import { printLines, redactProcessOutput, secretValuesFromEnvironment } from './environment.js';
+import { explainInPlace } from './known-mistakes.js';
 import { ATTEMPT_ATTACHMENT, parseAttemptPayload } from './report.js';
 import { PROJECT_OPTION, type ProjectSettings } from './settings.js';
 
@@ -92,11 +93,15 @@ export default class RedactingReporter implements Reporter {
 
   onError(error: TestError): void {
     redactInPlace(error, this.#redact);
+    explainInPlace(error);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const redact = this.#redact;
-    for (const error of result.errors) redactInPlace(error, redact);
+    for (const error of result.errors) {
+      redactInPlace(error, redact);
+      explainInPlace(error);
+    }
     if (result.error !== undefined) redactInPlace(result.error, redact);
     redactInPlace(result.annotations, redact);
     redactInPlace(test.annotations, redact);
