@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitClassOf, isErrorCode } from '../errors/index.js';
 import { ENVIRONMENT } from '../runner/environment.js';
@@ -18,6 +18,8 @@ import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
 import { MODEL_VARIABLES_TEXT } from './init-templates.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
 import { loadableConfig } from './plain-config.js';
+import { missingProviderPackages, missingProviderProblem } from './provider-packages.js';
+import { environmentHints } from '../runner/environment-hints.js';
 
 /** Which command runs the tests. */
 export type RunKind = 'run' | 'record' | 'replay';
@@ -195,6 +197,14 @@ async function concludeListing(failurePath: string, exit: { code: number | null;
   return { outcome: exit.code === 0 ? 'passed' : 'configuration' };
 }
 
+/** A run that did not pass also names near-miss variable names (`OPENAI_APIKEY`): a typo there reads as no model. */
+function withEnvironmentHints(result: RunCommandResult, env: Readonly<Record<string, string | undefined>>): RunCommandResult {
+  if (result.outcome === 'passed' || result.outcome === 'interrupted') return result;
+  const hints = environmentHints(env);
+  if (hints.length === 0) return result;
+  return { ...result, message: [result.message, ...hints.map((hint) => `hint: ${hint}`)].filter((line) => line !== undefined).join('\n') };
+}
+
 /** Start `e2e run` (or `record`, `replay`). The caller forwards interrupts with {@link RunHandle.interrupt}. */
 export function startRun(options: RunCommandOptions): RunHandle {
   const configPath = findConfigFile(options.cwd, options.config);
@@ -207,6 +217,11 @@ export function startRun(options: RunCommandOptions): RunHandle {
   }
   const twoCopies = secondPlaywrightProblem(configPath);
   if (twoCopies !== undefined) return { result: Promise.resolve({ outcome: 'configuration', message: `INVALID_CONFIG: ${twoCopies}` }), interrupt: () => undefined };
+  const missingProviders = missingProviderPackages(configPath);
+  if (missingProviders.length > 0) {
+    const problem = missingProviderProblem(missingProviders, (file) => relative(options.cwd, file) || file);
+    return { result: Promise.resolve({ outcome: 'configuration', message: `MODEL_UNAVAILABLE: ${problem}` }), interrupt: () => undefined };
+  }
   const modes = cacheEnvironment(options);
   if ('problem' in modes) return { result: Promise.resolve({ outcome: 'configuration', message: `error: ${modes.problem}` }), interrupt: () => undefined };
   const configDir = dirname(configPath);
@@ -238,7 +253,7 @@ export function startRun(options: RunCommandOptions): RunHandle {
     });
     await loadable.dispose();
     if (listsOnly(options)) return concludeListing(failurePath, exit);
-    return conclude(reportPath, failurePath, exit, previousReport);
+    return withEnvironmentHints(await conclude(reportPath, failurePath, exit, previousReport), options.env);
   })();
 
   return {

@@ -143,14 +143,34 @@ export interface AgentApiOptions {
   locations?: Map<number, SourceLocation> | undefined;
   /** Called after each step that passed, before its result returns to the test (`e2e cache audit` stops the test here). */
   afterStep?: ((outcome: StepOutcome) => void) | undefined;
+  /** The agent calls in flight, so an attempt that ends under one can name it (a forgotten `await`). */
+  running?: Set<RunningStep> | undefined;
+}
+
+/** An agent call that has not settled yet. */
+export interface RunningStep {
+  kind: StepKind;
+  /** `agent.act "add two todos"` (redacted). */
+  title: string;
+  location: SourceLocation | undefined;
 }
 
 /** Build the `agent` fixture over an attempt's runner. */
 export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiOptions: AgentApiOptions = {}): Agent {
-  const { host, details, locations, afterStep } = apiOptions;
+  const { host, details, locations, afterStep, running } = apiOptions;
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
     const title = agentStepTitle(kind, instruction, (text) => runner.redact(text));
     const location = callerLocation();
+    const inFlight: RunningStep = { kind, title, location };
+    running?.add(inFlight);
+    try {
+      return await playwrightStep(kind, instruction, options, title, location);
+    } finally {
+      running?.delete(inFlight);
+    }
+  }
+
+  function playwrightStep(kind: StepKind, instruction: unknown, options: unknown, title: string, location: SourceLocation | undefined): Promise<StepOutcome> {
     const quoted = typeof instruction === 'string' ? visibleText(JSON.stringify(clipLine(runner.redact(instruction), 80))) : '';
     return playwrightTest.step(
       title,
@@ -208,6 +228,11 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
   };
 }
 
+/** What to change when the app does not answer: start it, have the run start it, or point at where it runs. */
+export function appUnreachableFix(baseUrl: string): string {
+  return `Start the app, or have each run start it with \`webServer: { command, url }\` in the config, or set \`targets[].app.url\` (now ${baseUrl}) to where it runs.`;
+}
+
 /** Build the `app` fixture. */
 export function createApp(engine: EngineInstance, baseUrl: string, runner: AttemptRunner, raised: RaisedErrors): App {
   const root = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
@@ -219,7 +244,9 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
       try {
         await runner.opening(() => engine.session.open(url));
       } catch (error) {
-        if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message)));
+        // The engine knows the URL, not the config: the fix names the settings that make the app reachable.
+        const fix = isE2EError(error) && error.code === 'APP_UNREACHABLE' ? ` ${appUnreachableFix(baseUrl)}` : '';
+        if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message + fix)));
         throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`)));
       }
     },

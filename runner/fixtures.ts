@@ -5,7 +5,7 @@
  * and the step records (with each step's cache outcome) and verifications are attached to
  * the test result for the reporter (redacted).
  */
-import { dirname, relative } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import {
   test as base,
   type Browser,
@@ -25,7 +25,7 @@ import type { EngineInstance } from '../contract/engine.js';
 import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
-import { createAgentApi, createApp, RaisedErrors, type Agent, type App } from './agent-api.js';
+import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { pageMutationSurface } from '../engines/web/page-mutations.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
 import { mutantVerdict, type PlannedMutant } from './audit-plan.js';
@@ -54,6 +54,8 @@ export interface AttemptHandle {
   raised: RaisedErrors;
   /** Each agent step's call site in the test, by step index. */
   locations: Map<number, SourceLocation>;
+  /** The agent calls in flight. */
+  running: Set<RunningStep>;
 }
 
 /** The fixtures a test receives. */
@@ -192,13 +194,15 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   runner = wired.runner;
   const raised = new RaisedErrors();
   const locations = new Map<number, SourceLocation>();
+  const running = new Set<RunningStep>();
   const agent = createAgentApi(runner, raised, {
     host: page,
     details,
     locations,
+    running,
     afterStep: mutation === undefined || mutation.kind === 'none' ? undefined : stopAfterMutatedStep(testInfo, () => wired.cache),
   });
-  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, app: createApp(engine, target.app.url, runner, raised), agent };
+  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
 /**
@@ -234,13 +238,24 @@ function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: Attem
   testInfo.annotations.push({ type: 'e2e audit', description: redact(`${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`) });
 }
 
+/**
+ * Why a step still running when its test ended was cancelled: in a test that did not time out
+ * that is almost always a forgotten `await`, so the message names the call and its line.
+ */
+function endedWhileRunning(running: ReadonlySet<RunningStep>, root: string): string {
+  const step = [...running][0];
+  if (step === undefined) return 'The test ended while the step was running.';
+  const where = step.location === undefined ? '' : ` (${relative(root, step.location.file).split(sep).join('/')}:${step.location.line})`;
+  return `The test ended while ${step.title}${where} was still running: \`await\` it (\`await agent.${step.kind}(…)\`); a call that is not awaited is cancelled when the test ends.`;
+}
+
 async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo, mutant: PlannedMutant | undefined): Promise<void> {
   const { runner } = handle;
   withholdFailureSnapshot(runner.secretFilled());
   runner.close(
     testInfo.status === 'timedOut'
       ? new E2EError('TEST_TIMEOUT', 'The test timed out while the step was running.')
-      : new E2EError('CANCELLED', 'The test ended while the step was running.'),
+      : new E2EError('CANCELLED', endedWhileRunning(handle.running, projectRootOf(testInfo))),
   );
   const errorCode = attemptErrorCode(testInfo, handle.raised);
   await handle.finish({

@@ -15,6 +15,7 @@ import type { FullConfig, Reporter, TestCase, TestError, TestResult, TestStep } 
 import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.js';
 import { printLines, secretValuesFromEnvironment } from './environment.js';
 import { enterRun } from './run-entry.js';
+import { explainInPlace } from './known-mistakes.js';
 import { ATTEMPT_ATTACHMENT, parseAttemptPayload } from './report.js';
 import { PROJECT_OPTION, type ProjectSettings } from './settings.js';
 
@@ -91,11 +92,15 @@ export default class RedactingReporter implements Reporter {
 
   onError(error: TestError): void {
     redactInPlace(error, this.#redact);
+    explainInPlace(error);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const redact = this.#redact;
-    for (const error of result.errors) redactInPlace(error, redact);
+    for (const error of result.errors) {
+      redactInPlace(error, redact);
+      explainInPlace(error);
+    }
     if (result.error !== undefined) redactInPlace(result.error, redact);
     redactInPlace(result.annotations, redact);
     redactInPlace(test.annotations, redact);

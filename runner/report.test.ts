@@ -2,7 +2,7 @@
  * The run report: exit code (DESIGN §3, highest wins), totals, summary lines, versions.
  */
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, parseReport, summarize, summaryLines, unverifiedStepLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
+import { exitCodeOf, handedOffStepLines, parseReport, summarize, summaryLines, unverifiedStepLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
 
 function step(overrides: Partial<ReportStep> = {}): ReportStep {
   return {
@@ -98,6 +98,19 @@ describe('summary', () => {
     expect(lines[0]).toMatch(/^Not recorded: nothing verified this step\. .*expect.*'@playwright\/test'.*agent\.assert/);
     expect(lines.slice(1)).toEqual(['    tests/todos.e2e.ts:12  agent.act "add a todo"', '']);
     expect(unverifiedStepLines({ tests: [test('expected', { steps: [recorded] })] })).toEqual([]);
+  });
+
+  it('names each handed-off step by its line in the test, with why its replay stopped', () => {
+    const handedOff = step({
+      instruction: 'apply the coupon',
+      location: 'tests/cart.e2e.ts:9',
+      cache: { mode: 'agent-concluded', reason: 'target-not-found', detail: 'at action 2 of 3, tap button "Apply": not found within 15 s', write: 'saved' },
+    });
+    const replayed = step({ cache: { mode: 'self-finalized', write: 'no-change' } });
+    const lines = handedOffStepLines({ tests: [test('expected', { steps: [replayed, handedOff] })] });
+    expect(lines[0]).toMatch(/^Handed off: the replay of this step stopped and the agent finished it/);
+    expect(lines.slice(1)).toEqual(['    tests/cart.e2e.ts:9  agent.act "apply the coupon" (target-not-found: at action 2 of 3, tap button "Apply": not found within 15 s)', '']);
+    expect(handedOffStepLines({ tests: [test('expected', { steps: [replayed] })] })).toEqual([]);
   });
 
   it('writes small counts in full and one model call in the singular', () => {

@@ -319,6 +319,37 @@ export function unverifiedStepLines(report: Pick<Report, 'tests'>): string[] {
   ];
 }
 
+/** Most handed-off steps listed by name; the rest are counted. */
+const LISTED_HANDED_OFF = 10;
+
+/**
+ * The steps whose replay stopped and handed the rest to the agent, each by its line in the
+ * test with why (`target-not-found: at action 2 of 3, …`), so a reviewer knows which entries
+ * the app outgrew. None when there are none.
+ */
+export function handedOffStepLines(report: Pick<Report, 'tests'>): string[] {
+  const named: string[] = [];
+  for (const test of report.tests) {
+    for (const attempt of test.attempts) {
+      for (const step of attempt.steps) {
+        if (cacheCountOf(step.cache, attempt.status === 'passed') !== 'handedOff') continue;
+        const { reason, detail } = step.cache as { reason?: unknown; detail?: unknown };
+        const why = [reason, detail].filter((part): part is string => typeof part === 'string' && part !== '').join(': ');
+        const where = step.location ?? `${test.file} › ${test.titlePath.join(' › ')}`;
+        named.push(`    ${where}  ${stepTitle(step.kind, step.instruction)}${why === '' ? '' : ` (${why})`}`);
+      }
+    }
+  }
+  if (named.length === 0) return [];
+  const more = named.length > LISTED_HANDED_OFF ? [`    … and ${named.length - LISTED_HANDED_OFF} more (see .e2e/report.json)`] : [];
+  return [
+    `Handed off: the replay of ${named.length === 1 ? 'this step' : `these ${named.length} steps`} stopped and the agent finished it (\`e2e cache diff\` shows what a record run changed).`,
+    ...named.slice(0, LISTED_HANDED_OFF),
+    ...more,
+    '',
+  ];
+}
+
 const reportSchema = z.object({
   version: z.number(),
   status: z.enum(['passed', 'failed', 'timedout', 'interrupted']),

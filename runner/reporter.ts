@@ -18,6 +18,7 @@ import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault, type SecretDefinition } from '../secrets/vault.js';
 import { debugTableLines } from './debug-table.js';
 import { printLines, readRunEnvironment, reportConfigFailure, secretValuesFromEnvironment, stopWithParent } from './environment.js';
+import { explainKnownMistake } from './known-mistakes.js';
 import { isListingRun, missingInternalError, probePlaywrightInternals } from './playwright-internals.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
 import {
@@ -30,6 +31,7 @@ import {
   unsavedStepErrors,
   toReportStep,
   unverifiedStepLines,
+  handedOffStepLines,
   type Report,
   type ReportAttempt,
   type ReportTest,
@@ -83,6 +85,8 @@ function leadingCodeOf(errors: readonly TestError[]): ErrorCode | undefined {
 
 function runErrorOf(error: TestError): RunError {
   const message = firstLine(error.message) ?? 'An error occurred outside any test.';
+  const coded = leadingCodeOf([error]);
+  if (coded !== undefined) return { code: coded, message };
   return /webServer|web server/i.test(error.message ?? '')
     ? { code: 'APP_UNREACHABLE', message }
     : { code: 'TEST_SETUP_FAILED', message };
@@ -95,6 +99,8 @@ export default class E2EReporter implements Reporter {
   #suite: Suite | undefined;
   #vault = new SecretVault({});
   readonly #errors: RunError[] = [];
+  /** Messages of run errors the summary repeats. */
+  readonly #explained: string[] = [];
   /** When the run started, if it may write the cache (noted in the run ledger at the end). */
   #cacheRunStart: Date | undefined;
 
@@ -105,6 +111,7 @@ export default class E2EReporter implements Reporter {
     if (missing.length > 0) {
       const error = missingInternalError(missing);
       this.#errors.push({ code: error.code, message: error.message });
+      this.#explained.push(error.message);
       reportConfigFailure({ code: error.code, message: error.message });
     }
   }
@@ -133,7 +140,9 @@ export default class E2EReporter implements Reporter {
 
   /** Collect errors outside tests (web server, config, worker crashes). */
   onError(error: TestError): void {
-    this.#errors.push(runErrorOf(error));
+    const runError = runErrorOf(error);
+    if (explainKnownMistake(error.message ?? '') !== undefined) this.#explained.push(runError.message);
+    this.#errors.push(runError);
   }
 
   /** Write the report, print the summary, keep Playwright's status. A listing (`--list`) leaves `.e2e/` as it was. */
@@ -148,9 +157,12 @@ export default class E2EReporter implements Reporter {
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
     const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
-    const unsaved = report.errors.filter((error) => error.code === 'CACHE_WRITE_FAILED').map((error) => `   Error  ${error.code}: ${error.message}`);
+    // Errors e2e explains (a lost recording, a known mistake, a missing Playwright internal) are repeated by the summary.
+    const unsaved = report.errors
+      .filter((error) => error.code === 'CACHE_WRITE_FAILED' || this.#explained.includes(error.message))
+      .map((error) => `   Error  ${error.message.startsWith(`${error.code}: `) ? error.message : `${error.code}: ${error.message}`}`);
     const stream = summaryStream(this.#config?.reporter ?? [], [OWN_PATH, REDACTING_PATH]);
-    printLines(['', ...debug, ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()], stream);
+    printLines(['', ...debug, ...handedOffStepLines(report), ...unverifiedStepLines(report), ...summaryLines(report.summary), ...unsaved, ...this.#htmlReportLines()], stream);
   }
 
   /** A run that ran tests with a writable cache goes into the run ledger (a listing or an empty run does not). */
