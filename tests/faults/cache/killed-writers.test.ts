@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../../cache-format/index.js';
 import { filesUnder } from '../../support/directory-snapshot.js';
+import { scaledTimeout } from '../../support/load-scaled.js';
 import { compileWorker, type CompiledWorker } from './support/compile-for-children.js';
 import { SeededRandom } from './support/seeded-random.js';
 import { startWorker } from './support/worker-process.js';
@@ -81,5 +82,6 @@ describe('a writer killed at a random moment', () => {
       for (const file of leftovers) await store.removeTempFile(file.path);
       expect(filesUnder(directory).filter((path) => path.endsWith('.tmp'))).toEqual([]);
     }
-  });
+    // 100 process starts: on a busy machine (load 12 on 2 cores) that alone took over a minute.
+  }, scaledTimeout(120_000));
 });
