@@ -11,7 +11,7 @@ import type { Engine } from '../contract/engine.js';
 import { normalizeOrigin, originOf } from '../step/origin-policy.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
-import { isProjectTool, type ProjectTool } from '../executor/index.js';
+import { isProjectTool, type ProjectTool } from '../executor/define-tool.js';
 import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type WorkerSettings } from './settings.js';

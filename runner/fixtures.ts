@@ -17,8 +17,9 @@ import {
   type TestInfo,
   type TestType,
 } from '@playwright/test';
-import { createBuiltInAgent, type AgentOptions } from '../executor/index.js';
-import { nodeIdsOf } from '../engines/web/index.js';
+import { createBuiltInAgent } from '../executor/built-in.js';
+import type { AgentOptions } from '../executor/create-agent.js';
+import { nodeIdsOf } from '../engines/web/locate-node.js';
 import { E2EError, cleanedCause, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
