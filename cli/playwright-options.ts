@@ -6,12 +6,40 @@
  * (the same meaning), `--reporter` (e2e's report is always added) and `--debug` (e2e's debug
  * output; Playwright's Inspector is `-- --debug` or `PWDEBUG=1`).
  */
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 
-/** One option: commander flags and a short description. */
+/** The shape of a numeric option's value; anything else is a usage error (exit 2), not a run. */
+type ValueShape = 'count' | 'milliseconds' | 'workers' | 'port' | 'shard';
+
+/** One option: commander flags, a short description, and the shape its value must have. */
 interface OptionSpec {
   flags: string;
   description: string;
+  value?: ValueShape;
+}
+
+const WHOLE = /^\d+$/;
+
+/** Check `text` against `shape`; the value goes on to Playwright as it was given. */
+function checkValue(shape: ValueShape, text: string): string {
+  const fail = (expected: string): never => {
+    throw new InvalidArgumentError(`Expected ${expected}.`);
+  };
+  switch (shape) {
+    case 'count':
+      return WHOLE.test(text) ? text : fail('a whole number, 0 or more');
+    case 'milliseconds':
+      return WHOLE.test(text) ? text : fail('milliseconds, a whole number, 0 or more');
+    case 'workers':
+      return /^[1-9]\d*%?$/.test(text) ? text : fail('a number of workers, 1 or more, or a percentage of the cores such as 50%');
+    case 'port':
+      return WHOLE.test(text) && Number(text) <= 65_535 ? text : fail('a port, 0 to 65535');
+    case 'shard': {
+      const [current, total] = text.split('/').map(Number);
+      const valid = /^\d+\/\d+$/.test(text) && current !== undefined && total !== undefined && current >= 1 && current <= total;
+      return valid ? text : fail('current/all with 1 ≤ current ≤ all, e.g. 1/4');
+    }
+  }
 }
 
 const SPECS: readonly OptionSpec[] = [
@@ -22,34 +50,34 @@ const SPECS: readonly OptionSpec[] = [
   { flags: '--fully-parallel', description: 'run every test in parallel' },
   { flags: '-g, --grep <grep>', description: 'only tests whose title matches this regular expression' },
   { flags: '-G, --grep-invert <grep>', description: 'only tests whose title does not match this regular expression' },
-  { flags: '--global-timeout <timeout>', description: 'the whole run in milliseconds (default: unlimited)' },
+  { flags: '--global-timeout <timeout>', description: 'the whole run in milliseconds (default: unlimited)', value: 'milliseconds' },
   { flags: '--headed', description: 'show the browser' },
   { flags: '--ignore-snapshots', description: 'skip screenshot and snapshot expectations' },
-  { flags: '-j, --workers <workers>', description: 'parallel workers, or a percentage of the cores' },
+  { flags: '-j, --workers <workers>', description: 'parallel workers, or a percentage of the cores', value: 'workers' },
   { flags: '--last-failed', description: 'only the tests that failed last time' },
   { flags: '--last-failed-file <file>', description: 'where the last run is noted (default: <outputDir>/.last-run.json)' },
   { flags: '--list', description: 'list the tests without running them (.e2e/ stays as it was)' },
-  { flags: '--max-failures <N>', description: 'stop after N failures' },
+  { flags: '--max-failures <N>', description: 'stop after N failures', value: 'count' },
   { flags: '--no-deps', description: 'skip project dependencies' },
   { flags: '--only-changed [ref]', description: "only test files changed since git's ref (default: uncommitted changes)" },
   { flags: '--output <dir>', description: 'folder for test artifacts (default: .e2e/test-results)' },
   { flags: '--pass-with-no-tests', description: 'succeed when no test is found' },
   { flags: '--project <project-name...>', description: "only these targets' projects ('*' wildcards)" },
   { flags: '--quiet', description: "suppress the tests' stdio" },
-  { flags: '--repeat-each <N>', description: 'run each test N times' },
-  { flags: '--retries <retries>', description: 'retries of a failed test (a read-only run replays again, a read-write run records again)' },
+  { flags: '--repeat-each <N>', description: 'run each test N times', value: 'count' },
+  { flags: '--retries <retries>', description: 'retries of a failed test (a read-only run replays again, a read-write run records again)', value: 'count' },
   { flags: '--run-agents <mode>', description: "Playwright's own agents for page.perform: missing, all or none" },
-  { flags: '--shard <shard>', description: 'run one shard, current/all, e.g. 1/4' },
+  { flags: '--shard <shard>', description: 'run one shard, current/all, e.g. 1/4', value: 'shard' },
   { flags: '--shuffle [seed]', description: 'run in a random order; a seed repeats an order' },
   { flags: '--test-list <file>', description: 'only the tests listed in this file' },
   { flags: '--test-list-invert <file>', description: 'skip the tests listed in this file' },
-  { flags: '--timeout <timeout>', description: 'test timeout in milliseconds, 0 for none (default: 120000)' },
+  { flags: '--timeout <timeout>', description: 'test timeout in milliseconds, 0 for none (default: 120000)', value: 'milliseconds' },
   { flags: '--trace <mode>', description: 'on, off, on-first-retry, on-all-retries, retain-on-failure, …' },
   { flags: '--tsconfig <path>', description: 'one tsconfig for every imported file' },
   { flags: '-u, --update-snapshots [mode]', description: 'update snapshots: all, changed, missing, none' },
   { flags: '--ui', description: "Playwright's UI mode" },
   { flags: '--ui-host <host>', description: 'serve UI mode on this host' },
-  { flags: '--ui-port <port>', description: 'serve UI mode on this port (0: any free port)' },
+  { flags: '--ui-port <port>', description: 'serve UI mode on this port (0: any free port)', value: 'port' },
   { flags: '--update-source-method <method>', description: 'overwrite, 3way or patch' },
   { flags: '-x', description: 'stop after the first failure' },
 ];
@@ -64,7 +92,11 @@ export const OWN_OPTIONS: Readonly<Record<string, string>> = {
 
 /** Fresh commander options for one command (commander options belong to one command). */
 export function playwrightOptions(): Option[] {
-  return SPECS.map((spec) => new Option(spec.flags, spec.description));
+  return SPECS.map((spec) => {
+    const option = new Option(spec.flags, spec.description);
+    const shape = spec.value;
+    return shape === undefined ? option : option.argParser((text: string) => checkValue(shape, text));
+  });
 }
 
 /**

@@ -4,87 +4,15 @@
  * This folder is a leaf: it imports nothing, and every other folder may import it.
  */
 
-/** Codes of step outcomes and runtime failures, the closed list of DESIGN §3 plus the few internal ones. */
-export const ERROR_CODES = [
-  // exit 1: test failure
-  'ASSERTION_FAILED',
-  'ASSERTION_INCONCLUSIVE',
-  'ACTION_FAILED',
-  'LOCATOR_NOT_FOUND',
-  'AUTOMATION_UNSUPPORTED',
-  'STEP_BUDGET_EXHAUSTED',
-  'STEP_TIMEOUT',
-  'STEP_NO_CONCLUSION',
-  'MODEL_OUTPUT_INVALID',
-  'CONTEXT_OVERFLOW',
-  'TEST_TIMEOUT',
-  // exit 2: configuration
-  'INVALID_CONFIG',
-  'MODEL_UNAVAILABLE',
-  'AUTH_CREDENTIAL_INVALID',
-  'AUTH_CREDENTIAL_UNAVAILABLE',
-  'SECRET_UNAVAILABLE',
-  'SEED_DATA_MISSING',
-  'TEST_SETUP_FAILED',
-  'POLICY_DENIED',
-  'REPLAY_STALE',
-  'UNSUPPORTED_CAPABILITY',
-  // exit 3: infrastructure
-  'ENVIRONMENT_UNAVAILABLE',
-  'APP_UNREACHABLE',
-  'MODEL_PROVIDER_FAILED',
-  'ENGINE_FAILURE',
-  // exit 130
-  'CANCELLED',
-  // programmer / argument errors (exit 2 when they reach the CLI)
-  'INVALID_ARGUMENT',
-  'INVALID_STATE',
-  'CACHE_WRITE_FAILED',
-  'CACHE_VERSION_UNSUPPORTED',
-] as const;
+import { CODE_TRAITS } from './code-traits.js';
+import type { ErrorCode, ExitClass } from './error-codes.js';
 
-/** A stable error code. */
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** The exit-code class of a code. */
-export type ExitClass = 0 | 1 | 2 | 3 | 130;
-
-const EXIT_CLASS: Record<ErrorCode, ExitClass> = {
-  ASSERTION_FAILED: 1,
-  ASSERTION_INCONCLUSIVE: 1,
-  ACTION_FAILED: 1,
-  LOCATOR_NOT_FOUND: 1,
-  AUTOMATION_UNSUPPORTED: 1,
-  STEP_BUDGET_EXHAUSTED: 1,
-  STEP_TIMEOUT: 1,
-  STEP_NO_CONCLUSION: 1,
-  MODEL_OUTPUT_INVALID: 1,
-  CONTEXT_OVERFLOW: 1,
-  TEST_TIMEOUT: 1,
-  INVALID_CONFIG: 2,
-  MODEL_UNAVAILABLE: 2,
-  AUTH_CREDENTIAL_INVALID: 2,
-  AUTH_CREDENTIAL_UNAVAILABLE: 2,
-  SECRET_UNAVAILABLE: 2,
-  SEED_DATA_MISSING: 2,
-  TEST_SETUP_FAILED: 2,
-  POLICY_DENIED: 2,
-  REPLAY_STALE: 2,
-  UNSUPPORTED_CAPABILITY: 2,
-  ENVIRONMENT_UNAVAILABLE: 3,
-  APP_UNREACHABLE: 3,
-  MODEL_PROVIDER_FAILED: 3,
-  ENGINE_FAILURE: 3,
-  CANCELLED: 130,
-  INVALID_ARGUMENT: 2,
-  INVALID_STATE: 2,
-  CACHE_WRITE_FAILED: 3,
-  CACHE_VERSION_UNSUPPORTED: 2,
-};
+export { ERROR_CODES, type ErrorCode, type ExitClass } from './error-codes.js';
+export { CODE_TRAITS, codesWith, hasTrait, traitsOf, type CodeTraits } from './code-traits.js';
 
 /** Exit class of one code (DESIGN §3 table). */
 export function exitClassOf(code: ErrorCode): ExitClass {
-  return EXIT_CLASS[code];
+  return CODE_TRAITS[code].exit;
 }
 
 /** Highest-wins combination of exit classes: 130 > 3 > 2 > 1 > 0. */
@@ -97,7 +25,7 @@ export function combineExitClasses(classes: Iterable<ExitClass>): ExitClass {
 
 /** True when `value` is one of the known codes. */
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+  return typeof value === 'string' && Object.hasOwn(CODE_TRAITS, value);
 }
 
 const MARKER = Symbol.for('e2e.error');
@@ -167,6 +95,20 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
 export function didYouMean(name: string, candidates: Iterable<string>): string {
   const nearest = nearestName(name, candidates);
   return nearest === undefined ? '' : ` (did you mean \`${nearest}\`?)`;
+}
+
+/**
+ * `error` as the `cause` of a re-raised error, its text passed through `clean` (a redactor)
+ * first: message, stack and causes, with the name and an `E2EError`'s code kept, so a
+ * re-wrap that cleans its message does not leak through its cause.
+ */
+export function cleanedCause(error: unknown, clean: (text: string) => string, depth = 0): unknown {
+  if (!(error instanceof Error) || depth >= 5) return clean(messageOf(error));
+  const cause = error.cause === undefined ? undefined : { cause: cleanedCause(error.cause, clean, depth + 1) };
+  const copy = isE2EError(error) ? new E2EError(error.code, clean(error.message), cause) : new Error(clean(error.message), cause);
+  Object.defineProperty(copy, 'name', { value: error.name, configurable: true, writable: true });
+  if (error.stack !== undefined) copy.stack = clean(error.stack);
+  return copy;
 }
 
 /** The message of a thrown value, for logs and summaries (a non-Error is turned into text). */

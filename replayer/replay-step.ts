@@ -9,7 +9,7 @@ import type { ReplayClassification } from '../contract/cache-outcome.js';
 import type { MutationSurface, StepMutation } from '../contract/mutation.js';
 import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { sleep } from '../contract/deadline.js';
-import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
+import { E2EError, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { canDismiss, containerOnScreen } from '../semantics/dismissal.js';
 import { originOf } from '../semantics/route-of.js';
@@ -41,8 +41,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 100;
  */
 export const DISMISSAL_LOOK_MS = 1_000;
 
-/** Errors that end the step rather than the replay; they propagate to the runner. */
-const HARD_STOP_CODES: ReadonlySet<ErrorCode> = new Set(['CANCELLED', 'TEST_TIMEOUT', 'STEP_TIMEOUT', 'STEP_BUDGET_EXHAUSTED']);
 
 /** What a replay needs. */
 export interface ReplayStepOptions {
@@ -101,9 +99,6 @@ const NEEDS_ENABLED: ReadonlySet<RecordedAction['verb']> = new Set([
 /** Verbs that point at their target; something covering it takes the pointer. */
 const POINTER_VERBS: ReadonlySet<RecordedAction['verb']> = new Set(['tap', 'doubleTap', 'longPress', 'secondaryTap', 'hover', 'check', 'drag', 'tapAt']);
 
-/** Codes of failures raised before anything reached the app. */
-const PRE_FLIGHT_CODES: ReadonlySet<ErrorCode> = new Set(['INVALID_ARGUMENT', 'UNSUPPORTED_CAPABILITY', 'SECRET_UNAVAILABLE']);
-
 /**
  * Whether a failed action may still have changed the app: the error's own
  * `mayHaveCommitted` when it carries one, false for failures raised before anything was
@@ -113,7 +108,8 @@ function mayHaveCommitted(error: unknown): boolean {
   const flag = typeof error === 'object' && error !== null ? (error as { mayHaveCommitted?: unknown }).mayHaveCommitted : undefined;
   if (typeof flag === 'boolean') return flag;
   if (isEngineError(error)) return error.engineCode === 'ACTION_MAY_HAVE_COMMITTED' || error.engineCode === 'OPERATION_TIMEOUT';
-  return !(isE2EError(error) && PRE_FLIGHT_CODES.has(error.code));
+  // Failures raised before anything reached the app (the `preFlight` trait) changed nothing.
+  return !(isE2EError(error) && hasTrait(error.code, 'preFlight'));
 }
 
 /**
@@ -348,7 +344,8 @@ export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutc
         outcome = await perform(action, refs, actionIndex < total - 1 ? (options.briefActions ?? actions) : actions);
       } catch (error) {
         if (error instanceof ReplayStop) throw error;
-        if (signal?.aborted === true || (isE2EError(error) && HARD_STOP_CODES.has(error.code))) throw error;
+        // These end the step rather than the replay (the `endsReplay` trait); they propagate to the runner.
+        if (signal?.aborted === true || (isE2EError(error) && hasTrait(error.code, 'endsReplay'))) throw error;
         const failure = failureLine(error);
         throw (await obstructed(failure, refs[0])) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error));
       } finally {

@@ -7,7 +7,7 @@
  */
 import { test as playwrightTest } from '@playwright/test';
 import type { z } from 'zod';
-import { AgentError, E2EError, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
+import { AgentError, E2EError, cleanedCause, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import type { AttemptRunner, StepOutcome } from '../step/step-runner.js';
 import type { StepKind } from '../contract/step-contract.js';
@@ -108,6 +108,12 @@ export interface App {
   open(path?: string): Promise<void>;
 }
 
+/** An error as Playwright Test keeps it in `testInfo.errors`. */
+export interface SerializedError {
+  message?: string | undefined;
+  cause?: SerializedError | undefined;
+}
+
 /** Remembers the E2E errors raised to the test, to report the failing code. */
 export class RaisedErrors {
   readonly #errors: E2EError[] = [];
@@ -118,11 +124,18 @@ export class RaisedErrors {
     return error;
   }
 
-  /** The code of the raised error a failure message shows, if any. */
-  codeFor(messages: readonly string[]): E2EError['code'] | undefined {
-    for (const message of messages) {
-      const found = this.#errors.find((error) => message.includes(error.message.split('\n')[0] ?? error.message));
-      if (found !== undefined) return found.code;
+  /**
+   * The code of the raised error that failed the test, if any: a test error (as Playwright
+   * serializes it, `Name: message`, with its `cause` chain) that is exactly one of the raised
+   * errors, or wraps one as its cause. Never found by a part of a message.
+   */
+  codeFor(errors: readonly SerializedError[]): E2EError['code'] | undefined {
+    for (const top of errors) {
+      for (let error: SerializedError | undefined = top, depth = 0; error !== undefined && depth < 10; error = error.cause, depth++) {
+        const message = error.message;
+        const found = this.#errors.find((raised) => message === `${raised.name}: ${raised.message}`);
+        if (found !== undefined) return found.code;
+      }
     }
     return undefined;
   }
@@ -181,7 +194,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           outcome = await asInternalCall(host, () => runner.runStep(kind, instruction, options));
         } catch (error) {
           await details?.close();
-          if (isE2EError(error)) throw raised.note(new E2EError(error.code, visibleLines(runner.redact(error.message))));
+          if (isE2EError(error)) throw raised.note(new E2EError(error.code, visibleLines(runner.redact(error.message)), { cause: cleanedCause(error, (text) => runner.redact(text)) }));
           throw error;
         }
         if (location !== undefined) locations?.set(outcome.index, location);
@@ -246,8 +259,9 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
       } catch (error) {
         // The engine knows the URL, not the config: the fix names the settings that make the app reachable.
         const fix = isE2EError(error) && error.code === 'APP_UNREACHABLE' ? ` ${appUnreachableFix(baseUrl)}` : '';
-        if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message + fix)));
-        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`)));
+        const cause = { cause: cleanedCause(error, (text) => runner.redact(text)) };
+        if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message + fix), cause));
+        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`), cause));
       }
     },
   };

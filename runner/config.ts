@@ -12,7 +12,7 @@ import { normalizeOrigin, originOf } from '../step/origin-policy.js';
 import { refuseUnsafeSecrets } from '../secrets/redactable-secret.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
-import { isProjectTool, type ProjectTool } from '../executor/index.js';
+import { isProjectTool, type ProjectTool } from '../executor/define-tool.js';
 import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
 import { auditProjects, readAuditPlan } from './audit-plan.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';

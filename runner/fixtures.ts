@@ -17,10 +17,11 @@ import {
   type TestInfo,
   type TestType,
 } from '@playwright/test';
-import { createBuiltInAgent, type AgentOptions } from '../executor/index.js';
-import { nodeIdsOf } from '../engines/web/index.js';
-import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
-import { NO_MODEL_CODES, type AttemptCache } from '../step-cache/attempt-cache.js';
+import { createBuiltInAgent } from '../executor/built-in.js';
+import type { AgentOptions } from '../executor/create-agent.js';
+import { nodeIdsOf } from '../engines/web/locate-node.js';
+import { E2EError, cleanedCause, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
+import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault } from '../secrets/vault.js';
@@ -117,11 +118,10 @@ function projectRootOf(testInfo: TestInfo): string {
 
 function attemptErrorCode(testInfo: TestInfo, raised: RaisedErrors): AttemptPayload['errorCode'] {
   if (testInfo.status === 'passed' || testInfo.status === 'skipped') return undefined;
-  const messages = testInfo.errors.map((error) => `${error.message ?? ''}\n${error.stack ?? ''}`);
-  return raised.codeFor(messages) ?? (testInfo.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
+  return raised.codeFor(testInfo.errors) ?? (testInfo.status === 'timedOut' ? 'TEST_TIMEOUT' : undefined);
 }
 
-const noModelAnswered = (code: ErrorCode | undefined): boolean => code !== undefined && NO_MODEL_CODES.has(code);
+const noModelAnswered = (code: ErrorCode | undefined): boolean => hasTrait(code, 'noModel');
 
 /** What the test sets for its attempt besides the project's settings. */
 interface TestOptions {
@@ -150,8 +150,9 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
       allowNavigation: (url) => runner?.allowNavigation(url) ?? true,
     });
   } catch (error) {
-    if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message));
-    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`));
+    const cause = { cause: cleanedCause(error, (text) => vault.redact(text)) };
+    if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message), cause);
+    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`), cause);
   }
   const details = new StepDetails();
   const cacheOptions = attemptCacheOptions({
@@ -308,7 +309,7 @@ function launchOptionsOf(own: PlaywrightWorkerOptions['launchOptions'], worker: 
     return discoveredLaunchOptions(worker.engine, own);
   } catch (error) {
     // The code leads the message so the reporter can read it back.
-    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') throw new E2EError(error.code, `${error.code}: ${error.message}`);
+    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') throw new E2EError(error.code, `${error.code}: ${error.message}`, { cause: error });
     throw error;
   }
 }

@@ -6,7 +6,8 @@
  * worker fixture, before its first test.
  */
 import type { FullConfig } from '@playwright/test/reporter';
-import { launchOptionsFor, playwrightCanRecordVideo } from '../engines/web/index.js';
+import { playwrightCanRecordVideo } from '../engines/web/browser-discovery.js';
+import { launchOptionsFor } from '../engines/web/web-engine.js';
 import type { Engine } from '../contract/engine.js';
 import { markVideoUnavailable, printLines, readRunEnvironment, redactProcessOutput, secretValuesFromEnvironment } from './environment.js';
 import type { SecretTable } from './settings.js';

@@ -7,29 +7,31 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 
 /**
- * Folder → the folders and packages (prefix match) its files may import. Node built-ins are
- * always allowed. `'*'` marks the cross-cutting folders (tests, goldens, bench, examples).
+ * Folder → the folders and packages (prefix match) its files may import, and only what they
+ * do import (`node scripts/check-imports.mjs --unused` lists allowances nothing uses). Node
+ * built-ins are always allowed. `'*'` marks the cross-cutting folders (tests, goldens, bench,
+ * examples). README's "Architecture" list is printed from it (`scripts/architecture.mjs`).
  */
 export const RULES = {
   errors: { folders: [], packages: [] },
   contract: { folders: ['errors'], packages: [] },
   'cache-format': { folders: ['errors'], packages: ['msgpackr', 'xxhash-wasm', 'zod'] },
-  semantics: { folders: ['errors', 'contract', 'cache-format'], packages: [] },
+  semantics: { folders: ['contract', 'cache-format'], packages: [] },
   secrets: { folders: ['errors', 'contract'], packages: [] },
-  recorder: { folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets'], packages: ['zod'] },
-  replayer: { folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets'], packages: ['zod'] },
+  recorder: { folders: ['contract', 'cache-format', 'semantics'], packages: ['zod'] },
+  replayer: { folders: ['errors', 'contract', 'cache-format', 'semantics'], packages: [] },
   step: { folders: ['errors', 'contract', 'semantics', 'secrets'], packages: ['zod'] },
-  executor: { folders: ['errors', 'contract', 'semantics', 'secrets', 'step'], packages: ['ai', '@ai-sdk/', 'zod'] },
-  'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'recorder', 'replayer', 'step'], packages: [] },
+  executor: { folders: ['errors', 'contract', 'step'], packages: ['ai', '@ai-sdk/', 'zod'] },
+  'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'recorder', 'replayer'], packages: [] },
   // The project's own Playwright, through the peer: one copy per project (engines/web/README.md).
   'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['@playwright/test'] },
   runner: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'recorder', 'replayer', 'step', 'executor', 'step-cache', 'engines/web'],
-    packages: ['@playwright/test', 'zod', 'ai', '@ai-sdk/'],
+    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache', 'engines/web'],
+    packages: ['@playwright/test', 'zod'],
   },
   cli: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'recorder', 'replayer', 'step', 'executor', 'step-cache', 'engines/web', 'runner'],
-    packages: ['commander', 'diff', '@playwright/test', 'zod'],
+    folders: ['errors', 'contract', 'cache-format', 'semantics', 'runner'],
+    packages: ['commander', 'diff', 'zod'],
   },
   tests: '*',
   golden: '*',
@@ -87,7 +89,80 @@ export function problemsOf(file, source) {
   return problems;
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) {
+/** Every checked file of the repository, as repository-relative paths with their sources. */
+export function* checkedFiles() {
+  for (const folder of new Set(Object.keys(RULES).map((name) => name.split('/')[0]))) {
+    let files;
+    try {
+      files = [...walk(join(root, folder))];
+    } catch {
+      continue;
+    }
+    for (const path of files) yield { file: toPosix(path), source: readFileSync(path, 'utf8') };
+  }
+}
+
+/** What the folders of the table import: folder → { folders, packages } actually named (non-test files and tests alike). */
+export function importsInUse() {
+  const used = Object.fromEntries(Object.keys(RULES).map((folder) => [folder, { folders: new Set(), packages: new Set() }]));
+  const importPattern = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const { file, source } of checkedFiles()) {
+    const own = folderOf(file);
+    if (own === undefined || RULES[own] === '*') continue;
+    for (const match of source.matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2];
+      if (specifier.startsWith('.')) {
+        const target = toPosix(resolve(root, dirname(file), specifier));
+        const folder = folders.find((candidate) => within(target, candidate));
+        if (folder !== undefined && folder !== own) used[own].folders.add(folder);
+      } else if (!specifier.startsWith('node:')) {
+        const prefix = RULES[own].packages.find((candidate) => allowsPackage([candidate], specifier)) ?? TEST_EXTRAS.packages.find((candidate) => allowsPackage([candidate], specifier));
+        if (prefix !== undefined) used[own].packages.add(prefix);
+      }
+    }
+  }
+  return used;
+}
+
+/** Allowances of the table that no file uses, as report lines. */
+export function unusedAllowances() {
+  const used = importsInUse();
+  const lines = [];
+  for (const [folder, rule] of Object.entries(RULES)) {
+    if (rule === '*') continue;
+    for (const allowed of rule.folders) if (!used[folder].folders.has(allowed)) lines.push(`${folder}/ may import ${allowed}/ but does not`);
+    for (const allowed of rule.packages) if (!used[folder].packages.has(allowed)) lines.push(`${folder}/ may import package ${allowed} but does not`);
+  }
+  return lines;
+}
+
+/**
+ * The layers of the table, bottom first: a folder sits one above the highest folder it may
+ * import. This is README's "Architecture" picture (`node scripts/architecture.mjs`).
+ */
+export function layers() {
+  const depth = {};
+  const depthOf = (folder) => {
+    if (depth[folder] !== undefined) return depth[folder];
+    const rule = RULES[folder];
+    depth[folder] = rule === '*' ? -1 : rule.folders.length === 0 ? 0 : 1 + Math.max(...rule.folders.map(depthOf));
+    return depth[folder];
+  };
+  const result = [];
+  for (const folder of Object.keys(RULES)) {
+    const level = depthOf(folder);
+    if (level >= 0) (result[level] ??= []).push(folder);
+  }
+  return result;
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname && process.argv.includes('--unused')) {
+  const lines = unusedAllowances();
+  console.log(lines.length === 0 ? 'Every allowance of the import table is used.' : lines.join('\n'));
+  process.exit(lines.length === 0 ? 0 : 1);
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname && !process.argv.includes('--unused')) {
   const problems = [];
   const tops = new Set(Object.keys(RULES).map((name) => name.split('/')[0]));
   for (const folder of tops) {

@@ -20,7 +20,7 @@ import type { WriteTargets } from './cache-writes.js';
 import { JudgmentCache } from './judgment-cache.js';
 import { NearestEntryIndex } from './nearest-entry.js';
 import type { TrackedStep } from './tracked-step.js';
-import { messageOf } from '../errors/index.js';
+import { hasTrait, messageOf } from '../errors/index.js';
 
 export type { CacheMode, CacheOutcome, CacheOutcomeMode, CacheReason, CacheWrite, WriteReport } from '../contract/cache-outcome.js';
 
@@ -60,11 +60,6 @@ export interface AttemptCacheOptions {
 /** Verification kinds that confirm the `act` steps before them. */
 const CONFIRMING: ReadonlySet<string> = new Set<VerificationKind>(['expect', 'assert', 'waitFor']);
 
-/** Failures that mean no model answered: after one, the attempt changes no entry. */
-export const NO_MODEL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['MODEL_UNAVAILABLE', 'MODEL_PROVIDER_FAILED']);
-
-/** Failures after which no entry changes: no model answered, the run was model-free, or it was interrupted. */
-export const FREEZING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([...NO_MODEL_CODES, 'REPLAY_STALE', 'CANCELLED']);
 
 /** A finished step as the runner records it (`AttemptRunner.records`). */
 export interface FinishedStep {
@@ -242,7 +237,7 @@ class AttemptCacheImpl implements AttemptCache {
       this.stepFinished(record.index, verdict);
     }
     for (const verification of end.verifications ?? []) this.verificationPassed(verification.kind, verification.afterStep);
-    const modelFree = this.#tracked().some((step) => step.verdict?.errorCode !== undefined && FREEZING_CODES.has(step.verdict.errorCode));
+    const modelFree = this.#tracked().some((step) => hasTrait(step.verdict?.errorCode, 'freezesCache'));
     const targets: WriteTargets = {
       frozen: end.interrupted === true || (!end.passed && (end.noModelAnswered === true || modelFree)),
       attemptPassed: end.passed,

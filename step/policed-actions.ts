@@ -2,7 +2,7 @@
  * `ctx.actions` (DESIGN §3): every call checked, authorized, counted, serialized, bounded,
  * settled and reported. The steps: step/README.md, "Policed actions".
  */
-import { E2EError, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
+import { E2EError, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { describeSentence, type SentenceInput, type SentenceNoun } from '../semantics/action-sentence.js';
 import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requireString } from './action-targets.js';
 import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
@@ -120,7 +120,7 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
     if (isEngineError(error)) {
       return { code: error.code, mayHaveCommitted: error.engineCode === 'ACTION_MAY_HAVE_COMMITTED' || error.engineCode === 'OPERATION_TIMEOUT' };
     }
-    if (isE2EError(error)) return { code: error.code, mayHaveCommitted: error.code === 'STEP_TIMEOUT' || error.code === 'POLICY_DENIED' };
+    if (isE2EError(error)) return { code: error.code, mayHaveCommitted: hasTrait(error.code, 'mayHaveCommitted') };
     return { code: 'ENGINE_FAILURE', mayHaveCommitted: true };
   }
 

@@ -3,7 +3,7 @@
  * redacted, rendered as the text screen of DESIGN §4, numbered by revision; settling after
  * an action (≤ 2 s); and the change report between two screens.
  */
-import { E2EError, isE2EError, messageOf } from '../errors/index.js';
+import { E2EError, cleanedCause, isE2EError, messageOf } from '../errors/index.js';
 import { SETTLE_TIMEOUT_MS } from './budgets.js';
 import { emptyScreenRoot, type ChangeMark, type EngineInstance, type EngineObservation, type ScreenNode } from '../contract/engine.js';
 import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
@@ -109,8 +109,9 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
   const redact = (text: string) => vault.redact(text);
 
   function failure(error: unknown): E2EError {
-    if (isE2EError(error)) return new E2EError(error.code, redact(error.message));
-    return new E2EError('ENGINE_FAILURE', redact(`Observing the screen failed: ${messageOf(error)}`));
+    const cause = { cause: cleanedCause(error, redact) };
+    if (isE2EError(error)) return new E2EError(error.code, redact(error.message), cause);
+    return new E2EError('ENGINE_FAILURE', redact(`Observing the screen failed: ${messageOf(error)}`), cause);
   }
 
   function build(observation: EngineObservation): RunnerObservation {

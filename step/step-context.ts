@@ -207,7 +207,8 @@ export function buildStepContext(
       const id = host.nextArtifactId('transcript');
       const label = `transcript of step ${session.info.index}`;
       sinks.attach({ id, kind: 'transcript', label });
-      void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text), label });
+      // Attached under its id (no label), so the id names the Playwright attachment.
+      void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text) });
     },
     attachTurns: (turns) => {
       if (Array.isArray(turns)) sinks.turns(clipTurns(turns).map((turn) => redactDeep(turn, (text) => host.redact(text))));
@@ -217,7 +218,8 @@ export function buildStepContext(
       const id = host.nextArtifactId('screenshot');
       const shown = host.redact(String(label));
       sinks.attach({ id, kind: 'screenshot', label: shown });
-      await host.attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
+      // The id it resolves with names the Playwright attachment (the seed's contract), so no label.
+      await host.attach({ name: id, contentType: 'image/png', body: pixels });
       return id;
     },
     redact: (text) => host.redact(text),

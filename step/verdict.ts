@@ -4,11 +4,11 @@
  * verdict with `MODEL_OUTPUT_INVALID`.
  */
 import { z } from 'zod';
-import { ERROR_CODES, exitClassOf, type ErrorCode } from '../errors/index.js';
+import { ERROR_CODES, codesWith, exitClassOf, type ErrorCode } from '../errors/index.js';
 import type { StepEvidence, StepKind, StepVerdict } from '../contract/step-contract.js';
 
-/** Codes only the runtime may assert; an executor may return them only when they hold. */
-export const RUNTIME_ONLY_CODES = ['STEP_BUDGET_EXHAUSTED', 'STEP_TIMEOUT', 'CANCELLED'] as const;
+/** Codes only the runtime may assert (the `runtimeOnly` trait); an executor may return them only when they hold. */
+export const RUNTIME_ONLY_CODES: readonly ErrorCode[] = codesWith('runtimeOnly');
 
 const verdictSchema = z.strictObject({
   status: z.enum(['passed', 'failed', 'blocked']),
@@ -41,6 +41,21 @@ export function defaultFailureCode(kind: StepKind): ErrorCode {
   return kind === 'assert' || kind === 'waitFor' ? 'ASSERTION_FAILED' : 'ACTION_FAILED';
 }
 
+/** Why an executor's runtime-only code does not hold, or undefined when it does. */
+function untrueRuntimeClaim(code: ErrorCode, facts: StepFacts): string | undefined {
+  switch (code) {
+    case 'STEP_BUDGET_EXHAUSTED':
+      return facts.budgetSpent ? undefined : 'STEP_BUDGET_EXHAUSTED was returned while budget remained';
+    case 'STEP_TIMEOUT':
+      return facts.deadlinePassed ? undefined : 'STEP_TIMEOUT was returned before the step deadline';
+    case 'CANCELLED':
+      return facts.cancelled ? undefined : 'CANCELLED was returned while the test was not cancelled';
+    default:
+      // A runtime-only code without a fact to check it against is never the executor's to claim.
+      return `${code} is the runtime's to report`;
+  }
+}
+
 /** Check an executor's verdict against the rules and the facts; misuse becomes `MODEL_OUTPUT_INVALID`. */
 export function checkVerdict(raw: unknown, kind: StepKind, facts: StepFacts): StepVerdict {
   const parsed = verdictSchema.safeParse(raw);
@@ -58,14 +73,9 @@ export function checkVerdict(raw: unknown, kind: StepKind, facts: StepFacts): St
     if (status === 'blocked') return invalid('a blocked verdict needs an error code');
     return { status, summary, errorCode: defaultFailureCode(kind) };
   }
-  if (errorCode === 'STEP_BUDGET_EXHAUSTED' && !facts.budgetSpent) {
-    return invalid('STEP_BUDGET_EXHAUSTED was returned while budget remained');
-  }
-  if (errorCode === 'STEP_TIMEOUT' && !facts.deadlinePassed) {
-    return invalid('STEP_TIMEOUT was returned before the step deadline');
-  }
-  if (errorCode === 'CANCELLED' && !facts.cancelled) {
-    return invalid('CANCELLED was returned while the test was not cancelled');
+  if (RUNTIME_ONLY_CODES.includes(errorCode)) {
+    const untrue = untrueRuntimeClaim(errorCode, facts);
+    if (untrue !== undefined) return invalid(untrue);
   }
   return { status, summary, errorCode };
 }

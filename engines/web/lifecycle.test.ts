@@ -6,7 +6,9 @@ import { isE2EError } from '../../errors/index.js';
 import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance } from '../../contract/engine.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
 import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
-import { CHROMIUM_LAUNCH_ARGUMENTS, connectOptionsFor, launchOptionsFor, resolveLaunchOptions, surfaceOf, web } from './index.js';
+import { CHROMIUM_LAUNCH_ARGUMENTS, resolveLaunchOptions } from './browser-discovery.js';
+import { surfaceOf, web } from './index.js';
+import { connectOptionsFor, launchOptionsFor } from './web-engine.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const ENV = { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] };

@@ -3,7 +3,7 @@
  * event listeners while the browser's defaults still happen, and hide the nodes a judgment's
  * evidence rests on. Both work in every same-origin frame, through the ids the walker keeps.
  */
-import type { Frame, Page } from 'playwright';
+import type { Frame, Page } from '@playwright/test';
 import type { MutationSurface } from '../../contract/mutation.js';
 import { inPageExpression } from './observe-page.js';
 

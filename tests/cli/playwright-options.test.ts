@@ -64,6 +64,26 @@ describe('Playwright Test options on record, replay and run', () => {
     expect(value.stderr).toContain("error: option '--retries <retries>' argument missing");
   });
 
+  it('exits 2 before running anything when a numeric option is not a number', () => {
+    const cases: Array<[string[], string]> = [
+      [['run', '--retries', 'garbage'], "error: option '--retries <retries>' argument 'garbage' is invalid. Expected a whole number, 0 or more."],
+      [['record', '--timeout=1.5'], "error: option '--timeout <timeout>' argument '1.5' is invalid. Expected milliseconds"],
+      [['replay', '-j', '0'], "error: option '-j, --workers <workers>' argument '0' is invalid. Expected a number of workers"],
+      [['run', '--shard', '5/4'], "error: option '--shard <shard>' argument '5/4' is invalid. Expected current/all"],
+      [['run', '--repeat-each', '-1'], "error: option '--repeat-each <N>' argument '-1' is invalid."],
+      [['run', '--ui-port', '70000'], "error: option '--ui-port <port>' argument '70000' is invalid. Expected a port"],
+    ];
+    for (const [args, message] of cases) {
+      const result = run([E2E_BIN, ...args]);
+      expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 2, stderr: expect.stringContaining(message) as string });
+      expect(result.stdout).toBe('');
+    }
+    // Good values pass the same check (here up to the help, which exits 0 without running).
+    for (const args of [['--retries', '2'], ['--workers=50%'], ['--shard', '2/4'], ['--global-timeout', '0'], ['--max-failures=1']]) {
+      expect(run([E2E_BIN, 'run', ...args, '--help']).status).toBe(0);
+    }
+  });
+
   it('exits 0 for --help', () => {
     const help = run([E2E_BIN, 'replay', '--help']);
     expect(help.status).toBe(0);

@@ -19,6 +19,7 @@ import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepOutcome } from '../../step/step-runner.js';
 import { web } from '../../engines/web/index.js';
 import { filesUnder } from '../support/directory-snapshot.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, repeatingModel, throwScriptErrors } from '../executor/support/scripted-model.js';
 import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
@@ -169,7 +170,7 @@ describe('step budgets with the built-in agent', () => {
       });
       expect(ended.outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'STEP_TIMEOUT' });
       expect(ended.outcome.durationMs).toBeGreaterThanOrEqual(900);
-      expect(ended.outcome.durationMs).toBeLessThan(2_400);
+      expect(ended.outcome.durationMs).toBeLessThan(scaledTimeout(2_400));
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(ended.outcome.actions).toEqual([]);
       expect(count).toBe('Count 0');

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportStep, ReportTest } from '../../runner/report.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
@@ -72,7 +73,7 @@ describe('e2e run with a scripted executor', () => {
     expect(refused).toMatchObject({ errorCode: 'STEP_BUDGET_EXHAUSTED', modelCalls: 2, tokens: { input: 2000, output: 200, cached: 800 } });
     expect(counted).toMatchObject({ status: 'passed', errorCode: null, modelCalls: 2, tokens: { input: 3000, output: 1100, cached: 0 } });
     expect(stepsOf('the deadline ends a step whose executor ignores the signal')[0]).toMatchObject({ errorCode: 'STEP_TIMEOUT' });
-    expect(stepsOf('the deadline ends a step whose executor ignores the signal')[0]!.durationMs).toBeLessThan(2000);
+    expect(stepsOf('the deadline ends a step whose executor ignores the signal')[0]!.durationMs).toBeLessThan(scaledTimeout(2000));
   });
 
   it('keeps the verifications that passed, with the step each followed', () => {

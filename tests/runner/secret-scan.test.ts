@@ -17,6 +17,7 @@ import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
@@ -119,7 +120,7 @@ beforeAll(async () => {
     cwd: project,
     env: { ...reporterFiles, E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY },
   });
-}, 180_000);
+}, scaledTimeout(180_000));
 
 afterAll(async () => {
   await server?.close();

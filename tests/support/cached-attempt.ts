@@ -11,7 +11,7 @@ import { SecretVault, type SecretRef, type UniqueValue } from '../../secrets/vau
 import type { StepExecutor } from '../../contract/step-contract.js';
 import type { AttemptRunner, StepOutcome } from '../../step/step-runner.js';
 import { wireAttempt } from '../../runner/wire-attempt.js';
-import { nodeIdsOf } from '../../engines/web/index.js';
+import { nodeIdsOf } from '../../engines/web/locate-node.js';
 import type { LiveScreen } from './live-screen.js';
 
 /** Options of {@link cachedAttempt}. */

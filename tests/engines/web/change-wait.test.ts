@@ -6,6 +6,7 @@ import type { EngineInstance, EngineObservation } from '../../../contract/engine
 import { shapeOf } from '../../../step/screen-text.js';
 import { settleAfterAction } from '../../../step/settle.js';
 import { allNodes, nodeNamed } from '../../support/screen-tree.js';
+import { scaledTimeout } from '../../support/load-scaled.js';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
 import { surfaceOf, web } from '../../../engines/web/index.js';
 
@@ -82,7 +83,7 @@ describe('web engine waitForChange', () => {
     expect(result.changed).toBe(true);
     expect(result.mark).not.toBe(focused.mark);
     expect(ms).toBeGreaterThan(150);
-    expect(ms).toBeLessThan(1500);
+    expect(ms).toBeLessThan(scaledTimeout(1500));
   });
 
   it('settles on the screen the later mutation made, observing about once', async () => {
@@ -104,7 +105,7 @@ describe('web engine waitForChange', () => {
     // And the page counts as quiet while they tick.
     // Quiet well before the cap: a wait that counted the ticks would run to maxMs.
     const quiet = await timed(() => instance.waitForChange!(screen.mark!, { until: 'quiet', quietMs: 30, maxMs: 3000 }));
-    expect(quiet.ms).toBeLessThan(2_500);
+    expect(quiet.ms).toBeLessThan(scaledTimeout(2_500));
   });
 
   it('sees a navigation, and settling reports the page a tapped link opened', async () => {
@@ -129,7 +130,7 @@ describe('web engine waitForChange', () => {
     await instance.perform(nodeNamed(screen.root, 'textbox', 'Name'), { verb: 'type', value: 'Ada', replace: true }, TIMEOUT);
     const { result, ms } = await timed(() => settle(instance, observe, screen));
     expect(nodeNamed(result.root, 'textbox', 'Name').value).toBe('Ada');
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(scaledTimeout(1000));
   });
 
   it('waits for quiet until a request the action started has answered', async () => {
@@ -165,7 +166,7 @@ describe('web engine waitForChange', () => {
     await instance.perform(nodeNamed(screen.root, 'heading', 'Changes'), { verb: 'hover' }, TIMEOUT);
     const { ms } = await timed(() => settle(instance, observe, screen));
     expect(ms).toBeGreaterThanOrEqual(1990);
-    expect(ms).toBeLessThan(2600);
+    expect(ms).toBeLessThan(scaledTimeout(2600));
     expect(observations()).toBeLessThanOrEqual(8);
   });
 
@@ -174,7 +175,7 @@ describe('web engine waitForChange', () => {
     const { result, ms } = await timed(() => instance.waitForChange!(screen.mark!, { until: 'change', maxMs: 0 }));
     expect(result.changed).toBe(false);
     // Loose on purpose (a shared machine): a wait that ignored maxMs 0 would run to the 5 s below or hang.
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(scaledTimeout(2_000));
     const controller = new AbortController();
     const waiting = instance.waitForChange!(screen.mark!, { until: 'change', maxMs: 5000, signal: controller.signal });
     setTimeout(() => controller.abort(), 50);

@@ -5,7 +5,7 @@
  *   replace <dir> <index> <variant> <blob>             the same, replacing `blob`
  *   churn <dir> <seed> <operations> <keys>             after "go": writes, replaces and deletes, prints counts
  *   read <dir> <keys> <variants>                       after "go": reads until "stop", prints what it saw
- *   write-until-killed <dir> <seed> <keys>             prints "ready", then writes until it is killed
+ *   write-until-killed <dir> <seed> <keys>             writes once, prints "ready", then writes until it is killed
  */
 import { createInterface } from 'node:readline';
 import { encodeEntry, FileCacheStore, initHashing, type CacheStore } from '../../../../cache-format/index.js';
@@ -110,6 +110,8 @@ async function main(): Promise<void> {
     case 'write-until-killed': {
       const [seed, keys] = rest.map(Number) as [number, number];
       const random = new SeededRandom(seed);
+      // Ready once the loop is running: on a busy machine a kill right after start would land before any write.
+      await randomOperation(store, random, keys);
       print({ ready: true });
       for (;;) await randomOperation(store, random, keys);
     }

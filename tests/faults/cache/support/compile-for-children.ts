@@ -20,13 +20,18 @@ export interface CompiledWorker {
   remove(): void;
 }
 
+/** The non-test sources of one folder of the repository. */
+function sourcesOf(folder: string): string[] {
+  const directory = join(repositoryRoot, folder);
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .map((name) => join(directory, name));
+}
+
 function sourcesToCompile(): string[] {
-  const cacheFormat = join(repositoryRoot, 'cache-format');
   return [
-    ...readdirSync(cacheFormat)
-      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-      .map((name) => join(cacheFormat, name)),
-    join(repositoryRoot, 'errors', 'index.ts'),
+    ...sourcesOf('cache-format'),
+    ...sourcesOf('errors'),
     join(repositoryRoot, 'tests', 'support', 'sample-entries.ts'),
     join(repositoryRoot, 'tests', 'faults', 'cache', 'support', 'seeded-random.ts'),
     join(repositoryRoot, 'tests', 'faults', 'cache', 'support', 'cache-worker.ts'),

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { missingProviderPackages, missingProviderProblem } from './provider-packages.js';
+import { missingProviderPackages, missingProviderProblem } from '../../cli/provider-packages.js';
 
 let project: string | undefined;
 afterEach(() => {
@@ -21,7 +21,7 @@ function projectWith(files: Record<string, string>): string {
 describe('missing model provider packages', () => {
   it('finds a provider package the config or a local file it imports names but the project lacks, and names the install', () => {
     const root = projectWith({
-      'e2e.config.ts': "import { defineConfig } from 'e2e';\nimport { openai } from '@ai-sdk/openai';\nimport { model } from './support/model.js';\n// import { anthropic } from '@ai-sdk/anthropic';\n",
+      'e2e.config.ts': "import { defineConfig } from 'e2e';\nimport { openai } from '@ai-sdk/openai';\nimport { model } from '../../cli/support/model.js';\n// import { anthropic } from '@ai-sdk/anthropic';\n",
       'support/model.ts': "export { createOpenAICompatible } from '@ai-sdk/openai-compatible';\n",
       'node_modules/@ai-sdk/openai-compatible/package.json': '{"name":"@ai-sdk/openai-compatible"}',
     });
