@@ -58,7 +58,7 @@ type Decision = { kind: 'found'; node: IndexedNode; byPosition: boolean } | { ki
  * twins are on the screen as were recorded: one live match of a control recorded "3rd of 3" may
  * be any of the three (the same-named button under a modal), so it is not taken.
  */
-function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[], shownTwins: readonly IndexedNode[] = []): Decision {
+function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[], shownTwins: () => readonly IndexedNode[] = () => []): Decision {
   const { twinIndex, twinCount } = wanted.target;
   // Prefer candidates that sit where the recording had no container, when it had none.
   const unplaced =
@@ -78,7 +78,10 @@ function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[], sh
     return { kind: 'found', node: pool[twinIndex]!, byPosition: true };
   }
   // Fewer same-named twins than recorded: a twin that shows the recorded label as its text (a renamed button still reading "Authorize") counts.
-  if (candidates.length < twinCount && shownTwins.length === twinCount) return { kind: 'found', node: shownTwins[twinIndex]!, byPosition: true };
+  if (candidates.length < twinCount) {
+    const shown = shownTwins();
+    if (shown.length === twinCount) return { kind: 'found', node: shown[twinIndex]!, byPosition: true };
+  }
   const phrase = describeTargetPhrase(wanted.target);
   if (candidates.length < twinCount) {
     return { kind: 'not-found', detail: `only ${candidates.length} of the ${twinCount} twins ${phrase} on the screen: a position among fewer twins proves nothing` };
@@ -86,7 +89,7 @@ function decideAmongTwins(wanted: Wanted, candidates: readonly IndexedNode[], sh
   return { kind: 'ambiguous', detail: `${candidates.length} controls match ${phrase}, recorded as ${twinIndex + 1} of ${twinCount}` };
 }
 
-function resolve(wanted: Wanted, candidates: readonly IndexedNode[], evidence: MatchEvidence, shownTwins?: readonly IndexedNode[]): TargetMatch | undefined {
+function resolve(wanted: Wanted, candidates: readonly IndexedNode[], evidence: MatchEvidence, shownTwins?: () => readonly IndexedNode[]): TargetMatch | undefined {
   if (candidates.length === 0) return undefined;
   const decision = decideAmongTwins(wanted, candidates, shownTwins);
   if (decision.kind !== 'found') return decision;
@@ -149,7 +152,8 @@ export function matchTarget(target: TargetDescription, tree: ScreenNode | TreeIn
   const showingText = recordedText === '' ? [] : index.nodes.filter(shows(recordedText));
   const byText = showingText.length > 0 ? resolve(wanted, showingText, target.container === undefined ? 'role + name' : 'role + name + container') : undefined;
   if (byText?.kind === 'found') return byText;
-  const shownTwins = label === '' ? [] : index.nodes.filter(shows(wanted.comparableLabel));
+  // Looked for only when fewer same-named twins are on the screen than were recorded.
+  const shownTwins = (): IndexedNode[] => (label === '' ? [] : index.nodes.filter(shows(wanted.comparableLabel)));
   const byRole = resolve(wanted, sameRole, target.container === undefined ? 'role + name' : 'role + name + container', shownTwins);
   if (byRole !== undefined) return byRole;
 
