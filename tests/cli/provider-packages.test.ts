@@ -34,7 +34,7 @@ describe('missing model provider packages', () => {
 
   it('passes a config whose providers are installed, commented out, or imported only dynamically', () => {
     const root = projectWith({
-      'e2e.config.ts': "import { anthropic } from '@ai-sdk/anthropic';\n/* import { openai } from '@ai-sdk/openai'; */\nconst later = () => import('@ai-sdk/openai');\n",
+      'e2e.config.ts': "import { anthropic } from '@ai-sdk/anthropic';\n/* import { openai } from '@ai-sdk/openai'; */\nconst later = () => import(`@ai-sdk/openai`);\n",
       'node_modules/@ai-sdk/anthropic/package.json': '{"name":"@ai-sdk/anthropic"}',
     });
     expect(missingProviderPackages(join(root, 'e2e.config.ts'))).toEqual([]);
