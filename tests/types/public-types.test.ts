@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 
 const PROJECT = fileURLToPath(new URL('./fixtures/public-contract/', import.meta.url));
@@ -21,5 +22,5 @@ describe('the public contract types', () => {
     const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', PROJECT, '--noEmit'], { cwd: PROJECT, encoding: 'utf8' });
     expect(`${result.stdout}${result.stderr}`).toBe('');
     expect(result.status).toBe(0);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 
 /** The names each subpath exports, sorted. */
@@ -62,7 +63,7 @@ beforeAll(() => {
       values: resolved.filter(({ target }) => (target.flags & ts.SymbolFlags.Value) !== 0).map(({ name }) => name).sort(),
     };
   }
-}, 120_000);
+}, scaledTimeout(120_000));
 
 describe('the public subpaths', () => {
   it.each(Object.keys(EXPECTED))('%s exports exactly the documented names', (subpath) => {
