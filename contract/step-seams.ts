@@ -1,9 +1,13 @@
 /**
- * The two seams the cache plugs into, kept small on purpose:
+ * The three seams the cache plugs into, kept small on purpose:
  *
  * - {@link ActionListener} (`onAction`): called once per policed action (and per mutating
  *   project tool) with the screens before and after, so the recorder can describe targets
  *   semantically and build an entry.
+ * - {@link VerificationListener} (`onVerification`): called once per passed verification (an
+ *   `expect` on a locator or page, whichever module it came from, a passed `agent.assert` or
+ *   `agent.waitFor`), with what it looked at, so the cache saves only verified steps and rests
+ *   their end checks on what the test checked.
  * - {@link StepInterceptor} (`stepInterceptor`): called before the executor runs, with the
  *   same policed services, so the replayer can run a cached step itself (`handled`) or run
  *   part of it and hand the executor a `replayedPrefix` (`continueWith`).
@@ -65,6 +69,34 @@ export interface ActionEvent {
 
 /** What passed a verification that confirms the steps before it. */
 export type VerificationKind = 'expect' | 'assert' | 'waitFor' | 'extract';
+
+/** What a verification looked at: nodes of a redacted screen (an `expect`'s locator matches). */
+export interface LookedAtScreen {
+  tree: ScreenNode;
+  url: string;
+  nodeIds: readonly string[];
+}
+
+/** One passed verification, as listeners see it. Every string is redacted. */
+export interface VerificationEvent {
+  kind: VerificationKind;
+  /** What was checked (`toHaveText`, `not.toHaveCount`, the assert question). */
+  detail: string;
+  /** The last step that had finished when it passed; -1 before any. */
+  afterStep: number;
+  /**
+   * For a positive `expect` on a locator, when {@link LookedAtWanted} asked for it: the nodes
+   * it matched on the screen right after it passed. A judgment's evidence reaches the cache
+   * through its interceptor's `afterStep` instead.
+   */
+  lookedAt?: LookedAtScreen;
+}
+
+/** Subscriber to {@link VerificationEvent}s. Must not throw; errors are logged and ignored. */
+export type VerificationListener = (event: VerificationEvent) => void;
+
+/** Asked before a verification after step `afterStep` reads the screen for its `lookedAt` (a screen read per `expect` otherwise). */
+export type LookedAtWanted = (afterStep: number) => boolean;
 
 /** Subscriber to {@link ActionEvent}s. Must not throw; errors are logged and ignored. */
 export type ActionListener = (event: ActionEvent) => void;

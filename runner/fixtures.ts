@@ -19,7 +19,6 @@ import {
 } from '@playwright/test';
 import { createBuiltInAgent } from '../executor/built-in.js';
 import type { AgentOptions } from '../executor/create-agent.js';
-import { nodeIdsOf } from '../engines/web/locate-node.js';
 import { E2EError, cleanedCause, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
@@ -37,9 +36,8 @@ import { enterRun, discoveredLaunchOptions } from './run-entry.js';
 import type { ProjectSettings, WorkerSettings } from './settings.js';
 import { createScreenHandle } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
-import { observeSteps } from './step-observer.js';
+import { watchExpects } from './expect-verifications.js';
 import { requirePlaywrightInternals } from './playwright-internals.js';
-import { setVerificationSink, type VerificationSink } from './verification.js';
 import { wireAttempt, type WiredAttempt } from './wire-attempt.js';
 
 /** The attempt behind the fixtures. */
@@ -206,31 +204,6 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
-/**
- * Where this attempt's `expect`s report: the runner counts them; while the step before one is
- * being recorded, the nodes its locator matches go to the cache, so the recording's end
- * check rests on what the test itself looked at.
- */
-function verificationSinkOf(handle: AttemptHandle): VerificationSink {
-  const { runner, cache, engine } = handle;
-  return {
-    recordVerification: (kind, detail) => runner.recordVerification(kind, detail),
-    async lookedAt(subject) {
-      const afterStep = runner.records.length - 1;
-      if (cache === undefined || !cache.wantsLookedAt(afterStep)) return;
-      try {
-        const observation = await engine.observe();
-        const nodeIds = await nodeIdsOf(subject);
-        if (nodeIds.length === 0) return;
-        const tree = redactDeep(observation.root, (text) => runner.redact(text));
-        cache.verificationLookedAt(afterStep, { tree, url: runner.redact(observation.url), nodeIds });
-      } catch {
-        // What the verification looked at only sharpens the recording; without it the entry rests on its own checks.
-      }
-    },
-  };
-}
-
 /** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
 function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner, redact: (text: string) => string): void {
   const firstError = testInfo.errors[0]?.message?.split('\n')[0];
@@ -370,7 +343,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
         );
       }
       withholdFailureSnapshot(false);
-      requirePlaywrightInternals({ testInfo, page, failureSnapshot: true });
+      requirePlaywrightInternals({ testInfo, page, locator: page.locator(':root'), failureSnapshot: true });
       if (agentContext !== undefined && typeof agentContext !== 'string') {
         throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
       }
@@ -387,16 +360,20 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       }
       throw error;
     }
-    const runner = handle.runner;
-    const observation = observeSteps(testInfo, { expectPassed: (matcher) => runner.recordVerification('expect', matcher) });
-    setVerificationSink(verificationSinkOf(handle), { observed: true });
+    let watch;
+    try {
+      // The attempt's own verifications, handed to its own runner: nothing outlives the attempt.
+      watch = watchExpects({ testInfo, page, runner: handle.runner, engine: handle.engine });
+    } catch (error) {
+      await finishAttempt(handle, testInfo, mutant);
+      throw error;
+    }
     attemptPage = page;
     try {
       await use(handle);
     } finally {
       attemptPage = undefined;
-      observation.stop();
-      setVerificationSink(undefined);
+      watch.stop();
       await finishAttempt(handle, testInfo, mutant);
     }
   }, { auto: true }],

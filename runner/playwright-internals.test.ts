@@ -12,7 +12,7 @@ describe('the Playwright internals probe', () => {
     const browser = await chromium.launch(resolveLaunchOptions({ env: process.env }));
     try {
       const page = await browser.newPage();
-      expect(probePlaywrightInternals({ page, reporterOptions: { _mode: 'test' }, failureSnapshot: true, testInfo: { _addStep: () => ({}) } })).toEqual([]);
+      expect(probePlaywrightInternals({ page, locator: page.locator('body'), reporterOptions: { _mode: 'test' }, failureSnapshot: true, testInfo: { _addStep: () => ({}) } })).toEqual([]);
       expect(await asInternalCall(page, async () => page.evaluate(() => 1 + 1))).toBe(2);
       await expect(asInternalCall(page, async () => Promise.reject(new Error('kept as it was')))).rejects.toThrow(/^kept as it was$/);
     } finally {
@@ -21,8 +21,8 @@ describe('the Playwright internals probe', () => {
   }, 60_000);
 
   it('names each missing internal and the fix, with the tested range', () => {
-    const missing = probePlaywrightInternals({ testInfo: {}, page: {}, reporterOptions: {}, failureSnapshot: { source: 'function takePageSnapshot() {}' } });
-    expect(missing).toEqual(['TestInfo._addStep', 'Page._wrapApiCall', 'the reporter option _mode', 'PLAYWRIGHT_NO_COPY_PROMPT']);
+    const missing = probePlaywrightInternals({ testInfo: {}, locator: {}, page: {}, reporterOptions: {}, failureSnapshot: { source: 'function takePageSnapshot() {}' } });
+    expect(missing).toEqual(['TestInfo._addStep', 'Locator._expect', 'Page._wrapApiCall', 'the reporter option _mode', 'PLAYWRIGHT_NO_COPY_PROMPT']);
     const error = missingInternalError(['PLAYWRIGHT_NO_COPY_PROMPT'], '1.99.0');
     expect(error.code).toBe('UNSUPPORTED_CAPABILITY');
     expect(error.message).toContain('@playwright/test 1.99.0');

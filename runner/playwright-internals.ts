@@ -1,7 +1,8 @@
 /**
  * Every Playwright internal e2e relies on, in one place, with a probe for each (DESIGN §1).
  * Playwright has no public hook for these, and several guarantees rest on them: a passing
- * `expect` from `@playwright/test` verifies a step (`TestInfo._addStep`), a typed secret never
+ * `expect` from `@playwright/test` verifies a step (`TestInfo._addStep`) and tells what it looked
+ * at (`Locator._expect`), a typed secret never
  * shows in a step title of the HTML report or the trace (`_wrapApiCall`), `--list` leaves
  * `.e2e/` as it was (the reporter option `_mode`), and no failure page snapshot is kept after a
  * secret fill (`PLAYWRIGHT_NO_COPY_PROMPT`). A Playwright that lacks one fails the run with
@@ -13,11 +14,12 @@ import { dirname, join } from 'node:path';
 import { E2EError } from '../errors/index.js';
 
 /** The internals, by the name a failure shows. */
-export type PlaywrightInternal = 'TestInfo._addStep' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT';
+export type PlaywrightInternal = 'TestInfo._addStep' | 'Locator._expect' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT';
 
 /** What each internal keeps true, for the failure message. */
 export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> = {
   'TestInfo._addStep': "lets an `expect` from '@playwright/test' verify the agent step before it",
+  'Locator._expect': "lets an `expect` on a locator tell the recording what it looked at, so the step's end check rests on it",
   'Page._wrapApiCall': 'keeps typed secrets out of the step titles of the HTML report and the trace',
   'the reporter option _mode': 'keeps `--list` from writing .e2e/report.json',
   PLAYWRIGHT_NO_COPY_PROMPT: 'keeps the failure page snapshot (error-context.md) of an attempt that typed a secret',
@@ -66,6 +68,8 @@ export interface InternalSubjects {
   testInfo?: unknown;
   /** The attempt's Playwright page (the engine's host object). */
   page?: unknown;
+  /** A locator of the attempt's page (its class holds `_expect`). */
+  locator?: unknown;
   /** The options Playwright hands a reporter's constructor. */
   reporterOptions?: unknown;
   /** Probe the failure snapshot switch; `source` replaces Playwright's file (for tests). */
@@ -76,6 +80,7 @@ export interface InternalSubjects {
 export function probePlaywrightInternals(subjects: InternalSubjects): PlaywrightInternal[] {
   const missing: PlaywrightInternal[] = [];
   if (subjects.testInfo !== undefined && typeof (subjects.testInfo as { _addStep?: unknown })._addStep !== 'function') missing.push('TestInfo._addStep');
+  if (subjects.locator !== undefined && typeof (subjects.locator as { _expect?: unknown })._expect !== 'function') missing.push('Locator._expect');
   if (subjects.page !== undefined && typeof (subjects.page as { _wrapApiCall?: unknown })._wrapApiCall !== 'function') missing.push('Page._wrapApiCall');
   if (subjects.reporterOptions !== undefined && typeof (subjects.reporterOptions as { _mode?: unknown })._mode !== 'string') missing.push('the reporter option _mode');
   if (subjects.failureSnapshot !== undefined && subjects.failureSnapshot !== false) {
@@ -133,6 +138,30 @@ export function replaceAddStep(testInfo: unknown, wrap: (original: AddStep) => A
     if (host._addStep === observed) delete host._addStep;
     // An own property may have shadowed the prototype's; put it back if deleting did not.
     if (host._addStep !== original) host._addStep = original;
+  };
+}
+
+/** What `Locator._expect(expression, options)` resolves with (the fields e2e reads). */
+export interface LocatorExpectResult {
+  matches?: unknown;
+}
+
+/** `Locator._expect`: every web-first matcher on a locator asks the page through it. */
+export type LocatorExpect = (this: unknown, expression: string, options: { isNot?: unknown }) => Promise<LocatorExpectResult>;
+
+/**
+ * Replace `_expect` of the class of `locator` (every locator of the worker shares it) with
+ * `wrap(original)`; the returned function puts Playwright's own back. Throws
+ * `UNSUPPORTED_CAPABILITY` when this Playwright has none.
+ */
+export function replaceLocatorExpect(locator: unknown, wrap: (original: LocatorExpect) => LocatorExpect): () => void {
+  requirePlaywrightInternals({ locator });
+  const prototype = Object.getPrototypeOf(locator) as { _expect: LocatorExpect };
+  const original = prototype._expect;
+  const watched = wrap(original);
+  prototype._expect = watched;
+  return () => {
+    if (prototype._expect === watched) prototype._expect = original;
   };
 }
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { TurnRecord } from '../contract/step-contract.js';
 import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, REPLAY_CLASSIFICATIONS, type CacheOutcome } from '../contract/cache-outcome.js';
-import type { StepRecord, StepTiming, VerificationEvent } from '../step/step-record.js';
+import type { StepRecord, StepTiming, VerificationRecord } from '../step/step-record.js';
 import { stepTitle } from '../step/step-title.js';
 import { visibleText } from '../semantics/visible-text.js';
 
@@ -59,7 +59,7 @@ export interface ReportAttempt {
   error?: string;
   steps: ReportStep[];
   /** Verifications that passed (`expect` on a locator or page, assert, waitFor), with the step they followed. */
-  verifications: VerificationEvent[];
+  verifications: VerificationRecord[];
 }
 
 /** One test. */
@@ -109,7 +109,7 @@ export interface AttemptPayload {
   version: typeof REPORT_VERSION;
   errorCode?: ErrorCode;
   steps: AttemptStep[];
-  verifications: VerificationEvent[];
+  verifications: VerificationRecord[];
   /** True when the attempt typed a secret: Playwright's artifacts of it are withheld. */
   secretFilled?: boolean;
 }

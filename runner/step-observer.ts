@@ -2,10 +2,10 @@
  * Watches the steps Playwright Test records for one attempt, so that:
  *
  * - a passing `expect` on a locator or page counts as a verification whichever module it
- *   was imported from (`e2e` or `@playwright/test`): both go through Playwright's matchers,
- *   which record a step of category `expect`;
- * - every step's stack starts at the user's line, not inside this package (our `expect`
- *   wrapper and the `agent.*` steps would otherwise point into `node_modules/e2e`).
+ *   was imported from (`e2e` re-exports Playwright's): its matchers record a step of category
+ *   `expect` (expect-verifications.ts delivers it on the runner's `onVerification` seam);
+ * - every step's stack starts at the user's line, not inside this package (the `agent.*`
+ *   steps would otherwise point into `node_modules/e2e`).
  *
  * Playwright has no public hook for its steps, so this wraps the private
  * `TestInfo._addStep(data, parent)` and the `complete(result)` of the step it returns

@@ -1,11 +1,11 @@
 /**
- * The one place an attempt is put together: the step runner, the attempt's cache on its two
- * seams, and the built-in agent. The fixtures use it, and so does every test that runs an
+ * The one place an attempt is put together: the step runner, the attempt's cache on its three
+ * seams (`stepInterceptor`, `onAction`, `onVerification`), and the built-in agent. The fixtures use it, and so does every test that runs an
  * attempt without Playwright Test, so they cannot drift apart.
  */
 import { createBuiltInAgent } from '../executor/built-in.js';
 import type { WriteReport } from '../contract/cache-outcome.js';
-import type { ActionListener, StepInterceptor } from '../contract/step-seams.js';
+import type { LookedAtWanted, StepInterceptor } from '../contract/step-seams.js';
 import { E2EError } from '../errors/index.js';
 import { createAttemptRunner, type AttemptRunner, type AttemptRunnerOptions, type BuiltInAgent } from '../step/step-runner.js';
 import { createAttemptCache, type AttemptCache, type AttemptCacheOptions, type AttemptEnd } from '../step-cache/attempt-cache.js';
@@ -25,10 +25,11 @@ export interface WiredAttempt {
   runner: AttemptRunner;
   cache: AttemptCache | undefined;
   /**
-   * Hand the cache what the attempt verified and let it write; each step's record gets its
-   * final cache outcome. Returns the cache's reports (none without a cache). Call once.
+   * Hand the cache the attempt's step records and let it write what its verifications (which
+   * reached it on the `onVerification` seam) confirmed; each step's record gets its final
+   * cache outcome. Returns the cache's reports (none without a cache). Call once.
    */
-  finish(end: Omit<AttemptEnd, 'steps' | 'verifications'>): Promise<WriteReport[]>;
+  finish(end: Omit<AttemptEnd, 'steps'>): Promise<WriteReport[]>;
 }
 
 /** Wire one attempt. */
@@ -44,6 +45,8 @@ export function wireAttempt(options: AttemptWiring): WiredAttempt {
     ...runnerOptions,
     builtIn: builtIn ?? createBuiltInAgent(),
     onAction: composeListeners(cache?.listener, runnerOptions.onAction),
+    onVerification: composeListeners(cache?.verificationListener, runnerOptions.onVerification),
+    wantsLookedAt: anyWants(cache?.wantsLookedAt, runnerOptions.wantsLookedAt),
     stepInterceptor: cache?.interceptor ?? stepInterceptor,
   });
   return {
@@ -51,18 +54,24 @@ export function wireAttempt(options: AttemptWiring): WiredAttempt {
     cache,
     finish: async (end) => {
       if (cache === undefined) return [];
-      const reports = await cache.finishAttempt({ ...end, steps: runner.records, verifications: runner.verifications });
+      const reports = await cache.finishAttempt({ ...end, steps: runner.records });
       for (const report of reports) runner.annotateStep(report.stepIndex, report.outcome);
       return reports;
     },
   };
 }
 
-/** The cache's action listener and the caller's, in that order. */
-function composeListeners(first: ActionListener | undefined, second: ActionListener | undefined): ActionListener | undefined {
+/** The cache's listener and the caller's, in that order. */
+function composeListeners<Event>(first: ((event: Event) => void) | undefined, second: ((event: Event) => void) | undefined): ((event: Event) => void) | undefined {
   if (first === undefined || second === undefined) return first ?? second;
   return (event) => {
     first(event);
     second(event);
   };
+}
+
+/** Either wants what a verification looked at. */
+function anyWants(first: LookedAtWanted | undefined, second: LookedAtWanted | undefined): LookedAtWanted | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return (afterStep) => first(afterStep) || second(afterStep);
 }

@@ -1,7 +1,8 @@
 /**
- * The replay cache of one attempt (DESIGN §6), plugged into the step runner's two seams: its
+ * The replay cache of one attempt (DESIGN §6), plugged into the step runner's three seams: its
  * interceptor keys each step and hands it to the {@link ActCache} or the {@link JudgmentCache};
- * its listener gives them every policed action. Nothing is written while the attempt runs:
+ * its action listener gives them every policed action; its verification listener learns which
+ * steps a verification confirmed and what it looked at. Nothing is written while the attempt runs:
  * {@link AttemptCache.finishAttempt} saves the verified recordings, keeps unchanged ones, and
  * evicts entries that needed repair. step-cache/README.md follows one step through it.
  */
@@ -10,9 +11,19 @@ import type { CacheMode, WriteReport } from '../contract/cache-outcome.js';
 import type { AttemptMutation } from '../contract/mutation.js';
 import { systemClock, type Clock } from '../contract/deadline.js';
 import { silentLogger, type Logger } from '../contract/logger.js';
-import type { ScreenNode } from '../contract/engine.js';
 import type { StepVerdict } from '../contract/step-contract.js';
-import type { ActionListener, InterceptResult, InterceptedStep, StepInterceptor, StepServices, VerificationKind } from '../contract/step-seams.js';
+import type {
+  ActionListener,
+  InterceptResult,
+  InterceptedStep,
+  LookedAtScreen,
+  LookedAtWanted,
+  StepInterceptor,
+  StepServices,
+  VerificationEvent,
+  VerificationKind,
+  VerificationListener,
+} from '../contract/step-seams.js';
 import type { ErrorCode } from '../errors/index.js';
 import { ActCache } from './act-cache.js';
 import { OccurrenceCounter, stepKey, type KeyScope } from './cache-key.js';
@@ -79,16 +90,9 @@ export interface AttemptEnd {
   interrupted?: boolean;
   /** The runner's step records, instead of calling `stepFinished` for each step. */
   steps?: readonly FinishedStep[];
-  /** The runner's passed verifications, instead of calling `verificationPassed` for each. */
-  verifications?: readonly { kind: VerificationKind; afterStep: number }[];
 }
 
-/** What a verification looked at: node ids of a redacted screen. */
-export interface LookedAtScreen {
-  tree: ScreenNode;
-  url: string;
-  nodeIds: readonly string[];
-}
+export type { LookedAtScreen } from '../contract/step-seams.js';
 
 /** The cache of one attempt. */
 export interface AttemptCache {
@@ -96,16 +100,15 @@ export interface AttemptCache {
   interceptor: StepInterceptor;
   /** Pass as the runner's `onAction`. */
   listener: ActionListener;
-  /** A verification passed after step `afterStepIndex` (the last finished step; -1 before any). */
-  verificationPassed(kind: VerificationKind, afterStepIndex: number): void;
-  /** True when what a verification after step `afterStepIndex` looks at would go into a recording (that step is an `act` step the agent ran). */
-  wantsLookedAt(afterStepIndex: number): boolean;
   /**
-   * What a passing verification after step `afterStepIndex` looked at: nodes of a redacted
-   * screen (an `expect`'s locator; an `agent.assert`'s evidence arrives by itself). The
-   * step's recording then rests its end check on them (`semantics/end-purpose.ts`).
+   * Pass as the runner's `onVerification`: the confirming kinds (`expect`, `assert`,
+   * `waitFor`) let the `act` steps before them be saved; an event's `lookedAt` (an `expect`'s
+   * locator; an `agent.assert`'s evidence arrives by itself) lets the recording of the step it
+   * follows rest its end check on it (`semantics/end-purpose.ts`).
    */
-  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void;
+  verificationListener: VerificationListener;
+  /** Pass as the runner's `wantsLookedAt`: true when step `afterStepIndex` is an `act` step the agent ran, being recorded. */
+  wantsLookedAt: LookedAtWanted;
   /** Step `stepIndex` ended with `verdict`. */
   stepFinished(stepIndex: number, verdict: StepVerdict): void;
   /** Write what the attempt verified; returns each cached step's final outcome (with `write`). Call once. */
@@ -137,6 +140,8 @@ class AttemptCacheImpl implements AttemptCache {
     this.#judgments.noteAction(event);
     this.#acts.noteAction(event);
   };
+  readonly verificationListener: VerificationListener = (event) => this.#verificationPassed(event);
+  readonly wantsLookedAt: LookedAtWanted = (afterStepIndex) => this.#options.mode !== 'off' && this.#acts.recording(afterStepIndex) !== undefined;
 
   constructor(options: AttemptCacheOptions) {
     this.#options = options;
@@ -162,15 +167,13 @@ class AttemptCacheImpl implements AttemptCache {
     return this.#mutatedStep;
   }
 
-  verificationPassed(kind: VerificationKind, afterStepIndex: number): void {
-    this.#verifications.push({ kind, afterStep: afterStepIndex });
+  #verificationPassed(event: VerificationEvent): void {
+    this.#verifications.push({ kind: event.kind, afterStep: event.afterStep });
+    if (event.lookedAt !== undefined) this.#lookedAt(event.afterStep, event.lookedAt);
   }
 
-  wantsLookedAt(afterStepIndex: number): boolean {
-    return this.#options.mode !== 'off' && this.#acts.recording(afterStepIndex) !== undefined;
-  }
-
-  verificationLookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void {
+  /** What a passing verification after step `afterStepIndex` looked at goes into that step's recording. */
+  #lookedAt(afterStepIndex: number, lookedAt: LookedAtScreen): void {
     if (this.#options.mode === 'off') return;
     this.#acts.recording(afterStepIndex)?.recorder.lookedAt({ screen: { tree: lookedAt.tree, url: lookedAt.url }, nodeIds: lookedAt.nodeIds });
   }
@@ -185,7 +188,7 @@ class AttemptCacheImpl implements AttemptCache {
         afterStep?.(finished);
         const evidence = finished.evidence;
         if (finished.verdict.status !== 'passed' || evidence?.screen === undefined || !evidence.cacheable) return;
-        this.verificationLookedAt(index - 1, { tree: evidence.screen.tree, url: evidence.screen.url, nodeIds: evidence.nodeIds });
+        this.#lookedAt(index - 1, { tree: evidence.screen.tree, url: evidence.screen.url, nodeIds: evidence.nodeIds });
       },
     };
   }
@@ -236,7 +239,6 @@ class AttemptCacheImpl implements AttemptCache {
       if (record.errorCode !== undefined) verdict.errorCode = record.errorCode;
       this.stepFinished(record.index, verdict);
     }
-    for (const verification of end.verifications ?? []) this.verificationPassed(verification.kind, verification.afterStep);
     const modelFree = this.#tracked().some((step) => hasTrait(step.verdict?.errorCode, 'freezesCache'));
     const targets: WriteTargets = {
       frozen: end.interrupted === true || (!end.passed && (end.noModelAnswered === true || modelFree)),

@@ -6,7 +6,7 @@ import type { CacheOutcome } from '../contract/cache-outcome.js';
 import type { ErrorCode } from '../errors/index.js';
 import type { TokenUsage } from './budgets.js';
 import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from '../contract/step-contract.js';
-import type { VerificationKind } from '../contract/step-seams.js';
+import type { VerificationEvent } from '../contract/step-seams.js';
 
 /** Milliseconds of a step by where they went. */
 export interface StepTiming {
@@ -51,14 +51,8 @@ export interface StepRecord {
 
 export type { VerificationKind } from '../contract/step-seams.js';
 
-/** A verification that passed, with the step it followed. */
-export interface VerificationEvent {
-  kind: VerificationKind;
-  /** What was checked, redacted (`toHaveCount`, the assert question…). */
-  detail: string;
-  /** Index of the last step that had finished when the verification passed; -1 before any. */
-  afterStep: number;
-}
+/** A passed verification as the attempt keeps it for the report: the seam's event without what it looked at. */
+export type VerificationRecord = Omit<VerificationEvent, 'lookedAt'>;
 
 /** The ledger view of a record. */
 export function toLedgerEntry(record: StepRecord): LedgerEntry {

@@ -25,8 +25,20 @@ import type {
   TargetDescription,
   TurnRecord,
 } from '../contract/step-contract.js';
-import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationEvent, type VerificationKind } from './step-record.js';
-import type { ActionEvent, ActionListener, FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation, StepInterceptor } from '../contract/step-seams.js';
+import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationKind, type VerificationRecord } from './step-record.js';
+import type {
+  ActionEvent,
+  ActionListener,
+  FinishedStepView,
+  InterceptedStep,
+  JudgedEvidence,
+  LookedAtScreen,
+  LookedAtWanted,
+  RunnerObservation,
+  StepInterceptor,
+  VerificationEvent,
+  VerificationListener,
+} from '../contract/step-seams.js';
 import { buildStepContext, observerFor, type StepContextHost } from './step-context.js';
 import { isSchema, parseOptions, type RunStepOptions } from './step-options.js';
 import { StepSession } from './step-session.js';
@@ -83,6 +95,10 @@ export interface AttemptRunnerOptions {
   testContext?: string | undefined;
   logger?: Logger | undefined;
   onAction?: ActionListener | undefined;
+  /** Told every passed verification ({@link AttemptRunner.recordVerification}). */
+  onVerification?: VerificationListener | undefined;
+  /** Whether a verification after a step should carry what it looked at; default never. */
+  wantsLookedAt?: LookedAtWanted | undefined;
   stepInterceptor?: StepInterceptor | undefined;
   builtIn?: BuiltInAgent | undefined;
   artifacts?: ArtifactSink | undefined;
@@ -120,7 +136,7 @@ export class AttemptRunner {
   readonly #attemptDeadline: Deadline;
   readonly #memory = new Map<string, unknown>();
   readonly #records: StepRecord[] = [];
-  readonly #verifications: VerificationEvent[] = [];
+  readonly #verifications: VerificationRecord[] = [];
   #current: StepSession | undefined;
   #secretFilled = false;
   /** `app.open()` calls in flight. */
@@ -173,7 +189,7 @@ export class AttemptRunner {
   }
 
   /** Passed verifications, in order. */
-  get verifications(): readonly VerificationEvent[] {
+  get verifications(): readonly VerificationRecord[] {
     return this.#verifications;
   }
 
@@ -222,9 +238,25 @@ export class AttemptRunner {
     }
   }
 
-  /** Note a passed verification (an `expect`, an assert, a waitFor) after the latest finished step. */
-  recordVerification(kind: VerificationKind, detail: string): void {
-    this.#verifications.push({ kind, detail: this.redact(detail), afterStep: this.#records.length - 1 });
+  /**
+   * Note a passed verification (an `expect`, an assert, a waitFor) after the latest finished
+   * step and tell the `onVerification` listener; `lookedAt` (raw engine text) is redacted here.
+   */
+  recordVerification(kind: VerificationKind, detail: string, lookedAt?: LookedAtScreen): void {
+    const record: VerificationRecord = { kind, detail: this.redact(detail), afterStep: this.#records.length - 1 };
+    this.#verifications.push(record);
+    const event: VerificationEvent = { ...record };
+    if (lookedAt !== undefined) event.lookedAt = redactDeep({ tree: lookedAt.tree, url: lookedAt.url, nodeIds: [...lookedAt.nodeIds] }, (text) => this.redact(text));
+    try {
+      this.#options.onVerification?.(event);
+    } catch (error) {
+      this.#logger.warn(`a verification listener failed: ${messageOf(error)}`);
+    }
+  }
+
+  /** True when a verification passing now should carry what it looked at (a listener wants it). */
+  wantsLookedAt(): boolean {
+    return this.#options.wantsLookedAt?.(this.#records.length - 1) === true;
   }
 
   /** Set the cache outcome of a finished step (the recorder reports `write` at the end of the attempt). */

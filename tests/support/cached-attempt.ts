@@ -89,11 +89,10 @@ export function cachedAttempt(options: CachedAttemptOptions): CachedAttempt {
     act: (instruction, params) => runner.runStep('act', instruction, params === undefined ? undefined : { params }),
     verify: (kind = 'expect') => runner.recordVerification(kind, 'toBeVisible'),
     verifyLocator: async (locator) => {
-      const afterStep = runner.records.length - 1;
-      runner.recordVerification('expect', 'toBeVisible');
-      if (!cache.wantsLookedAt(afterStep)) return;
+      // As the fixture's expect watch does: read what the locator matched only when the runner wants it.
+      if (!runner.wantsLookedAt()) return runner.recordVerification('expect', 'toBeVisible');
       const observation = await options.live.instance.observe();
-      cache.verificationLookedAt(afterStep, { tree: observation.root, url: observation.url, nodeIds: await nodeIdsOf(locator) });
+      runner.recordVerification('expect', 'toBeVisible', { tree: observation.root, url: observation.url, nodeIds: await nodeIdsOf(locator) });
     },
     finish: async (passed = true) => {
       const reports = await finish({ passed });
