@@ -172,7 +172,7 @@ describe('later runs', () => {
     expect(healed.exitCode, healed.stdout + healed.stderr).toBe(0);
     expect(summaryOf(healed)).toBe('   Cache  0 replayed · 1 handed off · 0 recorded · 0 missed · 0 unverified');
     // The summary names the step it counts, at its line, with why its replay stopped.
-    expect(healed.stdout).toMatch(/Handed off: the replay of this step stopped.*\n    tests\/playwright-expect\.e2e\.ts:7  agent\.act "add a todo \\"Buy milk\\"" \(target-not-found: at action 2 of 2, tap button "Add": not found/);
+    expect(`${healed.stdout}\n${healed.stderr}`).toMatch(/Handed off: the replay of this step stopped.*\n    tests\/playwright-expect\.e2e\.ts:7  agent\.act 'add a todo "Buy milk"' \(target-not-found: at action 2 of 2, tap button "Add": not found/);
     const lines = outline(loggedTest(steps, PLAYWRIGHT_EXPECT).steps);
     expect(lines).toContain('  test.step | tap button "Create" @tests/playwright-expect.e2e.ts:7');
     expect(lines.find((line) => line.includes('cache: '))).toMatch(/cache: handed off to the agent \(target-not-found: at action 2 of 2, tap button "Add": not found/);
