@@ -41,6 +41,9 @@ describe('a mutant verdict', () => {
     const stopped = { ...passed, status: 'blocked' as const, errorCode: 'REPLAY_STALE' as const, summary: 'stale', cache: { mode: 'missed' as const, reason: 'end-mismatch' as const, detail: 'after all 1 actions, text "1 item left" did not appear', entry } };
     expect(mutantVerdict([passed, stopped], entry)).toEqual({ kind: 'caught', detail: 'after all 1 actions, text "1 item left" did not appear' });
     expect(mutantVerdict([passed, { ...passed, cache: { mode: 'self-finalized', entry } }], entry)).toEqual({ kind: 'survived' });
+    // Every action ran and the outcome is missing: the replay calls it a regression and fails the step (exit class 1).
+    const regressed = { ...stopped, status: 'failed' as const, errorCode: 'ASSERTION_FAILED' as const, cache: { ...stopped.cache, classification: 'regression' as const } };
+    expect(mutantVerdict([passed, regressed], entry)).toEqual({ kind: 'caught', detail: 'after all 1 actions, text "1 item left" did not appear' });
   });
 
   it('is not run when an earlier step failed, the step was never reached, or it ended for another reason', () => {

@@ -133,7 +133,9 @@ export function mutantVerdict(steps: readonly JudgedStep[], entry: string, attem
   const step = steps[position]!;
   if (step.status === 'passed' && step.cache?.mode === 'self-finalized') return { kind: 'survived' };
   const reason = step.cache?.reason;
-  // A model-free replay that stopped is REPLAY_STALE; a timeout or a crash mid-replay is not the mutant's doing.
-  if (step.status !== 'passed' && step.errorCode === 'REPLAY_STALE' && reason !== undefined && REPLAY_STOPS.has(reason)) return { kind: 'caught', detail: step.cache?.detail ?? reason };
+  // A model-free replay that stopped reads as drift (REPLAY_STALE) or as a regression (ASSERTION_FAILED, its
+  // outcome missing after every action ran); a timeout or a crash mid-replay is not the mutant's doing.
+  const stopped = step.cache?.classification !== undefined || step.errorCode === 'REPLAY_STALE';
+  if (step.status !== 'passed' && stopped && reason !== undefined && REPLAY_STOPS.has(reason)) return { kind: 'caught', detail: step.cache?.detail ?? reason };
   return { kind: 'not-run', reason: `the mutated step ended for another reason (${step.errorCode ?? step.status}): ${step.summary}` };
 }
