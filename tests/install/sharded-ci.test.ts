@@ -9,7 +9,7 @@
  * merge again, through the plain-shell steps of `examples/ci/ci.sh`. The plain path too: `npx playwright test` runs the e2e config through the
  * `playwright.config.ts` init wrote, and `E2E_REPLAY=1` there is read-only, strict and model-free.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -22,8 +22,8 @@ import { filesUnder } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
+import { NPM, command as run, reportOf, type Finished } from './support/packed-project.js';
 
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The plain-shell CI steps the README points to. */
 const CI_SCRIPT = join(ROOT, 'examples', 'ci', 'ci.sh');
 
@@ -34,34 +34,11 @@ let project: string;
 /** Two more copies of it, one per CI machine. */
 let shards: [string, string];
 
-/** The environment of a user's shell: no CI switch or e2e variables of this test run. */
-function userEnvironment(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('E2E_') && !key.startsWith('npm_') && key !== 'CI' && key !== 'NODE_OPTIONS') env[key] = value;
-  }
-  return { ...env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', FORCE_COLOR: '0', E2E_INSTALL_APP_URL: app.origin, ...extra };
-}
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+/** Run a command as the user would, with the app's address the fixture config reads. */
 function command(cwd: string, file: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env: userEnvironment(extra), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return run(cwd, file, args, { E2E_INSTALL_APP_URL: app.origin, ...extra });
 }
 
-/** The installed binary, as `npx e2e` runs it. */
 function e2e(folder: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
   return command(folder, join(folder, 'node_modules', '.bin', 'e2e'), args, extra);
 }
@@ -73,12 +50,6 @@ function playwright(folder: string, args: string[], extra: Record<string, string
 
 function git(folder: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.email=ci@example.invalid', '-c', 'user.name=CI', ...args], { cwd: folder, encoding: 'utf8' });
-}
-
-function reportOf(folder: string): Report {
-  const read = parseReport(readFileSync(join(folder, '.e2e', 'report.json'), 'utf8'));
-  if (read.kind !== 'report') throw new Error(`no readable report in ${folder}`);
-  return read.report;
 }
 
 /** The summary counts of several reports added up. */
