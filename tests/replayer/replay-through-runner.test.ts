@@ -201,6 +201,8 @@ describe('record and replay through the step runner', () => {
     expect(replay.replays[0]).toEqual({
       kind: 'stopped',
       reason: 'target-not-found',
+      // The screen diverged before the actions could run: drift, not a regression.
+      classification: 'drift',
       detail,
       prefix: { actions: ['type "Buy milk" into textbox "New todo"'], total: 3, reason: 'target-not-found', detail, lastMayHaveCommitted: false },
     });
