@@ -101,7 +101,7 @@ describe('a record run', () => {
   it('counts them as recorded, not missed, and names the unverified step by its line with the fix', () => {
     // The secret step changed nothing a replay could check (a field's value), so nothing was saved: a miss.
     expect(summaryOf(recorded.run)).toBe('   Cache  0 replayed · 0 handed off · 2 recorded · 1 missed · 1 unverified');
-    expect(recorded.run.report?.summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 2, missed: 1, unverified: 1 });
+    expect(recorded.run.report?.summary.cache).toEqual({ replayed: 0, handedOff: 0, recorded: 2, missed: 1, unverified: 1, regressed: 0, stale: 0 });
     expect(`${recorded.run.stdout}${recorded.run.stderr}`).toMatch(/Not recorded: nothing verified this step\. .*'@playwright\/test'.*\n {4}tests\/unchecked\.e2e\.ts:6 {2}agent\.act 'add a todo "Buy milk"'\n/);
   });
 
