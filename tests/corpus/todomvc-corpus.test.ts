@@ -7,9 +7,9 @@
  * *false pass* when it self-finalized but the test's own `expect` after it then failed: the
  * replay accepted an outcome the user's verification rejects. Every step that did not replay is
  * classified by the replay (DESIGN §6): *regression* (every action ran, the recorded outcome did
- * not appear) or *drift* (the screen diverged first). On a planted regression, the first step
- * whose `expect` fails is the broken step: it must read as a regression, never pass. The table is
- * printed.
+ * not appear) or *drift* (the screen diverged first). On a planted regression, the step it
+ * breaks must read as a regression on its own replay, never pass (even where the browser's default
+ * lets the test's later `expect` pass). The table is printed.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -82,7 +82,7 @@ interface AppRun {
   /** Steps that did not replay, by the replay's classification. */
   regressed: number;
   drifted: number;
-  /** How the first step whose `expect` failed was reported: the broken step of a planted regression. */
+  /** How the step a planted regression breaks (its `breaks`) was reported by its own replay. */
   broken?: 'regression' | 'drift' | 'passed';
   details: string[];
 }
@@ -151,8 +151,8 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
       if (!verified) {
         allPassed = false;
         run.failedExpects++;
-        run.broken ??= selfFinalized ? 'passed' : (cache?.classification ?? 'drift');
       }
+      if (step.instruction === broken) run.broken = selfFinalized ? 'passed' : (cache?.classification ?? 'drift');
       if (selfFinalized) run.replayed++;
       else run.handedOff++;
       if (selfFinalized && !verified) run.falsePasses++;
