@@ -48,7 +48,7 @@ describe('Playwright Test options on record, replay and run', () => {
     for (const own of Object.keys(OWN_OPTIONS)) expect(ours.map(longName)).toContain(own);
     // Nothing is offered that this Playwright does not have, besides e2e's own run options.
     const extra = ours.filter((flags) => !playwrightFlags.includes(flags) && !(longName(flags) in OWN_OPTIONS));
-    expect(extra.map(longName).every((name) => ['--no-cache', '--strict-cache', '--propose'].includes(name))).toBe(true);
+    expect(extra.map(longName).every((name) => ['--no-cache', '--strict-cache', '--propose', '--audit'].includes(name))).toBe(true);
   });
 
   it('exits 2 with commander\'s message for an unknown option, an unknown command and a missing value', () => {
