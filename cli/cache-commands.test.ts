@@ -63,8 +63,9 @@ describe('the cache commands on a commander program', () => {
   });
 
   it('registers init', async () => {
+    // e2e.config.ts, playwright.config.ts (for `npx playwright test`), the example test, .gitignore, .gitattributes.
     const result = await run(['init', '--json']);
     expect(result.exitCode).toBe(0);
-    expect((JSON.parse(result.stdout) as { files: unknown[] }).files).toHaveLength(4);
+    expect((JSON.parse(result.stdout) as { files: unknown[] }).files).toHaveLength(5);
   });
 });
