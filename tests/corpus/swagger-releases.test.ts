@@ -19,11 +19,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
 import { surfaceOf, web } from '../../engines/web/index.js';
-import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { Engine } from '../../contract/engine.js';
 import { cachedAttempt } from '../support/cached-attempt.js';
 import type { LiveScreen } from '../support/live-screen.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
 import { API_KEY, LANDING_LISTENER, PET_BODY, SWAGGER_STEPS, swaggerExecutor } from './support/swagger-steps.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/swagger', import.meta.url));
@@ -40,17 +40,12 @@ function releaseVersion(release: string): string {
   return (require(`${release}/package.json`) as { version: string }).version;
 }
 
-interface ReleaseRun {
+interface ReleaseRun extends CorpusTally {
   release: string;
-  replayed: number;
-  handedOff: number;
-  falsePasses: number;
-  failedExpects: number;
   /** Events that landed on a control their step is not about. */
   misdirected: string[];
   /** The request the flow means reached the API (the typed body, the applied key). */
   requestSent: boolean;
-  details: string[];
 }
 
 let server: StaticServer;
@@ -94,7 +89,7 @@ async function runFlow(name: string, mode: 'read-write' | 'read-only'): Promise<
   received.length = 0;
   const instance = await engine.start({ baseUrl: server.url });
   const live: LiveScreen = { server, engine, instance, open: () => instance.observe(), close: () => instance.close() };
-  const run: ReleaseRun = { release: `${name.replace('swagger-ui-dist-', '')} (${releaseVersion(name)})`, replayed: 0, handedOff: 0, falsePasses: 0, failedExpects: 0, misdirected: [], requestSent: false, details: [] };
+  const run: ReleaseRun = { ...emptyTally(), release: `${name.replace('swagger-ui-dist-', '')} (${releaseVersion(name)})`, misdirected: [], requestSent: false };
   try {
     const page = surfaceOf(engine).page();
     await page.addInitScript(LANDING_LISTENER);
@@ -105,34 +100,14 @@ async function runFlow(name: string, mode: 'read-write' | 'read-only'): Promise<
     const attempt = cachedAttempt({ live, store, executor, mode, context: 'An API explorer.', waitForTargetMs: 2_000 });
     let allPassed = true;
     for (const step of SWAGGER_STEPS) {
-      const callsBefore = executor.calls;
-      const outcome = await attempt.act(step.instruction);
-      const cache = outcome.cache as CacheOutcome | undefined;
-      const selfFinalized = cache?.mode === 'self-finalized' && executor.calls === callsBefore;
+      const played = await playCorpusStep(attempt, executor, step, page);
       const landed = await page.evaluate(() => (window as unknown as { __landed: string[] }).__landed.splice(0));
       for (const event of landed) {
         const control = event.slice(event.indexOf(' ') + 1);
         if (!step.lands.includes(control)) run.misdirected.push(`${step.instruction}: ${event}`);
       }
-      let verified = false;
-      if (outcome.verdict.status === 'passed') {
-        try {
-          await attempt.verifyLocator(await step.verify(page));
-          verified = true;
-        } catch {
-          verified = false;
-        }
-      }
-      if (!verified) {
-        allPassed = false;
-        run.failedExpects++;
-      }
-      if (selfFinalized) run.replayed++;
-      else run.handedOff++;
-      if (selfFinalized && !verified) run.falsePasses++;
-      if (!selfFinalized || !verified) {
-        run.details.push(`${step.instruction}: ${cache?.mode ?? 'no cache'}${cache?.reason === undefined ? '' : ` (${cache.reason}: ${cache.detail ?? ''})`}${verified ? '' : ', expect failed'}`);
-      }
+      allPassed &&= played.verified;
+      tallyStep(run, step.instruction, played);
     }
     await attempt.finish(allPassed);
     run.requestSent = received.includes(SENT);
@@ -147,8 +122,7 @@ function table(runs: readonly ReleaseRun[]): string {
     ['release', 'replayed', 'handed off', 'false passes', 'misdirected actions', 'failed expects', 'request sent'],
     ...runs.map((run) => [run.release, run.replayed, run.handedOff, run.falsePasses, run.misdirected.length, run.failedExpects, run.requestSent ? 'yes' : 'no'].map(String)),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')).join('\n');
+  return corpusTable(rows);
 }
 
 describe('Swagger UI across real releases', () => {

@@ -18,11 +18,11 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
 import { surfaceOf, web } from '../../engines/web/index.js';
-import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { Engine } from '../../contract/engine.js';
 import { cachedAttempt } from '../support/cached-attempt.js';
 import type { LiveScreen } from '../support/live-screen.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
 import { TODO_STEPS, todoExecutor } from './support/todo-steps.js';
 
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
@@ -71,20 +71,15 @@ const REGRESSIONS: Readonly<Record<string, Regression>> = {
   'Enter does nothing': { file: 'view.js', from: "$on(that.$newTodo, 'change', function () {", to: "$on(that.$newTodo, 'change-unbound', function () {", breaks: ADD },
 };
 
-interface AppRun {
+interface AppRun extends CorpusTally {
   app: string;
-  replayed: number;
-  handedOff: number;
-  falsePasses: number;
   /** The regressed step replayed as passed by the cache itself (`self-finalized`), whatever the later `expect` said. */
   cacheFalsePasses: number;
-  failedExpects: number;
   /** Steps that did not replay, by the replay's classification. */
   regressed: number;
   drifted: number;
   /** How the step a planted regression breaks (its `breaks`) was reported by its own replay. */
   broken?: 'regression' | 'drift' | 'passed';
-  details: string[];
 }
 
 let server: StaticServer;
@@ -122,7 +117,7 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
   root = folder;
   const instance = await engine.start({ baseUrl: server.url });
   const live: LiveScreen = { server, engine, instance, open: () => instance.observe(), close: () => instance.close() };
-  const run: AppRun = { app, replayed: 0, handedOff: 0, falsePasses: 0, cacheFalsePasses: 0, failedExpects: 0, regressed: 0, drifted: 0, details: [] };
+  const run: AppRun = { ...emptyTally(), app, cacheFalsePasses: 0, regressed: 0, drifted: 0 };
   try {
     await instance.session.open(server.url);
     const page = surfaceOf(engine).page();
@@ -133,34 +128,14 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
     const attempt = cachedAttempt({ live, store, executor, mode, waitForTargetMs: 1_500 });
     let allPassed = true;
     for (const step of TODO_STEPS) {
-      const callsBefore = executor.calls;
-      const outcome = await attempt.act(step.instruction);
-      const cache = outcome.cache as CacheOutcome | undefined;
-      const selfFinalized = cache?.mode === 'self-finalized' && executor.calls === callsBefore;
-      let verified = false;
-      if (outcome.verdict.status === 'passed') {
-        try {
-          await attempt.verifyLocator(await step.verify(page));
-          verified = true;
-        } catch {
-          verified = false;
-        }
-      }
+      const played = await playCorpusStep(attempt, executor, step, page);
+      const { cache } = played;
       if (cache?.classification === 'regression') run.regressed++;
       if (cache?.classification === 'drift') run.drifted++;
-      if (!verified) {
-        allPassed = false;
-        run.failedExpects++;
-      }
-      if (step.instruction === broken) run.broken = selfFinalized ? 'passed' : (cache?.classification ?? 'drift');
-      if (selfFinalized) run.replayed++;
-      else run.handedOff++;
-      if (selfFinalized && !verified) run.falsePasses++;
+      if (step.instruction === broken) run.broken = played.replayed ? 'passed' : (cache?.classification ?? 'drift');
       if (step.instruction === broken && cache?.mode === 'self-finalized') run.cacheFalsePasses++;
-      if (!selfFinalized || !verified) {
-        const classified = cache?.classification === undefined ? '' : ` [${cache.classification}]`;
-        run.details.push(`${step.instruction}: ${cache?.mode ?? 'no cache'}${classified}${cache?.reason === undefined ? '' : ` (${cache.reason}: ${cache.detail ?? ''})`}${verified ? '' : ', expect failed'}`);
-      }
+      allPassed &&= played.verified;
+      tallyStep(run, step.instruction, played);
     }
     await attempt.finish(allPassed);
   } finally {
@@ -174,8 +149,7 @@ function table(runs: readonly AppRun[]): string {
     ['app', 'replayed', 'handed off', 'false passes', 'regressed step self-finalized', 'failed expects', 'regression', 'drift', 'broken step'],
     ...runs.map((run) => [run.app, run.replayed, run.handedOff, run.falsePasses, run.cacheFalsePasses, run.failedExpects, run.regressed, run.drifted, run.broken ?? '-'].map(String)),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')).join('\n');
+  return corpusTable(rows);
 }
 
 describe('the TodoMVC replay corpus', () => {

@@ -8,14 +8,12 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { ScreenNode } from '../../../contract/engine.js';
 import type { StepContext, StepExecutor } from '../../../contract/step-contract.js';
 import { allNodes } from '../../support/screen-tree.js';
+import type { CorpusStep } from './corpus-step.js';
 
 /** One step of the flow. */
-export interface SwaggerStep {
-  instruction: string;
+export interface SwaggerStep extends CorpusStep {
   /** The controls (names from `LANDING_LISTENER`) the step's actions may land on. */
   lands: readonly string[];
-  /** The verification that follows the step; returns the locator it looked at. */
-  verify(page: Page): Promise<Locator>;
 }
 
 const OPERATION = 'operations-pets-addPet';

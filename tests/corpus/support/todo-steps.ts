@@ -7,13 +7,10 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { ScreenNode } from '../../../contract/engine.js';
 import type { StepContext, StepExecutor } from '../../../contract/step-contract.js';
 import { allNodes } from '../../support/screen-tree.js';
+import type { CorpusStep } from './corpus-step.js';
 
 /** One step of the corpus flow. */
-export interface TodoStep {
-  instruction: string;
-  /** The verification that follows the step; returns the locator it looked at. */
-  verify(page: Page): Promise<Locator>;
-}
+export type TodoStep = CorpusStep;
 
 /** Todo items: list items holding a checkbox (the filter links sit in list items too). */
 export function todoItems(page: Page): Locator {
