@@ -15,24 +15,13 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.js';
+import { seededKey } from '../tests/support/seeded-text.js';
 import type { BenchSection } from './run.js';
 
 const TEXT_BYTES = 1 << 20;
 const TIMED_RUNS = 7;
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
-
-/** A deterministic value of `length` characters from the base64 alphabet (a key's body). */
-function keyOf(length: number, seed: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  let state = seed;
-  let text = '';
-  for (let index = 0; index < length; index++) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    text += alphabet[state % alphabet.length];
-  }
-  return text;
-}
 
 /** About `bytes` of report-like text with the value in five renderings spread through it. */
 function textHolding(value: string, bytes: number): string {
@@ -69,7 +58,7 @@ function medianMs(redactor: SecretRedactor, text: string): number {
 
 /** Run the redaction bench; `log` gets progress lines. */
 export function runRedactBench(log: (line: string) => void = () => {}): Record<string, number> {
-  const long = keyOf(64 * 1024, 64);
+  const long = seededKey(64 * 1024, 64);
   const started = performance.now();
   const longRedactor = createSecretRedactor([['privateKey', long]]);
   const buildMs = performance.now() - started;
@@ -77,7 +66,7 @@ export function runRedactBench(log: (line: string) => void = () => {}): Record<s
   const text = textHolding(long, TEXT_BYTES);
   const longMs = medianMs(longRedactor, text);
   const doubledMs = medianMs(longRedactor, textHolding(long, 2 * TEXT_BYTES));
-  const short = keyOf(2 * 1024, 2);
+  const short = seededKey(2 * 1024, 2);
   const shortMs = medianMs(createSecretRedactor([['jwt', short]]), textHolding(short, TEXT_BYTES));
   return {
     redact_ms_64k_secret: round(longMs),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leakedForms, shortestClippedStart } from '../tests/support/secret-leaks.js';
+import { seededKey } from '../tests/support/seeded-text.js';
 import { clippedPrefixLength, createSecretRedactor, embeddedBase64Forms } from './redactor.js';
 
 const VALUE = 'Kx9 canary/Vault+81';
@@ -198,24 +199,12 @@ describe('the secret redactor over screen texts', () => {
 });
 
 describe('the secret redactor on long and Unicode values', () => {
-  /** A deterministic value of `length` characters drawn from letters, digits and base64 punctuation. */
-  const longValue = (length: number, seed: number): string => {
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-    let state = seed;
-    let text = '';
-    for (let index = 0; index < length; index++) {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      text += alphabet[state % alphabet.length];
-    }
-    return text;
-  };
-
   for (const [label, length] of [
     ['2 KiB', 2048],
     ['64 KiB', 65536],
   ] as const) {
     it(`redacts a ${label} value raw, in upper case, base64, embedded, JSON-quoted, grouped and clipped`, () => {
-      const value = longValue(length, length);
+      const value = seededKey(length, length);
       const own = createSecretRedactor([['key', value]]);
       const renderings = [
         `-----BEGIN KEY-----\n${value}\n-----END KEY-----`,
