@@ -22,7 +22,7 @@ import { filesUnder } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { NPM, command as run, reportOf, type Finished } from './support/packed-project.js';
+import { NPM, TYPIST_CONFIG, command as run, reportOf, type Finished } from './support/packed-project.js';
 
 /** The plain-shell CI steps the README points to. */
 const CI_SCRIPT = join(ROOT, 'examples', 'ci', 'ci.sh');
@@ -92,31 +92,6 @@ async function htmlReportText(folder: string, titles: readonly string[]): Promis
   }
 }
 
-const CONFIG = `import { defineConfig, web, type StepExecutor } from 'e2e';
-
-// A scripted executor of the project's own: no model; it types the quoted todo through the policed actions.
-const typist: StepExecutor = {
-  name: 'typist',
-  version: '1',
-  async runStep(ctx) {
-    const screen = await ctx.observe({ tree: true });
-    const box = /#(\\S+) textbox "New todo"/.exec(screen.text)?.[1];
-    const todo = /"([^"]+)"/.exec(ctx.step.instruction)?.[1];
-    if (box === undefined || todo === undefined) return { status: 'failed', summary: 'No new-todo box or no todo named.' };
-    await ctx.actions.type({ id: box }, todo, { replace: true });
-    await ctx.actions.press({ id: box }, 'Enter');
-    return { status: 'passed', summary: \`Added \${todo}.\` };
-  },
-};
-
-export default defineConfig({
-  testDir: 'tests',
-  workers: 1,
-  targets: [{ name: 'web', engine: web(), app: { url: process.env.E2E_INSTALL_APP_URL ?? 'http://127.0.0.1:9' } }],
-  agents: { default: { executor: typist, context: 'A todo list.' } },
-});
-`;
-
 /** Two tests per file; Playwright's `--shard 1/2` and `2/2` then take one file each. */
 function testFile(name: string): string {
   return `import { test, expect } from 'e2e';
@@ -148,7 +123,7 @@ beforeAll(async () => {
   if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
   const init = await e2e(project, ['init']);
   if (init.code !== 0) throw new Error(`e2e init failed:\n${init.stderr}`);
-  writeFileSync(join(project, 'e2e.config.ts'), CONFIG);
+  writeFileSync(join(project, 'e2e.config.ts'), TYPIST_CONFIG);
   rmSync(join(project, 'tests', 'example.e2e.ts'));
   writeFileSync(join(project, 'tests', 'alpha.e2e.ts'), testFile('alpha'));
   writeFileSync(join(project, 'tests', 'beta.e2e.ts'), testFile('beta'));

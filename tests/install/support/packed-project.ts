@@ -86,20 +86,21 @@ export async function freshProject(folder: string, options: FreshProjectOptions)
   return folder;
 }
 
-/** A config whose scripted executor (no model) adds "Buy milk" through the policed actions; the app URL comes from `E2E_INSTALL_APP_URL`. */
+/** A config whose scripted executor (no model) adds the todo its instruction quotes through the policed actions; the app URL comes from `E2E_INSTALL_APP_URL`. */
 export const TYPIST_CONFIG = `import { defineConfig, web, type StepExecutor } from 'e2e';
 
-// A scripted executor of the project's own: no model; it acts only through the policed actions.
+// A scripted executor of the project's own: no model; it types the quoted todo through the policed actions.
 const typist: StepExecutor = {
   name: 'typist',
   version: '1',
   async runStep(ctx) {
     const screen = await ctx.observe({ tree: true });
     const box = /#(\\S+) textbox "New todo"/.exec(screen.text)?.[1];
-    if (box === undefined) return { status: 'failed', summary: 'No new-todo box.' };
-    await ctx.actions.type({ id: box }, 'Buy milk', { replace: true });
+    const todo = /"([^"]+)"/.exec(ctx.step.instruction)?.[1];
+    if (box === undefined || todo === undefined) return { status: 'failed', summary: 'No new-todo box or no todo named.' };
+    await ctx.actions.type({ id: box }, todo, { replace: true });
     await ctx.actions.press({ id: box }, 'Enter');
-    return { status: 'passed', summary: 'Added Buy milk.' };
+    return { status: 'passed', summary: \`Added \${todo}.\` };
   },
 };
 
