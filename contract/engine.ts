@@ -5,36 +5,22 @@
  * runner, never to the engine. This file must not import Playwright.
  */
 import { E2EError, type ErrorCode } from '../errors/index.js';
+import { POLICED_VERBS, VERB_TABLE, type EngineVerbOfTable, type VerbRow } from './verbs.js';
 
 /** Version of this contract; part of every cache key (an engine's patch version is not). */
 export const ENGINE_CONTRACT_VERSION = 1;
 
-/** The verbs an engine may declare. Only declared verbs exist on `ctx.actions`. */
-export const VERBS = [
-  'tap',
-  'doubleTap',
-  'longPress',
-  'secondaryTap',
-  'hover',
-  'type',
-  'press',
-  'select',
-  'check',
-  'scroll',
-  'scrollTo',
-  'upload',
-  'drag',
-  'navigate',
-  'back',
-  'resize',
-  'tapAt',
-  'hoverAt',
-  'dragAt',
+/**
+ * The verbs an engine may declare. Only declared verbs exist on `ctx.actions`: the verbs of
+ * `contract/verbs.ts` that are an engine's own, in its order, and `screenshot`.
+ */
+export const VERBS: readonly Verb[] = [
+  ...POLICED_VERBS.filter((verb): verb is EngineVerbOfTable => (VERB_TABLE[verb] as VerbRow).needs === undefined),
   'screenshot',
-] as const;
+];
 
 /** One verb. */
-export type Verb = (typeof VERBS)[number];
+export type Verb = EngineVerbOfTable | 'screenshot';
 
 /** Boolean states a node can hold; only the true ones are listed. */
 export const NODE_STATES = ['checked', 'disabled', 'selected', 'expanded', 'pressed', 'focused', 'secure'] as const;

@@ -14,17 +14,18 @@
  */
 import type { ErrorCode } from '../errors/index.js';
 import type { CacheOutcome } from './cache-outcome.js';
-import type { NodeRef, ScreenNode, Verb } from './engine.js';
+import type { NodeRef, ScreenNode } from './engine.js';
 import type { ParamSource } from './param-values.js';
 import type { Observation, ObserveOptions, ReplayedPrefix, StepActions, StepInfo, StepVerdict, TargetDescription } from './step-contract.js';
+import type { PolicedVerb } from './verbs.js';
 
 /** An observation as the runner keeps it: redacted, always with its tree. */
 export interface RunnerObservation extends Observation {
   tree: ScreenNode;
 }
 
-/** Every verb an action event can carry: the engine verbs, the keyboard and secret variants, and project tools. */
-export type ActionVerb = Verb | 'typeSecret' | 'typeText' | 'pressKey' | 'dismissKeyboard' | 'tool';
+/** Every verb an action event can carry: the verbs of `ctx.actions` (`contract/verbs.ts`), and project tools. */
+export type ActionVerb = PolicedVerb | 'tool';
 
 /** Where a typed value came from. */
 export type ValueOrigin =
