@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { actEntrySchema, type KeyParts } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
-import { StepRecorder, buildActEntry, type RecordedActionInput } from './record-step.js';
+import type { ActionEventLike } from './record-action.js';
+import { StepRecorder, buildActEntry } from './record-step.js';
 
 const URL = 'http://127.0.0.1:4173/shop';
 
@@ -28,23 +29,23 @@ function page({ banner, items = [], status = '', draft = '' }: Page): ScreenNode
   );
 }
 
-const tap = (id: string, before: ScreenNode, after: ScreenNode, afterUrl = URL): RecordedActionInput => ({
-  call: { verb: 'tap', target: { id } },
+const tap = (id: string, before: ScreenNode, after: ScreenNode, afterUrl = URL): ActionEventLike => ({
+  verb: 'tap', ref: { id }, args: {},
   before: { tree: before, url: URL },
   after: { tree: after, url: afterUrl },
-  ok: true,
+  outcome: 'ok', mayHaveCommitted: true,
 });
 
-const type = (before: ScreenNode, after: ScreenNode): RecordedActionInput => ({
-  call: { verb: 'type', target: { id: 'field' }, value: 'Oat milk' },
+const type = (before: ScreenNode, after: ScreenNode): ActionEventLike => ({
+  verb: 'type', ref: { id: 'field' }, args: { value: 'Oat milk' },
   before: { tree: before, url: URL },
   after: { tree: after, url: URL },
-  ok: true,
+  outcome: 'ok', mayHaveCommitted: true,
 });
 
-function record(inputs: RecordedActionInput[], lookedAt?: { screen: ScreenNode; nodeIds: string[] }) {
+function record(inputs: ActionEventLike[], lookedAt?: { screen: ScreenNode; nodeIds: string[] }) {
   const recorder = new StepRecorder({ instruction: 'add Oat milk' });
-  for (const input of inputs) recorder.record(input);
+  for (const input of inputs) recorder.recordEvent(input);
   if (lookedAt !== undefined) recorder.lookedAt({ screen: { tree: lookedAt.screen, url: URL }, nodeIds: lookedAt.nodeIds });
   const result = recorder.finish();
   if (result.kind !== 'recorded') throw new Error(result.reason);
@@ -52,7 +53,7 @@ function record(inputs: RecordedActionInput[], lookedAt?: { screen: ScreenNode; 
 }
 
 /** Accept the cookies, then type and add: the usual dismissal. */
-function acceptThenAdd(): RecordedActionInput[] {
+function acceptThenAdd(): ActionEventLike[] {
   const withBanner = page({ banner: 'consent' });
   const clear = page({});
   const typed = page({ draft: 'Oat milk' });

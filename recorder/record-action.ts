@@ -1,11 +1,13 @@
 /**
- * One policed action → one recorded action. Targets become semantic descriptions of the
- * screen the action was resolved against; typed values get their provenance; what cannot be
- * repeated becomes a `gap`.
+ * One policed action event (`onAction`) → one recorded action, read through its verb's row
+ * (`contract/verbs.ts`). Targets become semantic descriptions of the screen the action was
+ * resolved against; typed values get their provenance; what cannot be repeated becomes a `gap`.
  */
 import type { RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
 import { MAX_VALUE_CHARS } from '../cache-format/entry.js';
-import type { NodeRef, Point, ScreenNode, ScrollDirection } from '../contract/engine.js';
+import type { NodeRef, Point, ScreenNode } from '../contract/engine.js';
+import type { ValueOrigin } from '../contract/step-seams.js';
+import { verbRow, type VerbGapRule, type VerbParam, type VerbRow } from '../contract/verbs.js';
 import { describeIndexedNode } from '../semantics/describe-target.js';
 import type { TreeIndex } from '../semantics/tree-index.js';
 import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
@@ -19,28 +21,6 @@ export interface ScreenSnapshot {
   url: string;
 }
 
-/** A call on the policed `ctx.actions` (or a project tool run through `ctx.budgets.runTool`). */
-export type ActionCall =
-  | { verb: 'tap' | 'doubleTap' | 'secondaryTap'; target: NodeRef; modifiers?: string[] }
-  | { verb: 'longPress' | 'hover' | 'scrollTo'; target: NodeRef }
-  | { verb: 'resize' }
-  | { verb: 'type'; target: NodeRef; value: string; replace?: boolean }
-  | { verb: 'typeSecret'; target: NodeRef; name: string }
-  | { verb: 'press'; target?: NodeRef; key: string }
-  | { verb: 'select'; target: NodeRef; value: string }
-  | { verb: 'check'; target: NodeRef; checked?: boolean }
-  | { verb: 'scroll'; direction: ScrollDirection; target?: NodeRef }
-  | { verb: 'upload'; target: NodeRef; paths: string[] }
-  | { verb: 'drag'; target: NodeRef; destination: NodeRef }
-  | { verb: 'navigate'; url: string }
-  | { verb: 'back' }
-  | { verb: 'typeText'; value: string }
-  | { verb: 'pressKey'; key: string }
-  | { verb: 'dismissKeyboard' }
-  | { verb: 'tapAt' | 'hoverAt'; point: Point; target?: NodeRef }
-  | { verb: 'dragAt'; from: Point; to: Point }
-  | { verb: 'tool'; name: string; mutates: boolean };
-
 /** Gap rules that are not about a typed value. */
 export const ACTION_GAP_RULES = {
   mutatingTool: 'mutating project tool',
@@ -50,30 +30,18 @@ export const ACTION_GAP_RULES = {
   secretUrl: 'navigation to a URL holding a secret',
   modifiedTap: 'tap holding modifier keys',
   resize: 'viewport resize',
-} as const;
+} as const satisfies Record<VerbGapRule, string> & Record<string, string>;
 
-/** What converting one call produced. */
+/** What converting one event produced. */
 export type ActionConversion =
   | { kind: 'action'; action: RecordedAction }
   | { kind: 'skip' }
   | { kind: 'not-cacheable'; reason: string };
 
-/**
- * Where the runner says a typed value came from: a `unique()` param, a literal param, a
- * secret, or none of those (`literal`, which the recorder then classifies itself).
- */
-export type ValueOrigin =
-  | { kind: 'literal' }
-  | { kind: 'param'; name: string }
-  | { kind: 'unique'; param: string }
-  | { kind: 'secret'; name: string };
-
-/** Everything a conversion needs besides the call. */
+/** Everything a conversion needs besides the event. */
 export interface ConversionContext extends Omit<ValueContext, 'screenBefore' | 'targetId' | 'purpose'> {
   before: ScreenSnapshot;
   beforeIndex: TreeIndex;
-  /** The runner's word on where the call's value came from, when it has one. */
-  valueOrigin?: ValueOrigin | undefined;
 }
 
 class ConversionProblem extends Error {}
@@ -93,8 +61,7 @@ function checkLength(text: string, what: string): string {
 
 type ValueResult = { kind: 'value'; value: TypedValue } | { kind: 'gap'; rule: string };
 
-function provenance(context: ConversionContext, value: string, target: NodeRef | undefined, purpose: 'type' | 'select'): ValueResult {
-  const origin = context.valueOrigin;
+function provenance(context: ConversionContext, origin: ValueOrigin | undefined, value: string, target: NodeRef | undefined, purpose: 'type' | 'select'): ValueResult {
   if (origin?.kind === 'unique') return { kind: 'value', value: { kind: 'unique', param: origin.param } };
   if (origin?.kind === 'secret') return { kind: 'value', value: { kind: 'secret', name: origin.name } };
   if (origin?.kind === 'param') return { kind: 'value', value: { kind: 'literal', value: checkLength(value, 'value') } };
@@ -147,87 +114,168 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Convert one successful call into what the entry records. */
-export function convertAction(call: ActionCall, context: ConversionContext): ActionConversion {
+/** The parts of the runner's `ActionEvent` the recorder reads (`ActionEvent` is assignable to it). */
+export interface ActionEventLike {
+  verb: string;
+  ref?: NodeRef | undefined;
+  args: Readonly<Record<string, unknown>>;
+  value?: ValueOrigin | undefined;
+  before: ScreenSnapshot;
+  after?: ScreenSnapshot | undefined;
+  /** `ok` or the error code the action failed with. */
+  outcome: string;
+  mayHaveCommitted: boolean;
+}
+
+/** An event's arguments read by its verb's row (checked shapes, by parameter name), or why they cannot be read. */
+export type EventReading =
+  | { kind: 'read'; row: VerbRow | 'tool'; target: NodeRef | undefined; values: ReadonlyMap<string, unknown> }
+  | { kind: 'unreadable'; reason: string };
+
+class Unreadable extends Error {}
+
+const DIRECTIONS: readonly string[] = ['up', 'down', 'left', 'right'];
+
+function text(args: Readonly<Record<string, unknown>>, key: string): string {
+  const value = args[key];
+  if (typeof value !== 'string') throw new Unreadable(`its ${key} is not text`);
+  return value;
+}
+
+function ref(value: unknown, what: string): NodeRef {
+  if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string') return { id: (value as NodeRef).id };
+  throw new Unreadable(`it has no ${what}`);
+}
+
+function point(value: unknown): Point {
+  const candidate = value as { x?: unknown; y?: unknown } | null;
+  if (typeof candidate === 'object' && candidate !== null && typeof candidate.x === 'number' && typeof candidate.y === 'number') {
+    return { x: candidate.x, y: candidate.y };
+  }
+  throw new Unreadable('it has no point');
+}
+
+/** One parameter read from the event's args by its kind. */
+function readParam(args: Readonly<Record<string, unknown>>, param: VerbParam): unknown {
+  switch (param.kind) {
+    case 'node':
+      return ref(args[param.name], param.name);
+    case 'typed':
+    case 'choice':
+    case 'secret':
+    case 'key':
+    case 'url':
+      return text(args, param.name);
+    case 'direction': {
+      const direction = text(args, param.name);
+      if (!DIRECTIONS.includes(direction)) throw new Unreadable(`its ${param.name} is not up, down, left or right`);
+      return direction;
+    }
+    case 'flag':
+      return typeof args[param.name] === 'boolean' ? args[param.name] : param.default === true;
+    case 'paths': {
+      const paths = args[param.name];
+      if (!Array.isArray(paths) || !paths.every((path): path is string => typeof path === 'string')) throw new Unreadable(`its ${param.name} are not text`);
+      return paths;
+    }
+    case 'point':
+      return point(args[param.name]);
+    case 'modifiers': {
+      const modifiers = args[param.name];
+      return Array.isArray(modifiers) ? modifiers.filter((key): key is string => typeof key === 'string') : [];
+    }
+    case 'size':
+      return undefined;
+  }
+}
+
+/** Read an event's target and arguments through its verb's row. */
+export function readEvent(event: ActionEventLike): EventReading {
   try {
-    return convertOrThrow(call, context);
+    if (event.verb === 'tool') {
+      return { kind: 'read', row: 'tool', target: undefined, values: new Map<string, unknown>([['name', text(event.args, 'name')], ['mutates', event.args.mutates === true]]) };
+    }
+    const row = verbRow(event.verb);
+    if (row === undefined) throw new Unreadable(`its verb ${event.verb} is unknown`);
+    const targetParam = row.params.find((param) => param.kind === 'node' && param.name === 'target');
+    if (event.ref === undefined && targetParam !== undefined && targetParam.optional !== true) throw new Unreadable('it has no target');
+    const target = event.ref === undefined ? undefined : ref(event.ref, 'target');
+    const values = new Map<string, unknown>();
+    for (const param of row.params) if (param !== targetParam && param.kind !== 'size') values.set(param.name, readParam(event.args, param));
+    return { kind: 'read', row, target, values };
+  } catch (error) {
+    if (error instanceof Unreadable) return { kind: 'unreadable', reason: error.message };
+    throw error;
+  }
+}
+
+/** Convert a successful event, read by {@link readEvent}, into what the entry records. */
+export function recordAction(event: ActionEventLike, reading: Extract<EventReading, { kind: 'read' }>, context: ConversionContext): ActionConversion {
+  try {
+    return convertOrThrow(event, reading, context);
   } catch (error) {
     if (error instanceof ConversionProblem) return { kind: 'not-cacheable', reason: error.message };
     throw error;
   }
 }
 
-function convertOrThrow(call: ActionCall, context: ConversionContext): ActionConversion {
+function convertOrThrow(event: ActionEventLike, reading: Extract<EventReading, { kind: 'read' }>, context: ConversionContext): ActionConversion {
+  const { row, target, values } = reading;
   const action = (recorded: RecordedAction): ActionConversion => ({ kind: 'action', action: recorded });
-  switch (call.verb) {
-    case 'tap':
-    case 'doubleTap':
-    case 'secondaryTap':
-      // Entries have no modifier keys: the executor does such a tap again on replay.
-      if (call.modifiers !== undefined && call.modifiers.length > 0) return action({ verb: 'gap', rule: ACTION_GAP_RULES.modifiedTap });
-      return action({ verb: call.verb, target: describe(context, call.target, 'target') });
-    case 'longPress':
-    case 'hover':
-    case 'scrollTo':
-      return action({ verb: call.verb, target: describe(context, call.target, 'target') });
-    case 'resize':
-      return action({ verb: 'gap', rule: ACTION_GAP_RULES.resize });
-    case 'type': {
-      const target = describe(context, call.target, 'target');
-      const value = provenance(context, call.value, call.target, 'type');
-      if (value.kind === 'gap') return action({ verb: 'gap', rule: value.rule });
-      return action({ verb: 'type', target, value: value.value, replace: call.replace ?? false });
+  const gap = (rule: string): ActionConversion => action({ verb: 'gap', rule });
+  if (row === 'tool') return values.get('mutates') === true ? action({ verb: 'gap', rule: ACTION_GAP_RULES.mutatingTool, tool: values.get('name') as string }) : { kind: 'skip' };
+  const record = row.record;
+  if (record.kind === 'skip') return { kind: 'skip' };
+  if (record.kind === 'gap') return gap(ACTION_GAP_RULES[record.rule]);
+  if (record.untargeted !== undefined && target === undefined) return gap(ACTION_GAP_RULES[record.untargeted]);
+  const fields: Record<string, unknown> = { verb: record.as ?? event.verb };
+  let targetKept = false;
+  const keepTarget = (): void => {
+    if (target !== undefined) fields.target = describe(context, target, 'target');
+    targetKept = true;
+  };
+  for (const param of row.params) {
+    if (param.kind === 'node' && param.name === 'target') {
+      keepTarget();
+      continue;
     }
-    case 'typeSecret':
-      // Secrets always fill the field; replay calls typeSecret again, so `replace` is informational.
-      return action({ verb: 'type', target: describe(context, call.target, 'target'), value: { kind: 'secret', name: call.name }, replace: true });
-    case 'press':
-      return call.target === undefined
-        ? action({ verb: 'press', key: call.key })
-        : action({ verb: 'press', target: describe(context, call.target, 'target'), key: call.key });
-    case 'select': {
-      const target = describe(context, call.target, 'target');
-      const value = provenance(context, call.value, call.target, 'select');
-      if (value.kind === 'gap') return action({ verb: 'gap', rule: value.rule });
-      return action({ verb: 'select', target, value: value.value });
+    if (!values.has(param.name) || record.drop?.includes(param.name) === true) continue;
+    const given = values.get(param.name);
+    switch (param.kind) {
+      case 'node':
+        fields[param.name] = describe(context, given as NodeRef, param.name);
+        break;
+      case 'typed':
+      case 'choice': {
+        const value = provenance(context, event.value, given as string, target, param.kind === 'choice' ? 'select' : 'type');
+        if (value.kind === 'gap') return gap(value.rule);
+        fields.value = value.value;
+        break;
+      }
+      case 'secret':
+        fields.value = { kind: 'secret', name: given as string };
+        break;
+      case 'paths': {
+        const paths = given as string[];
+        if (paths.length > 20) throw new ConversionProblem(`it uploads ${paths.length} files (at most 20 are recorded)`);
+        fields[param.name] = paths.map((path) => checkLength(path, 'upload path'));
+        break;
+      }
+      case 'url': {
+        const navigated = navigation(context, given as string);
+        if (navigated.verb === 'gap') return action(navigated);
+        fields[param.name] = (navigated as { url: string }).url;
+        break;
+      }
+      case 'modifiers':
+        // Entries have no modifier keys: the executor does such a tap again on replay.
+        if ((given as string[]).length > 0) return gap(ACTION_GAP_RULES.modifiedTap);
+        break;
+      default:
+        fields[param.name] = given;
     }
-    case 'check':
-      return action({ verb: 'check', target: describe(context, call.target, 'target'), checked: call.checked ?? true });
-    case 'scroll':
-      return call.target === undefined
-        ? action({ verb: 'scroll', direction: call.direction })
-        : action({ verb: 'scroll', direction: call.direction, target: describe(context, call.target, 'target') });
-    case 'upload':
-      if (call.paths.length > 20) throw new ConversionProblem(`it uploads ${call.paths.length} files (at most 20 are recorded)`);
-      return action({ verb: 'upload', target: describe(context, call.target, 'target'), paths: call.paths.map((path) => checkLength(path, 'upload path')) });
-    case 'drag':
-      return action({
-        verb: 'drag',
-        target: describe(context, call.target, 'target'),
-        destination: describe(context, call.destination, 'destination'),
-      });
-    case 'navigate':
-      return action(navigation(context, call.url));
-    case 'back':
-      return action({ verb: 'back' });
-    case 'typeText': {
-      const value = provenance(context, call.value, undefined, 'type');
-      if (value.kind === 'gap') return action({ verb: 'gap', rule: value.rule });
-      return action({ verb: 'typeText', value: value.value });
-    }
-    case 'pressKey':
-      return action({ verb: 'pressKey', key: call.key });
-    case 'dismissKeyboard':
-      // Nothing to repeat on the web; a replay that needs it would fail visibly on the next action.
-      return { kind: 'skip' };
-    case 'tapAt':
-      return call.target === undefined
-        ? action({ verb: 'tapAt', point: call.point })
-        : action({ verb: 'tapAt', point: call.point, target: describe(context, call.target, 'target') });
-    case 'hoverAt':
-    case 'dragAt':
-      return action({ verb: 'gap', rule: ACTION_GAP_RULES.pointAction });
-    case 'tool':
-      return call.mutates ? action({ verb: 'gap', rule: ACTION_GAP_RULES.mutatingTool, tool: call.name }) : { kind: 'skip' };
   }
+  if (!targetKept) keepTarget();
+  Object.assign(fields, record.fixed);
+  return action(fields as RecordedAction);
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { KeyParts } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
-import { StepRecorder, buildActEntry, type RecordedActionInput } from './record-step.js';
+import type { ActionEventLike } from './record-action.js';
+import { StepRecorder, buildActEntry } from './record-step.js';
 
 const ORIGIN = 'http://127.0.0.1:4173';
 
@@ -36,13 +37,13 @@ const metadata = {
   provenance: { verifiedBy: 'expect', executor: 'scripted', toolVersion: '0.1.0', recordedAt: '2025-01-01T00:00:00.000Z' },
 } as const;
 
-function addTodoInputs(url = `${ORIGIN}/#/`): RecordedActionInput[] {
+function addTodoInputs(url = `${ORIGIN}/#/`): ActionEventLike[] {
   const empty = todoScreen([]);
   const typed = todoScreen([], 'Buy milk');
   const added = todoScreen(['Buy milk']);
   return [
-    { call: { verb: 'type', target: { id: 'new-todo' }, value: 'Buy milk' }, before: { tree: empty, url }, after: { tree: typed, url }, ok: true },
-    { call: { verb: 'press', target: { id: 'new-todo' }, key: 'Enter' }, before: { tree: typed, url }, after: { tree: added, url }, ok: true },
+    { verb: 'type', ref: { id: 'new-todo' }, args: { value: 'Buy milk' }, before: { tree: empty, url }, after: { tree: typed, url }, outcome: 'ok', mayHaveCommitted: true },
+    { verb: 'press', ref: { id: 'new-todo' }, args: { key: 'Enter' }, before: { tree: typed, url }, after: { tree: added, url }, outcome: 'ok', mayHaveCommitted: true },
   ];
 }
 
@@ -53,7 +54,7 @@ describe('StepRecorder', () => {
     const options = Array.from({ length: 10 }, (_, position) => node('button', `Option ${position + 1}`));
     const after = screen(node('button', 'Account', { id: 'open-now' }), node('dialog', 'Account', options), node('paragraph', 'Signed in as Ann', { id: 'who' }));
     const recorder = new StepRecorder({ instruction: 'open the account dialog' });
-    recorder.record({ call: { verb: 'tap', target: { id: 'open' } }, before: { tree: before, url }, after: { tree: after, url }, ok: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'open' }, args: {}, before: { tree: before, url }, after: { tree: after, url }, outcome: 'ok', mayHaveCommitted: true });
     recorder.lookedAt({ screen: { tree: after, url }, nodeIds: ['who'] });
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
@@ -63,7 +64,7 @@ describe('StepRecorder', () => {
 
   it('records actions, routes without fragment, origins and the controls that prove the outcome', () => {
     const recorder = new StepRecorder({ instruction: 'add a todo "Buy milk"' });
-    for (const input of addTodoInputs()) recorder.record(input);
+    for (const input of addTodoInputs()) recorder.recordEvent(input);
     const result = recorder.finish();
     expect(result.kind).toBe('recorded');
     if (result.kind !== 'recorded') return;
@@ -88,8 +89,8 @@ describe('StepRecorder', () => {
     const login = screen(node('textbox', 'Password', { id: 'password', states: ['secure'] }), node('button', 'Sign in', { id: 'sign-in' }));
     const welcome = screen(node('heading', 'Welcome'));
     const recorder = new StepRecorder({ instruction: 'sign in with <secret:adminPassword>' });
-    recorder.record({ call: { verb: 'typeSecret', target: { id: 'password' }, name: 'adminPassword' }, before: { tree: login, url: `${ORIGIN}/login` }, after: { tree: login, url: `${ORIGIN}/login` }, ok: true });
-    recorder.record({ call: { verb: 'tap', target: { id: 'sign-in' } }, before: { tree: login, url: `${ORIGIN}/login` }, after: { tree: welcome, url: `${ORIGIN}/home` }, ok: true });
+    recorder.recordEvent({ verb: 'typeSecret', ref: { id: 'password' }, args: { name: 'adminPassword' }, before: { tree: login, url: `${ORIGIN}/login` }, after: { tree: login, url: `${ORIGIN}/login` }, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'sign-in' }, args: {}, before: { tree: login, url: `${ORIGIN}/login` }, after: { tree: welcome, url: `${ORIGIN}/home` }, outcome: 'ok', mayHaveCommitted: true });
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
     expect(result.recording.actions[0]).toMatchObject({ verb: 'type', value: { kind: 'secret', name: 'adminPassword' } });
@@ -104,8 +105,8 @@ describe('StepRecorder', () => {
     const recorder = new StepRecorder({ instruction: `invite ${email}`, uniqueValues: { email } });
     const before = screen(node('textbox', 'Email', { id: 'email' }), node('button', 'Invite', { id: 'invite' }));
     const after = screen(node('textbox', 'Email', { id: 'email' }), node('listitem', `Invited ${email}`));
-    recorder.record({ call: { verb: 'type', target: { id: 'email' }, value: email }, before: { tree: before, url: `${ORIGIN}/team` }, after: { tree: before, url: `${ORIGIN}/team` }, ok: true });
-    recorder.record({ call: { verb: 'tap', target: { id: 'invite' } }, before: { tree: before, url: `${ORIGIN}/team` }, after: { tree: after, url: `${ORIGIN}/team` }, ok: true });
+    recorder.recordEvent({ verb: 'type', ref: { id: 'email' }, args: { value: email }, before: { tree: before, url: `${ORIGIN}/team` }, after: { tree: before, url: `${ORIGIN}/team` }, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'invite' }, args: {}, before: { tree: before, url: `${ORIGIN}/team` }, after: { tree: after, url: `${ORIGIN}/team` }, outcome: 'ok', mayHaveCommitted: true });
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
     expect(result.recording.actions[0]).toMatchObject({ value: { kind: 'unique', param: 'email' } });
@@ -118,11 +119,11 @@ describe('StepRecorder', () => {
     const after = screen(node('heading', 'Verified'));
     const url = `${ORIGIN}/verify`;
     const recorder = new StepRecorder({ instruction: 'verify the account' });
-    recorder.record({ call: { verb: 'tool', name: 'seedAccount', mutates: true }, before: { tree: before, url }, ok: true });
-    recorder.record({ call: { verb: 'tool', name: 'readInbox', mutates: false }, before: { tree: before, url }, ok: true });
-    recorder.record({ call: { verb: 'type', target: { id: 'code' }, value: '4417' }, before: { tree: before, url }, after: { tree: before, url }, ok: true });
-    recorder.record({ call: { verb: 'tap', target: { id: 'verify' } }, before: { tree: before, url }, ok: false, mayHaveCommitted: true });
-    recorder.record({ call: { verb: 'tap', target: { id: 'verify' } }, before: { tree: before, url }, after: { tree: after, url }, ok: true });
+    recorder.recordEvent({ verb: 'tool', args: { name: 'seedAccount', mutates: true }, before: { tree: before, url }, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'tool', args: { name: 'readInbox', mutates: false }, before: { tree: before, url }, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'type', ref: { id: 'code' }, args: { value: '4417' }, before: { tree: before, url }, after: { tree: before, url }, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'verify' }, args: {}, before: { tree: before, url }, outcome: 'ACTION_FAILED', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'verify' }, args: {}, before: { tree: before, url }, after: { tree: after, url }, outcome: 'ok', mayHaveCommitted: true });
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
     expect(result.recording.actions.map((action) => action.verb === 'gap' ? `gap: ${action.rule}` : action.verb)).toEqual([
@@ -137,14 +138,14 @@ describe('StepRecorder', () => {
   it('refuses a step with more than 50 actions', () => {
     const recorder = new StepRecorder({ instruction: 'tap a lot' });
     const tree = screen(node('button', 'More', { id: 'more' }));
-    for (let count = 0; count < 51; count++) recorder.record({ call: { verb: 'tap', target: { id: 'more' } }, before: { tree, url: `${ORIGIN}/` }, ok: true });
+    for (let count = 0; count < 51; count++) recorder.recordEvent({ verb: 'tap', ref: { id: 'more' }, args: {}, before: { tree, url: `${ORIGIN}/` }, outcome: 'ok', mayHaveCommitted: true });
     expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: 'the step took more than 50 recordable actions' });
   });
 
   it('refuses a typed value over 4,096 characters', () => {
     const recorder = new StepRecorder({ instruction: 'paste the essay' });
     const tree = screen(node('textbox', 'Essay', { id: 'essay' }));
-    recorder.record({ call: { verb: 'type', target: { id: 'essay' }, value: 'word '.repeat(1000) }, before: { tree, url: `${ORIGIN}/` }, ok: true });
+    recorder.recordEvent({ verb: 'type', ref: { id: 'essay' }, args: { value: 'word '.repeat(1000) }, before: { tree, url: `${ORIGIN}/` }, outcome: 'ok', mayHaveCommitted: true });
     expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: 'action 1 (type): its value is 5000 characters (at most 4096 are recorded)' });
   });
 
@@ -152,14 +153,14 @@ describe('StepRecorder', () => {
     expect(new StepRecorder({ instruction: 'look around' }).finish()).toEqual({ kind: 'not-cacheable', reason: 'the step took no action that can be recorded' });
     const recorder = new StepRecorder({ instruction: 'hover the logo' });
     const tree = screen(node('img', 'Logo', { id: 'logo' }));
-    recorder.record({ call: { verb: 'hover', target: { id: 'logo' } }, before: { tree, url: `${ORIGIN}/` }, after: { tree, url: `${ORIGIN}/#top` }, ok: true });
+    recorder.recordEvent({ verb: 'hover', ref: { id: 'logo' }, args: {}, before: { tree, url: `${ORIGIN}/` }, after: { tree, url: `${ORIGIN}/#top` }, outcome: 'ok', mayHaveCommitted: true });
     expect(recorder.finish()).toEqual({ kind: 'not-cacheable', reason: `the step changed nothing a replay could check (still on ${ORIGIN}/)` });
   });
 
   it('counts a route change alone as something a replay can check', () => {
     const recorder = new StepRecorder({ instruction: 'open settings' });
     const tree = screen(node('link', 'Settings', { id: 'settings' }));
-    recorder.record({ call: { verb: 'tap', target: { id: 'settings' } }, before: { tree, url: `${ORIGIN}/` }, after: { tree, url: `${ORIGIN}/settings` }, ok: true });
+    recorder.recordEvent({ verb: 'tap', ref: { id: 'settings' }, args: {}, before: { tree, url: `${ORIGIN}/` }, after: { tree, url: `${ORIGIN}/settings` }, outcome: 'ok', mayHaveCommitted: true });
     const result = recorder.finish();
     expect(result.kind === 'recorded' && result.recording.endRoute).toEqual({ origin: ORIGIN, path: '/settings', query: '' });
   });
@@ -167,17 +168,17 @@ describe('StepRecorder', () => {
   it('keeps same-origin navigations as paths, and leaves gaps for ids read off the screen and secrets in URLs', () => {
     const tree = screen(node('link', 'Order 4521', { href: `${ORIGIN}/orders/4521` }));
     const recorder = new StepRecorder({ instruction: 'open the settings, then the newest order', uniqueValues: { search: 'milk run 42' } });
-    const navigate = (url: string, to: string): RecordedActionInput => ({
-      call: { verb: 'navigate', url },
+    const navigate = (url: string, to: string): ActionEventLike => ({
+      verb: 'navigate', args: { url },
       before: { tree, url: `${ORIGIN}/` },
       after: { tree, url: to },
-      ok: true,
+      outcome: 'ok', mayHaveCommitted: true,
     });
-    recorder.record(navigate(`${ORIGIN}/settings?tab=profile#top`, `${ORIGIN}/settings?tab=profile`));
-    recorder.record(navigate(`${ORIGIN}/search?q=milk%20run%2042`, `${ORIGIN}/search?q=milk%20run%2042`));
-    recorder.record(navigate(`${ORIGIN}/orders/4521`, `${ORIGIN}/orders/4521`));
-    recorder.record(navigate(`${ORIGIN}/login?token=<secret:apiToken>`, `${ORIGIN}/login`));
-    recorder.record(navigate('http://127.0.0.1:9/elsewhere', 'http://127.0.0.1:9/elsewhere'));
+    recorder.recordEvent(navigate(`${ORIGIN}/settings?tab=profile#top`, `${ORIGIN}/settings?tab=profile`));
+    recorder.recordEvent(navigate(`${ORIGIN}/search?q=milk%20run%2042`, `${ORIGIN}/search?q=milk%20run%2042`));
+    recorder.recordEvent(navigate(`${ORIGIN}/orders/4521`, `${ORIGIN}/orders/4521`));
+    recorder.recordEvent(navigate(`${ORIGIN}/login?token=<secret:apiToken>`, `${ORIGIN}/login`));
+    recorder.recordEvent(navigate('http://127.0.0.1:9/elsewhere', 'http://127.0.0.1:9/elsewhere'));
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
     expect(result.recording.actions).toEqual([

@@ -17,11 +17,10 @@ import {
   type StateControl,
 } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { actionInputFromEvent, type ActionEventLike } from './action-event.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { canDismiss, recognizeDismissals, type PerformedAction } from '../semantics/dismissal.js';
 import { actedChecks, basisOf, keepLookedAt, lookedAtIdentities, verifiedControls, type ActedTarget } from '../semantics/end-purpose.js';
-import { ACTION_GAP_RULES, convertAction, type ActionCall, type ScreenSnapshot, type ValueOrigin } from './record-action.js';
+import { ACTION_GAP_RULES, readEvent, recordAction, type ActionEventLike, type EventReading, type ScreenSnapshot } from './record-action.js';
 import { formatRoute, routeOf, sameRouteShape } from '../semantics/route-of.js';
 import { diffStateControls, stateControlKey } from '../semantics/state-controls.js';
 import { indexTree, type TreeIndex } from '../semantics/tree-index.js';
@@ -29,26 +28,14 @@ import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-e
 import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
 import { clip } from '../contract/text.js';
 
+/** An event read by its verb's row. */
+type Read = Extract<EventReading, { kind: 'read' }>;
+
 /** Most verifications of one step whose looked-at nodes are kept. */
 const MAX_LOOKS = 8;
 
 /** Most origins an entry lists (the entry schema's cap). */
 export const MAX_ORIGINS = 20;
-
-/** One action the step performed, as the runner reports it. */
-export interface RecordedActionInput {
-  call: ActionCall;
-  /** The screen the action's targets were resolved against. */
-  before: ScreenSnapshot;
-  /** The screen after the action settled (absent when the action threw before settling). */
-  after?: ScreenSnapshot;
-  /** False when the action failed. */
-  ok: boolean;
-  /** For a failed action: true when it may have changed the app before failing. */
-  mayHaveCommitted?: boolean;
-  /** Where a typed or selected value came from, when the runner knows. */
-  valueOrigin?: ValueOrigin;
-}
 
 /** What the recorder knows about the step before it starts. */
 export interface StepRecorderOptions {
@@ -109,29 +96,29 @@ export class StepRecorder {
     return this.#actions;
   }
 
-  /** Record one action the step performed (successful or not). */
-  record(input: RecordedActionInput): void {
+  /** Record one action the step performed, successful or not: a runner action event (the `onAction` seam). */
+  recordEvent(event: ActionEventLike): void {
     this.#performed++;
-    this.#start ??= input.before;
-    this.#visit(input.before.url);
-    if (input.after !== undefined) this.#visit(input.after.url);
-    this.#last = input.after ?? input.before;
-    if (this.#problem !== undefined) return;
-    if (!input.ok) {
-      if (input.mayHaveCommitted === true) this.#push({ verb: 'gap', rule: ACTION_GAP_RULES.uncertainAction });
+    const reading = readEvent(event);
+    if (reading.kind === 'unreadable') {
+      this.#problem ??= `action ${this.#performed} (${event.verb}): ${reading.reason}`;
       return;
     }
-    const conversion = convertAction(input.call, {
-      ...this.#options,
-      before: input.before,
-      beforeIndex: this.#index(input.before.tree),
-      valueOrigin: input.valueOrigin,
-    });
+    this.#start ??= event.before;
+    this.#visit(event.before.url);
+    if (event.after !== undefined) this.#visit(event.after.url);
+    this.#last = event.after ?? event.before;
+    if (this.#problem !== undefined) return;
+    if (event.outcome !== 'ok') {
+      if (event.mayHaveCommitted) this.#push({ verb: 'gap', rule: ACTION_GAP_RULES.uncertainAction });
+      return;
+    }
+    const conversion = recordAction(event, reading, { ...this.#options, before: event.before, beforeIndex: this.#index(event.before.tree) });
     if (conversion.kind === 'action') {
       this.#push(conversion.action);
-      this.#notePurpose(input.call, conversion.action);
-      this.#notePerformed(input, conversion.action);
-    } else if (conversion.kind === 'not-cacheable') this.#problem = `action ${this.#performed} (${input.call.verb}): ${conversion.reason}`;
+      this.#notePurpose(reading, conversion.action);
+      this.#notePerformed(event, reading, conversion.action);
+    } else if (conversion.kind === 'not-cacheable') this.#problem = `action ${this.#performed} (${event.verb}): ${conversion.reason}`;
   }
 
   /** What a verification after the step looked at (each verification before the next step adds to it). */
@@ -139,37 +126,31 @@ export class StepRecorder {
     if (this.#lookedAt.length < MAX_LOOKS) this.#lookedAt.push(lookedAt);
   }
 
-  #notePurpose(call: ActionCall, action: RecordedAction): void {
-    if ((call.verb === 'type' || call.verb === 'select' || call.verb === 'typeText') && call.value.trim() !== '') this.#typed.push(call.value.trim());
-    if ('target' in call && call.target !== undefined && 'target' in action && action.target !== undefined && call.verb !== 'hover' && call.verb !== 'scroll' && call.verb !== 'scrollTo' && call.verb !== 'press') {
-      this.#acted.push({ id: call.target.id, target: action.target });
+  #notePurpose(reading: Read, action: RecordedAction): void {
+    if (reading.row === 'tool') return;
+    for (const param of reading.row.params) {
+      const value = reading.values.get(param.name);
+      if ((param.kind === 'typed' || param.kind === 'choice') && typeof value === 'string' && value.trim() !== '') this.#typed.push(value.trim());
+    }
+    // What the step only looked at or moved around (a hover, a scroll, a key on it) is no control it acted on.
+    if (reading.target !== undefined && 'target' in action && action.target !== undefined && reading.row.inspects !== true) {
+      this.#acted.push({ id: reading.target.id, target: action.target });
     }
   }
 
-  #notePerformed(input: RecordedActionInput, action: RecordedAction): void {
-    const { call } = input;
-    const targetIds = [...('target' in call && call.target !== undefined ? [call.target.id] : []), ...(call.verb === 'drag' ? [call.destination.id] : [])];
-    const beforeRoute = routeOf(input.before.url);
-    const afterRoute = input.after === undefined ? undefined : routeOf(input.after.url);
+  #notePerformed(event: ActionEventLike, reading: Read, action: RecordedAction): void {
+    const others = reading.row === 'tool' ? [] : reading.row.params.filter((param) => param.kind === 'node' && param.name !== 'target').map((param) => (reading.values.get(param.name) as { id: string }).id);
+    const targetIds = [...(reading.target === undefined ? [] : [reading.target.id]), ...others];
+    const beforeRoute = routeOf(event.before.url);
+    const afterRoute = event.after === undefined ? undefined : routeOf(event.after.url);
     this.#performedActions.push({
       actionIndex: this.#actions.length - 1,
       action,
       targetIds,
-      before: this.#index(input.before.tree),
-      after: input.after?.tree,
+      before: this.#index(event.before.tree),
+      after: event.after?.tree,
       sameRoute: beforeRoute !== undefined && afterRoute !== undefined && sameRouteShape(beforeRoute, afterRoute),
     });
-  }
-
-  /** Record one runner action event (the `onAction` seam). */
-  recordEvent(event: ActionEventLike): void {
-    const conversion = actionInputFromEvent(event);
-    if (conversion.kind === 'input') {
-      this.record(conversion.input);
-      return;
-    }
-    this.#performed++;
-    this.#problem ??= `action ${this.#performed} (${event.verb}): ${conversion.reason}`;
   }
 
   /** Close the recording; `end` is the screen at step end (default: the last action's `after`). */
