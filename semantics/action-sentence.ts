@@ -1,5 +1,6 @@
 /**
- * The one grammar of an action as a sentence (`tap button "Delete" in listitem "Walk the dog"`):
+ * The one grammar of an action as a sentence (`tap button "Delete" in listitem "Walk the dog"`),
+ * each verb's words from its row of the verb table (`contract/verbs.ts`):
  * the report, `ActResult.actions`, a hand-off's `replayedPrefix`, `e2e cache show` and
  * `e2e cache diff` all spell an action this way. A live action (`step/`) and a recorded one
  * (`recorder/`) only fill in what they know: a recording also knows a control's container and
@@ -7,6 +8,7 @@
  */
 import { secretPlaceholder } from '../contract/param-values.js';
 import { clipLine } from '../contract/text.js';
+import { verbRow, type SentenceWords } from '../contract/verbs.js';
 import { uniquePlaceholder } from './unique-placeholders.js';
 import { visibleFormatCharacters, visibleText } from './visible-text.js';
 
@@ -106,63 +108,39 @@ function at(point: Point | undefined): string {
   return point === undefined ? '()' : `(${Math.round(point.x)}, ${Math.round(point.y)})`;
 }
 
-const NODE_VERBS: Readonly<Record<string, string>> = {
-  tap: 'tap',
-  doubleTap: 'double-tap',
-  longPress: 'long-press',
-  secondaryTap: 'right-click',
-  hover: 'hover',
-  scrollTo: 'scroll to',
-};
-
 /** One action as a sentence, hidden characters spelled out (`semantics/visible-text.ts`). */
 export function describeSentence(input: SentenceInput): string {
   const sentence = plainSentence(input);
   return visibleText(input.modifiers === undefined || input.modifiers.length === 0 ? sentence : `${sentence} with ${input.modifiers.join('+')}`);
 }
 
-function plainSentence(input: SentenceInput): string {
+/** The words of the verb's row (`contract/verbs.ts`), phrased. */
+function wordsOf(input: SentenceInput): SentenceWords {
   const target = nounPhrase(input.target);
-  const value = input.value === undefined ? quoteText('') : valuePhrase(input.value);
-  const within = input.target === undefined ? '' : ` in ${target}`;
-  const nodeVerb = NODE_VERBS[input.verb];
-  if (nodeVerb !== undefined) return `${nodeVerb} ${target}`;
+  return {
+    target,
+    within: input.target === undefined ? '' : ` in ${target}`,
+    hasTarget: input.target !== undefined,
+    destination: nounPhrase(input.destination),
+    value: input.value === undefined ? quoteText('') : valuePhrase(input.value),
+    key: input.key ?? '',
+    url: input.url ?? '',
+    direction: input.direction ?? '',
+    checked: input.checked,
+    point: at(input.point),
+    to: at(input.to),
+    paths: (input.paths ?? []).map(quoteText).join(', '),
+    size: input.size === undefined ? undefined : `${input.size.width}×${input.size.height}`,
+  };
+}
+
+function plainSentence(input: SentenceInput): string {
+  const row = verbRow(input.verb);
+  if (row !== undefined) return row.sentence(wordsOf(input));
+  // A project tool run and a recorded gap are no verbs of `ctx.actions`.
   switch (input.verb) {
-    case 'type':
-    case 'typeSecret':
-      return `type ${value} into ${target}`;
-    case 'typeText':
-      return `type ${value} into the focused field`;
-    case 'press':
-      return `press ${input.key ?? ''}${within}`;
-    case 'pressKey':
-      return `press ${input.key ?? ''}`;
-    case 'dismissKeyboard':
-      return 'dismiss the keyboard';
-    case 'select':
-      return `select ${value} in ${target}`;
-    case 'check':
-      return `${input.checked === false ? 'uncheck' : 'check'} ${target}`;
-    case 'scroll':
-      return `scroll ${input.direction ?? ''}${within}`;
-    case 'upload':
-      return `upload ${(input.paths ?? []).map(quoteText).join(', ')} to ${target}`;
-    case 'drag':
-      return `drag ${target} onto ${nounPhrase(input.destination)}`;
-    case 'navigate':
-      return `navigate to ${input.url ?? ''}`;
-    case 'back':
-      return 'go back';
-    case 'tapAt':
-      return input.target === undefined ? `tap at ${at(input.point)}` : `tap ${target} at ${at(input.point)}`;
-    case 'hoverAt':
-      return input.target === undefined ? `hover at ${at(input.point)}` : `hover ${target} at ${at(input.point)}`;
-    case 'dragAt':
-      return `drag from ${at(input.point)} to ${at(input.to)}`;
     case 'tool':
       return `run tool ${input.tool ?? ''}`;
-    case 'resize':
-      return input.size === undefined ? 'resize the viewport' : `resize the viewport to ${input.size.width}×${input.size.height}`;
     case 'gap':
       return input.tool === undefined ? `gap: ${input.rule ?? ''}` : `gap: ${input.rule ?? ''} ${input.tool}`;
     default:
