@@ -1,6 +1,7 @@
 /**
  * The built-in action tools (DESIGN §5): one AI SDK tool per verb the target's engine
- * declares, each a thin, strictly typed front for `ctx.actions`. A result reports what
+ * declares (the tools of the verb table, `contract/verbs.ts`), each a thin, strictly typed
+ * front for `ctx.actions`. A result reports what
  * changed on screen; a failure reports what went wrong and the current screen.
  */
 import { tool, type ToolSet } from 'ai';
@@ -8,6 +9,7 @@ import type { ToolResultOutput } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
 import { isE2EError, messageOf } from '../errors/index.js';
 import type { Verb } from '../contract/engine.js';
+import { neededVerb, POLICED_VERBS, positionalParams, VERB_TABLE, type PolicedVerb, type VerbRow, type VerbTool, type VerbToolField, type VerbToolInput } from '../contract/verbs.js';
 import type { ActionOutcome, StepContext } from '../contract/step-contract.js';
 import { isRuntimeHardStop } from './hard-stop.js';
 import { findScreenBlocks } from './screen-elision.js';
@@ -21,23 +23,15 @@ export interface ScreenOutput {
   screenshot?: Uint8Array;
 }
 
-/** Tool name for each engine verb that has one. */
+/** Tool name for each engine verb that has one: the tools of the verb table's rows, and `screenshot`. */
 export const GRAMMAR_TOOL_NAMES: Partial<Record<Verb, string>> = {
-  tap: 'tap',
-  doubleTap: 'double_tap',
-  longPress: 'long_press',
-  secondaryTap: 'right_click',
-  hover: 'hover',
-  type: 'type',
-  press: 'press',
-  select: 'select',
-  check: 'check',
-  scroll: 'scroll',
-  scrollTo: 'scroll_to',
-  navigate: 'navigate',
-  back: 'back',
+  ...Object.fromEntries(
+    POLICED_VERBS.flatMap((verb) => {
+      const row: VerbRow = VERB_TABLE[verb];
+      return row.tool === undefined || neededVerb(verb) !== verb ? [] : [[verb, row.tool.name]];
+    }),
+  ),
   screenshot: 'screenshot',
-  tapAt: 'tap_at',
 };
 
 // Rules here are checked, not sent: every request repeats every schema, and the prompt says what an id is.
@@ -115,13 +109,13 @@ function secretNameDescription(ctx: StepContext): string {
   return purposes.length === 0 ? 'The secret\'s name' : `The secret's name; ${purposes.map(([name, purpose]) => `${name}: ${purpose}`).join('; ')}`;
 }
 
-/** The rarer pointer verbs, which {@link createGrammarTools} offers as kinds of one `pointer` tool. */
-export const POINTER_KINDS = {
-  double_tap: 'doubleTap',
-  long_press: 'longPress',
-  right_click: 'secondaryTap',
-  hover: 'hover',
-} as const satisfies Record<string, Verb>;
+/** The rarer pointer verbs (rows whose tool is a `pointerKind`), which {@link createGrammarTools} offers as kinds of one `pointer` tool. */
+export const POINTER_KINDS: Readonly<Record<string, PolicedVerb>> = Object.fromEntries(
+  POLICED_VERBS.flatMap((verb) => {
+    const tool = (VERB_TABLE[verb] as VerbRow).tool;
+    return tool?.pointerKind === true ? [[tool.name, verb]] : [];
+  }),
+);
 
 /** The name of the grouped pointer tool. */
 export const POINTER_TOOL_NAME = 'pointer';
@@ -137,117 +131,89 @@ export interface GrammarToolOptions {
   pointer?: 'grouped' | 'separate';
 }
 
+/** The zod schema of one field of a verb's tool. */
+function fieldSchema(field: VerbToolField, ctx: StepContext): z.ZodType {
+  let schema: z.ZodType;
+  switch (field.kind) {
+    case 'node':
+      schema = target;
+      break;
+    case 'text':
+      schema = bounded(field.min ?? 0, field.max ?? 4096);
+      break;
+    case 'flag':
+      schema = z.boolean();
+      break;
+    case 'direction':
+      schema = z.enum(['up', 'down', 'left', 'right']);
+      break;
+    case 'secret':
+      schema = z.enum(ctx.step.secrets as [string, ...string[]]).describe(secretNameDescription(ctx));
+      break;
+    case 'coordinate':
+      schema = coordinate;
+      break;
+  }
+  return field.optional === true ? schema.optional() : schema;
+}
+
+/** The `ctx.actions` arguments a tool call stands for: fields by the parameter they fill, coordinates as one point. */
+function callArguments(row: VerbRow, tool: VerbTool, input: Readonly<Record<string, unknown>>): unknown[] {
+  const values = new Map<string, unknown>();
+  for (const field of tool.fields) {
+    const param = field.param ?? field.name;
+    const given = input[field.name];
+    if (field.kind === 'coordinate') values.set(param, { ...(values.get(param) as object | undefined), [field.name]: given });
+    else if (field.kind === 'node') values.set(param, given === undefined ? undefined : nodeRef(given as string));
+    else if (field.kind === 'flag') values.set(param, given ?? field.default);
+    else values.set(param, given);
+  }
+  const args: unknown[] = positionalParams(row).map((param) => values.get(param.name));
+  const options = row.params.filter((param) => param.option === true && values.has(param.name));
+  if (options.length > 0) args.push(Object.fromEntries(options.map((param) => [param.name, values.get(param.name)])));
+  return args;
+}
+
+/** The tool's input as its label reads it: node ids without `#`. */
+function labelInput(tool: VerbTool, input: Readonly<Record<string, unknown>>): VerbToolInput {
+  const shown: Record<string, string | number | boolean | undefined> = {};
+  for (const field of tool.fields) {
+    const given = input[field.name] as string | number | boolean | undefined;
+    shown[field.name] = field.kind === 'node' && given !== undefined ? nodeRef(given as string).id : given;
+  }
+  return shown;
+}
+
 /**
- * The built-in action tools for the verbs `ctx.target.verbs` declares, named as in DESIGN §5
- * (`tap`, `type`, …, `tap_at`), with the rarer pointer verbs grouped as `pointer({ target,
- * kind })` unless `pointer: 'separate'` asks for one tool each. `type_secret` exists when
- * the step may type secrets; `screenshot` and `tap_at` only until a secret is typed in the
- * attempt. Every body runs inside `guard`.
+ * The built-in action tools for the verbs `ctx.target.verbs` declares, one per row of the verb
+ * table with a tool (`contract/verbs.ts`), named as in DESIGN §5 (`tap`, `type`, …, `tap_at`),
+ * with the rarer pointer verbs grouped as `pointer({ target, kind })` unless `pointer:
+ * 'separate'` asks for one tool each. `type_secret` exists when the step may type secrets;
+ * `screenshot` and `tap_at` only until a secret is typed in the attempt. Every body runs inside
+ * `guard`.
  */
 export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions): ToolSet {
   const { guard } = helpers;
-  const verbs = new Set<Verb>(ctx.target.verbs);
+  const verbs = new Set<string>(ctx.target.verbs);
   const pictures: PictureState = { seen: false };
   const act = (label: string, action: () => Promise<ActionOutcome>): Promise<ScreenOutput | string> => guard(() => perform(ctx, label, action, pictures));
-  const tools: ToolSet = {};
-  const onNode = (verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' | 'hover' | 'scrollTo', description: string): void => {
-    if (!verbs.has(verb)) return;
-    const name = GRAMMAR_TOOL_NAMES[verb]!;
-    tools[name] = tool({
-      description,
-      inputSchema: z.strictObject({ target }),
-      execute: ({ target: id }) => act(`${name} #${nodeRef(id).id}`, () => ctx.actions[verb](nodeRef(id))),
-      toModelOutput,
-    });
-  };
-  onNode('tap', 'Click a node.');
-  const kinds = Object.entries(POINTER_KINDS).filter(([, verb]) => verbs.has(verb)).map(([kind]) => kind as keyof typeof POINTER_KINDS);
-  if ((helpers.pointer ?? 'grouped') === 'grouped' && kinds.length > 1) {
-    tools[POINTER_TOOL_NAME] = tool({
-      description: 'Double-click, long-press, right-click or hover a node.',
-      inputSchema: z.strictObject({ target, kind: z.enum(kinds as [typeof kinds[number], ...typeof kinds]) }),
-      // Labelled with the verb's own tool name, so results and transcripts read as if it were one.
-      execute: ({ target: id, kind }) => act(`${kind} #${nodeRef(id).id}`, () => ctx.actions[POINTER_KINDS[kind]](nodeRef(id))),
-      toModelOutput,
-    });
-  } else {
-    onNode('doubleTap', 'Double-click a node.');
-    onNode('longPress', 'Press and hold a node.');
-    onNode('secondaryTap', 'Right-click a node.');
-    onNode('hover', 'Hover over a node.');
-  }
-  onNode('scrollTo', 'Scroll a node into view.');
-  if (verbs.has('type')) {
-    tools['type'] = tool({
-      description: 'Type into a field (replace false appends).',
-      inputSchema: z.strictObject({ target, text: bounded(0, 4096), replace: z.boolean().optional() }),
-      execute: ({ target: id, text, replace }) =>
-        act(`type into #${nodeRef(id).id}`, () => ctx.actions.type(nodeRef(id), text, { replace: replace ?? true })),
-      toModelOutput,
-    });
-    const secrets = ctx.step.secrets;
-    if (secrets.length > 0) {
-      tools['type_secret'] = tool({
-        description: 'Type a secret into a field by its name; you never see its value.',
-        inputSchema: z.strictObject({ target, secret: z.enum(secrets as [string, ...string[]]).describe(secretNameDescription(ctx)) }),
-        execute: ({ target: id, secret }) => act(`type secret ${secret} into #${nodeRef(id).id}`, () => ctx.actions.typeSecret(nodeRef(id), secret)),
-        toModelOutput,
-      });
-    }
-  }
-  if (verbs.has('press')) {
-    tools['press'] = tool({
-      description: 'Press a key (Enter, Escape, Control+A) on a node or the focus.',
-      inputSchema: z.strictObject({ key: bounded(1, 40), target: target.optional() }),
-      execute: ({ key, target: id }) =>
-        act(`press ${key}${id === undefined ? '' : ` on #${nodeRef(id).id}`}`, () => ctx.actions.press(id === undefined ? undefined : nodeRef(id), key)),
-      toModelOutput,
-    });
-  }
-  if (verbs.has('select')) {
-    tools['select'] = tool({
-      description: 'Pick a select box option by label or value.',
-      inputSchema: z.strictObject({ target, value: bounded(1, 1024) }),
-      execute: ({ target: id, value }) => act(`select "${value}" in #${nodeRef(id).id}`, () => ctx.actions.select(nodeRef(id), value)),
-      toModelOutput,
-    });
-  }
-  if (verbs.has('check')) {
-    tools['check'] = tool({
-      description: 'Tick a checkbox, radio or switch (checked false unticks).',
-      inputSchema: z.strictObject({ target, checked: z.boolean().optional() }),
-      execute: ({ target: id, checked }) =>
-        act(`${checked === false ? 'uncheck' : 'check'} #${nodeRef(id).id}`, () => ctx.actions.check(nodeRef(id), checked ?? true)),
-      toModelOutput,
-    });
-  }
-  if (verbs.has('scroll')) {
-    tools['scroll'] = tool({
-      description: 'Scroll the page, or a node, by a screen.',
-      inputSchema: z.strictObject({ direction: z.enum(['up', 'down', 'left', 'right']), target: target.optional() }),
-      execute: ({ direction, target: id }) =>
-        act(`scroll ${direction}`, () => ctx.actions.scroll(direction, id === undefined ? undefined : nodeRef(id))),
-      toModelOutput,
-    });
-  }
-  if (verbs.has('navigate')) {
-    tools['navigate'] = tool({
-      description: 'Open a URL or path of the app.',
-      inputSchema: z.strictObject({ url: bounded(1, 2048) }),
-      execute: ({ url }) => act(`navigate to ${url}`, () => ctx.actions.navigate(url)),
-      toModelOutput,
-    });
-  }
-  if (verbs.has('back')) {
-    tools['back'] = tool({
-      description: 'Go back a page.',
-      inputSchema: z.strictObject({}),
-      execute: () => act('back', () => ctx.actions.back()),
-      toModelOutput,
-    });
-  }
   const pixelsAllowed = !ctx.attempt.secretFilled();
-  if (verbs.has('screenshot') && pixelsAllowed) {
+  const tools: ToolSet = {};
+  const call = (verb: PolicedVerb, args: unknown[]): Promise<ActionOutcome> => (ctx.actions[verb] as (...given: unknown[]) => Promise<ActionOutcome>)(...args);
+  const offered = (verb: PolicedVerb, spec: VerbTool): boolean => {
+    const needs = neededVerb(verb);
+    if (needs === null || !verbs.has(needs)) return false;
+    if (spec.fields.some((field) => field.kind === 'secret') && ctx.step.secrets.length === 0) return false;
+    return spec.offAfterSecret === undefined || pixelsAllowed;
+  };
+  const kinds = Object.entries(POINTER_KINDS).filter(([, verb]) => verbs.has(verb)).map(([kind]) => kind);
+  const grouped = (helpers.pointer ?? 'grouped') === 'grouped' && kinds.length > 1;
+  let screenshotOffered = false;
+  // `screenshot` comes before the point tools, which act on what it shows.
+  const offerScreenshot = (): void => {
+    if (screenshotOffered) return;
+    screenshotOffered = true;
+    if (!verbs.has('screenshot') || !pixelsAllowed) return;
     tools['screenshot'] = tool({
       description: 'See the screen as an image.',
       inputSchema: z.strictObject({}),
@@ -261,18 +227,36 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
         }),
       toModelOutput,
     });
-  }
-  if (verbs.has('tapAt') && pixelsAllowed) {
-    tools['tap_at'] = tool({
-      description: 'Click a point of the screenshot.',
-      inputSchema: z.strictObject({ x: coordinate, y: coordinate }),
-      execute: ({ x, y }) =>
-        guard(async (): Promise<ScreenOutput | string> => {
-          if (ctx.attempt.secretFilled()) return 'Point taps are off after a secret was typed in this test.';
-          return perform(ctx, `tap at (${x}, ${y})`, () => ctx.actions.tapAt({ x, y }), pictures);
-        }),
+  };
+  for (const verb of POLICED_VERBS) {
+    const row: VerbRow = VERB_TABLE[verb];
+    const spec = row.tool;
+    if (spec === undefined) continue;
+    if (spec.offAfterSecret !== undefined) offerScreenshot();
+    if (!offered(verb, spec)) continue;
+    if (spec.pointerKind === true && grouped) {
+      tools[POINTER_TOOL_NAME] ??= tool({
+        description: 'Double-click, long-press, right-click or hover a node.',
+        inputSchema: z.strictObject({ target, kind: z.enum(kinds as [string, ...string[]]) }),
+        // Labelled with the verb's own tool name, so results and transcripts read as if it were one.
+        execute: ({ target: id, kind }) => act(`${kind} #${nodeRef(id).id}`, () => call(POINTER_KINDS[kind]!, [nodeRef(id)])),
+        toModelOutput,
+      });
+      continue;
+    }
+    const offAfterSecret = spec.offAfterSecret;
+    tools[spec.name] = tool({
+      description: spec.description,
+      inputSchema: z.strictObject(Object.fromEntries(spec.fields.map((field) => [field.name, fieldSchema(field, ctx)]))),
+      execute: (input: Record<string, unknown>) => {
+        const label = spec.label(labelInput(spec, input));
+        const action = () => call(verb, callArguments(row, spec, input));
+        if (offAfterSecret === undefined) return act(label, action);
+        return guard(async (): Promise<ScreenOutput | string> => (ctx.attempt.secretFilled() ? offAfterSecret : perform(ctx, label, action, pictures)));
+      },
       toModelOutput,
     });
   }
+  offerScreenshot();
   return tools;
 }
