@@ -1,27 +1,27 @@
 /**
  * Replay one recorded `act` step with no model (DESIGN §6); a divergence stops it with a reason
- * and the prefix that ran. See replayer/README.md, "Replaying a step".
+ * and the prefix that ran. See replayer/README.md, "Replaying a step". The named steps: the
+ * start check, one step per recorded action (through `replay-call.ts`), the end-state wait.
  */
-import type { ActEntry, RecordedAction, TargetDescription, TypedValue } from '../cache-format/entry.js';
-import type { NodeRef, ScreenNode } from '../contract/engine.js';
+import type { ActEntry, RecordedAction } from '../cache-format/entry.js';
 import { isEngineError } from '../contract/engine.js';
 import type { ReplayClassification } from '../contract/cache-outcome.js';
 import type { MutationSurface, StepMutation } from '../contract/mutation.js';
 import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { sleep } from '../contract/deadline.js';
-import { E2EError, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
+import { hasTrait, isE2EError, messageOf } from '../errors/index.js';
 import { describeAction } from '../semantics/describe-action.js';
-import { canDismiss, containerOnScreen } from '../semantics/dismissal.js';
+import { canDismiss } from '../semantics/dismissal.js';
 import { originOf } from '../semantics/route-of.js';
-import { indexTree, type ContainerInfo, type TreeIndex } from '../semantics/tree-index.js';
-import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
+import type { TreeIndex } from '../semantics/tree-index.js';
+import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
 import { checkEndState, type SkippedDismissal } from './end-check.js';
-import { matchTarget } from './match-target.js';
-import { coveringOverlay, interceptingSnippet, knownContainers, nameObstruction } from './obstruction.js';
+import { replayCall } from './replay-call.js';
+import { ReplayScreen } from './replay-screen.js';
+import { gapStop, ReplayStop, type ReplayStopReason } from './replay-stop.js';
 import { matchRoute } from './route-match.js';
 
-/** Why a replay stopped (the cache reasons a replay itself can produce). */
-export type ReplayStopReason = 'wrong-context' | 'target-not-found' | 'target-ambiguous' | 'gap' | 'action-failed' | 'end-mismatch';
+export type { ReplayStopReason } from './replay-stop.js';
 
 /** The outcome of a replay. */
 export type ReplayOutcome =
@@ -40,7 +40,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 100;
  * missing banner must not cost the full target wait. Capped by the target wait.
  */
 export const DISMISSAL_LOOK_MS = 1_000;
-
 
 /** What a replay needs. */
 export interface ReplayStepOptions {
@@ -70,34 +69,15 @@ export interface ReplayStepOptions {
   mutation?: { mutation: StepMutation; surface: MutationSurface } | undefined;
 }
 
-interface Screen {
-  tree: ScreenNode;
-  url: string;
-}
-
-/** A stop raised inside the replay loop and turned into a {@link ReplayOutcome}. */
-class ReplayStop {
-  constructor(
-    readonly reason: ReplayStopReason,
-    readonly message: string,
-    readonly mayHaveCommitted = false,
-  ) {}
-}
-
-function formatDuration(milliseconds: number): string {
-  return milliseconds >= 1000 ? `${Number((milliseconds / 1000).toFixed(1))} s` : `${milliseconds} ms`;
-}
+/** What one recorded action's step came to. */
+type ActionStep =
+  | { kind: 'ran' }
+  /** A dismissal whose container was absent, or the audit's skipped action. */
+  | { kind: 'skipped'; dismissal?: SkippedDismissal; note?: string }
+  | { kind: 'stopped'; stop: ReplayStop };
 
 /** A stopped replay wait rejects with the signal's own reason (the step's stop error). */
 const passReason = (reason: unknown): unknown => reason;
-
-/** Verbs whose (first) target must be enabled; a disabled one is waited for like a missing one. */
-const NEEDS_ENABLED: ReadonlySet<RecordedAction['verb']> = new Set([
-  'tap', 'doubleTap', 'longPress', 'secondaryTap', 'type', 'press', 'select', 'check', 'upload', 'drag', 'tapAt',
-]);
-
-/** Verbs that point at their target; something covering it takes the pointer. */
-const POINTER_VERBS: ReadonlySet<RecordedAction['verb']> = new Set(['tap', 'doubleTap', 'longPress', 'secondaryTap', 'hover', 'check', 'drag', 'tapAt']);
 
 /**
  * Whether a failed action may still have changed the app: the error's own
@@ -131,246 +111,162 @@ function resolveUrl(url: string, base: string): string {
   }
 }
 
-function targetsOf(action: RecordedAction): TargetDescription[] {
-  switch (action.verb) {
-    case 'drag':
-      return [action.target, action.destination];
-    case 'press':
-    case 'scroll':
-    case 'tapAt':
-      return action.target === undefined ? [] : [action.target];
-    case 'navigate':
-    case 'back':
-    case 'typeText':
-    case 'pressKey':
-    case 'gap':
-      return [];
-    default:
-      return [action.target];
+/** One replay of one entry: what ran, what was skipped, and the live screen. */
+class StepReplay {
+  readonly #options: ReplayStepOptions;
+  readonly #entry: ActEntry;
+  readonly #uniqueValues: Readonly<Record<string, string>>;
+  readonly #waitMs: number;
+  readonly #pollMs: number;
+  readonly #sentences: string[];
+  readonly #screen: ReplayScreen;
+  readonly #ran: string[] = [];
+  readonly #skipped: SkippedDismissal[] = [];
+  readonly #notes: string[] = [];
+
+  constructor(options: ReplayStepOptions) {
+    this.#options = options;
+    this.#entry = options.entry;
+    this.#uniqueValues = options.uniqueValues ?? {};
+    this.#waitMs = options.waitForTargetMs ?? DEFAULT_WAIT_FOR_TARGET_MS;
+    this.#pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#sentences = options.entry.actions.map(describeAction);
+    this.#screen = new ReplayScreen({
+      entry: options.entry,
+      observe: options.observe,
+      uniqueValues: this.#uniqueValues,
+      waitMs: this.#waitMs,
+      lookMs: Math.min(options.dismissalLookMs ?? DISMISSAL_LOOK_MS, this.#waitMs),
+      pollMs: this.#pollMs,
+      signal: options.signal,
+    });
   }
-}
 
-/** Replay a recorded step. Throws only for cancellation and runtime hard stops. */
-export async function replayStep(options: ReplayStepOptions): Promise<ReplayOutcome> {
-  const { entry, actions, signal } = options;
-  const uniqueValues = options.uniqueValues ?? {};
-  const secrets = new Set(options.secretsAvailable ?? []);
-  const waitMs = options.waitForTargetMs ?? DEFAULT_WAIT_FOR_TARGET_MS;
-  const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  const lookMs = Math.min(options.dismissalLookMs ?? DISMISSAL_LOOK_MS, waitMs);
-  const total = entry.actions.length;
-  const sentences = entry.actions.map(describeAction);
-  const ran: string[] = [];
-  const skipped: SkippedDismissal[] = [];
-  const notes: string[] = [];
-  let known: Set<string> | undefined;
+  get #total(): number {
+    return this.#entry.actions.length;
+  }
 
-  const stopped = (stop: ReplayStop, actionIndex: number | undefined): ReplayOutcome => {
-    const where = actionIndex === undefined ? '' : `at action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]}: `;
+  async run(): Promise<ReplayOutcome> {
+    await this.#screen.refresh();
+    const start = this.#checkStart();
+    if (start !== undefined) return this.#stopped(start.stop, start.actionIndex);
+    const replayStart = { tree: this.#screen.indexOf(this.#screen.current.tree), url: this.#screen.current.url };
+    for (const [actionIndex, action] of this.#entry.actions.entries()) {
+      this.#options.signal?.throwIfAborted();
+      const step = await this.#replayAction(actionIndex, action);
+      if (step.kind === 'stopped') return this.#stopped(step.stop, actionIndex);
+      if (step.kind === 'skipped' && step.dismissal !== undefined) {
+        this.#skipped.push(step.dismissal);
+        this.#notes.push(step.note!);
+      }
+    }
+    return this.#awaitEndState(replayStart);
+  }
+
+  /** The start route matches, and every value the actions type has one in this run. */
+  #checkStart(): { stop: ReplayStop; actionIndex: number | undefined } | undefined {
+    const start = matchRoute(this.#entry.startRoute, this.#screen.current.url);
+    if (start.kind === 'mismatch') return { stop: new ReplayStop('wrong-context', `start route ${start.detail}`), actionIndex: undefined };
+    const secrets = new Set(this.#options.secretsAvailable ?? []);
+    for (const [actionIndex, action] of this.#entry.actions.entries()) {
+      const value = 'value' in action ? action.value : undefined;
+      if (value?.kind === 'secret' && !secrets.has(value.name)) {
+        return { stop: new ReplayStop('action-failed', `the secret ${value.name} is not available to this step`), actionIndex };
+      }
+      if (value?.kind === 'unique' && !Object.hasOwn(this.#uniqueValues, value.param)) {
+        return { stop: new ReplayStop('action-failed', `the unique() param ${value.param} has no value in this run`), actionIndex };
+      }
+    }
+    return undefined;
+  }
+
+  /** The page is on an origin the recording visited, and a navigation goes to one. */
+  #checkOrigin(action: RecordedAction): ReplayStop | undefined {
+    const { origins } = this.#entry;
+    const current = this.#screen.current.url;
+    const origin = originOf(current);
+    if (origin !== undefined && !origins.includes(origin)) return new ReplayStop('wrong-context', `the page is on ${origin}, which the recording never visited`);
+    if (action.verb === 'navigate') {
+      const destination = originOf(resolveUrl(fillUniquePlaceholders(action.url, this.#uniqueValues), current));
+      if (destination !== undefined && !origins.includes(destination)) return new ReplayStop('action-failed', `refused: ${destination} is an origin the recording never visited`);
+    }
+    return undefined;
+  }
+
+  /** Repeat one recorded action: checks, dismissal, re-found targets, the call, the screen it left. */
+  async #replayAction(actionIndex: number, action: RecordedAction): Promise<ActionStep> {
+    const mutation = this.#options.mutation;
+    if (mutation?.mutation.kind === 'skip-action' && mutation.mutation.action === actionIndex) return { kind: 'skipped' };
+    if (action.verb === 'gap') return { kind: 'stopped', stop: gapStop() };
+    const wrongOrigin = this.#checkOrigin(action);
+    if (wrongOrigin !== undefined) return { kind: 'stopped', stop: wrongOrigin };
+    if (canDismiss(action) && action.dismisses !== undefined && !(await this.#screen.dismissalShows(action.dismisses, action.target))) {
+      // The sentence already names the container: it is the target's own.
+      const note = `skipped: action ${actionIndex + 1} of ${this.#total}, ${this.#sentences[actionIndex]!}: its ${action.dismisses.role} was absent`;
+      return { kind: 'skipped', dismissal: { container: action.dismisses, target: action.target }, note };
+    }
+    const found = await this.#screen.findAll(action);
+    if (found.kind === 'stop') return { kind: 'stopped', stop: found.stop };
+    const [target] = found.refs;
+    const covered = this.#screen.covered(action, target);
+    if (covered !== undefined) return { kind: 'stopped', stop: covered };
+    const call = replayCall(action, found.refs, this.#uniqueValues);
+    if (call.kind === 'stop') return { kind: 'stopped', stop: call.stop };
+    const surface = actionIndex < this.#total - 1 ? (this.#options.briefActions ?? this.#options.actions) : this.#options.actions;
+    const silenced = mutation?.mutation.kind === 'break-handlers' && mutation.mutation.action === actionIndex ? await mutation.surface.silenceHandlers() : undefined;
+    let outcome: ActionOutcome;
+    try {
+      outcome = await call.run(surface);
+    } catch (error) {
+      // These end the step rather than the replay (the `endsReplay` trait); they propagate to the runner.
+      if (this.#options.signal?.aborted === true || (isE2EError(error) && hasTrait(error.code, 'endsReplay'))) throw error;
+      const failure = failureLine(error);
+      return { kind: 'stopped', stop: (await this.#screen.obstructed(failure, target)) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error)) };
+    } finally {
+      await silenced?.();
+    }
+    this.#ran.push(this.#sentences[actionIndex]!);
+    await this.#screen.after(outcome.observation);
+    return { kind: 'ran' };
+  }
+
+  /** Wait up to the target wait for the recorded end state to hold. */
+  async #awaitEndState(replayStart: { tree: TreeIndex; url: string }): Promise<ReplayOutcome> {
+    const skipped = this.#skipped;
+    if (skipped.length === this.#total) {
+      const what = this.#notes.map((note) => note.replace(/^skipped: /, '')).join('; ');
+      return this.#stopped(new ReplayStop('end-mismatch', `every action was skipped (${what}), so nothing the replay did proves the step`), undefined);
+    }
+    const deadline = Date.now() + this.#waitMs;
+    for (;;) {
+      const check = checkEndState({ entry: this.#entry, replayStart, end: this.#screen.current, uniqueValues: this.#uniqueValues, skipped });
+      if (check.ok) {
+        const lines = [...this.#notes, ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
+        return lines.length === 0 ? { kind: 'finished', actions: this.#ran } : { kind: 'finished', actions: this.#ran, notes: lines };
+      }
+      if (Date.now() >= deadline) return this.#stopped(new ReplayStop('end-mismatch', `after all ${this.#total} actions, ${check.detail}`), undefined);
+      await sleep(this.#pollMs, this.#options.signal, passReason);
+      await this.#screen.refresh();
+    }
+  }
+
+  #stopped(stop: ReplayStop, actionIndex: number | undefined): ReplayOutcome {
+    const total = this.#total;
+    const where = actionIndex === undefined ? '' : `at action ${actionIndex + 1} of ${total}, ${this.#sentences[actionIndex]}: `;
     const detail = `${where}${stop.message}`;
     // Only an end check after actions that really ran blames the app; every other stop is the screen's.
-    const regression = stop.reason === 'end-mismatch' && actionIndex === undefined && skipped.length < total;
+    const regression = stop.reason === 'end-mismatch' && actionIndex === undefined && this.#skipped.length < total;
     return {
       kind: 'stopped',
       reason: stop.reason,
       classification: regression ? 'regression' : 'drift',
       detail,
-      prefix: { actions: [...ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
+      prefix: { actions: [...this.#ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
     };
-  };
-
-  const observe = async (): Promise<Screen> => {
-    const observation = await options.observe();
-    if (observation.tree === undefined) throw new E2EError('INVALID_STATE', 'replayStep needs observations with a tree (observe({ tree: true }))');
-    return { tree: observation.tree, url: observation.url };
-  };
-
-  const valueOf = (value: TypedValue): string => {
-    if (value.kind === 'literal') return value.value;
-    if (value.kind === 'unique') {
-      if (!Object.hasOwn(uniqueValues, value.param)) throw new ReplayStop('action-failed', `the unique() param ${value.param} has no value in this run`);
-      return uniqueValues[value.param]!;
-    }
-    throw new ReplayStop('action-failed', `a secret (${value.name}) can only be typed into a field`);
-  };
-
-  let current = await observe();
-  const start = matchRoute(entry.startRoute, current.url);
-  if (start.kind === 'mismatch') return stopped(new ReplayStop('wrong-context', `start route ${start.detail}`), undefined);
-  for (const [actionIndex, action] of entry.actions.entries()) {
-    const value = action.verb === 'type' || action.verb === 'select' || action.verb === 'typeText' ? action.value : undefined;
-    if (value?.kind === 'secret' && !secrets.has(value.name)) {
-      return stopped(new ReplayStop('action-failed', `the secret ${value.name} is not available to this step`), actionIndex);
-    }
-    if (value?.kind === 'unique' && !Object.hasOwn(uniqueValues, value.param)) {
-      return stopped(new ReplayStop('action-failed', `the unique() param ${value.param} has no value in this run`), actionIndex);
-    }
   }
-  // A screen is indexed once, however many looks (find, dismissal, covering dialog) it gets.
-  const indexes = new WeakMap<ScreenNode, TreeIndex>();
-  const indexOf = (tree: ScreenNode): TreeIndex => {
-    let index = indexes.get(tree);
-    if (index === undefined) indexes.set(tree, (index = indexTree(tree)));
-    return index;
-  };
-  const replayStart = { tree: indexOf(current.tree), url: current.url };
+}
 
-  /**
-   * Re-find a target, waiting up to `waitMs` while it is missing or, for an action that needs
-   * an enabled control, disabled (the engine would otherwise wait its full action timeout).
-   */
-  const find = async (target: TargetDescription, needsEnabled: boolean): Promise<NodeRef> => {
-    const wanted = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const index = indexOf(current.tree);
-      const match = matchTarget(wanted, index);
-      if (match.kind === 'ambiguous') throw new ReplayStop('target-ambiguous', match.detail);
-      const disabled = match.kind === 'found' && needsEnabled && index.byId.get(match.id)?.node.states.includes('disabled') === true;
-      if (match.kind === 'found' && !disabled) return { id: match.id };
-      if (Date.now() >= deadline) {
-        if (disabled) throw new ReplayStop('action-failed', `stayed disabled for ${formatDuration(waitMs)}`);
-        throw new ReplayStop('target-not-found', `not found within ${formatDuration(waitMs)} (${match.kind === 'not-found' ? match.detail : ''})`);
-      }
-      await sleep(pollMs, signal, passReason);
-      current = await observe();
-    }
-  };
-
-  /** Whether a dismissal's container or target shows within {@link lookMs}. */
-  const dismissalShows = async (container: ContainerInfo, target: TargetDescription): Promise<boolean> => {
-    const wantedContainer = { role: container.role, name: fillUniquePlaceholders(container.name, uniqueValues) };
-    const wantedTarget = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
-    const deadline = Date.now() + lookMs;
-    for (;;) {
-      const index = indexOf(current.tree);
-      if (containerOnScreen(index, wantedContainer) || matchTarget(wantedTarget, index).kind !== 'not-found') return true;
-      if (Date.now() >= deadline) return false;
-      await sleep(pollMs, signal, passReason);
-      current = await observe();
-    }
-  };
-
-  /** Stop before a pointer action when a dialog the recording never had covers its target. */
-  const refuseCovered = (action: RecordedAction, target: NodeRef | undefined): void => {
-    if (target === undefined || !POINTER_VERBS.has(action.verb)) return;
-    known ??= knownContainers(entry);
-    const overlay = coveringOverlay(indexOf(current.tree), target.id, known);
-    if (overlay !== undefined) throw new ReplayStop('action-failed', `${overlay} is in the way`);
-  };
-
-  /** After the engine said another element takes the pointer: a stop that names it. */
-  const obstructed = async (failure: string, target: NodeRef | undefined): Promise<ReplayStop | undefined> => {
-    const snippet = interceptingSnippet(failure);
-    if (snippet === undefined || target === undefined) return undefined;
-    const before = current;
-    current = await observe();
-    const index = indexOf((indexOf(current.tree).byId.has(target.id) ? current : before).tree);
-    known ??= knownContainers(entry);
-    // The engine gives up before sending any input, so nothing reached the app.
-    return new ReplayStop('action-failed', `${nameObstruction(index, target.id, snippet, known)} is in the way`);
-  };
-
-  const perform = async (action: RecordedAction, refs: NodeRef[], surface: StepActions): Promise<ActionOutcome> => {
-    const [target, destination] = refs;
-    switch (action.verb) {
-      case 'tap':
-      case 'doubleTap':
-      case 'longPress':
-      case 'secondaryTap':
-      case 'hover':
-      case 'scrollTo':
-        return surface[action.verb](target!);
-      case 'type':
-        return action.value.kind === 'secret'
-          ? surface.typeSecret(target!, action.value.name)
-          : surface.type(target!, valueOf(action.value), { replace: action.replace });
-      case 'press':
-        return surface.press(target, action.key);
-      case 'select':
-        return surface.select(target!, valueOf(action.value));
-      case 'check':
-        return surface.check(target!, action.checked);
-      case 'scroll':
-        return surface.scroll(action.direction, target);
-      case 'upload':
-        return surface.upload(target!, action.paths);
-      case 'drag':
-        return surface.drag(target!, destination!);
-      case 'navigate':
-        return surface.navigate(fillUniquePlaceholders(action.url, uniqueValues));
-      case 'back':
-        return surface.back();
-      case 'typeText':
-        return surface.typeText(valueOf(action.value));
-      case 'pressKey':
-        return surface.pressKey(action.key);
-      case 'tapAt':
-        // A re-found control is tapped as itself; a bare point is tapped where it was.
-        return target === undefined ? surface.tapAt(action.point) : surface.tap(target);
-      case 'gap':
-        throw new ReplayStop('gap', 'cannot be repeated; the agent takes over here');
-    }
-  };
-
-  const mutation = options.mutation?.mutation;
-  for (const [actionIndex, action] of entry.actions.entries()) {
-    signal?.throwIfAborted();
-    if (mutation?.kind === 'skip-action' && mutation.action === actionIndex) continue;
-    try {
-      if (action.verb === 'gap') throw new ReplayStop('gap', 'cannot be repeated; the agent takes over here');
-      const origin = originOf(current.url);
-      if (origin !== undefined && !entry.origins.includes(origin)) {
-        throw new ReplayStop('wrong-context', `the page is on ${origin}, which the recording never visited`);
-      }
-      if (action.verb === 'navigate') {
-        const destinationOrigin = originOf(resolveUrl(fillUniquePlaceholders(action.url, uniqueValues), current.url));
-        if (destinationOrigin !== undefined && !entry.origins.includes(destinationOrigin)) {
-          throw new ReplayStop('action-failed', `refused: ${destinationOrigin} is an origin the recording never visited`);
-        }
-      }
-      if (canDismiss(action) && action.dismisses !== undefined && !(await dismissalShows(action.dismisses, action.target))) {
-        skipped.push({ container: action.dismisses, target: action.target });
-        // The sentence already names the container: it is the target's own.
-        notes.push(`skipped: action ${actionIndex + 1} of ${total}, ${sentences[actionIndex]!}: its ${action.dismisses.role} was absent`);
-        continue;
-      }
-      const refs: NodeRef[] = [];
-      for (const [position, target] of targetsOf(action).entries()) refs.push(await find(target, position === 0 && NEEDS_ENABLED.has(action.verb)));
-      refuseCovered(action, refs[0]);
-      let outcome: ActionOutcome;
-      const silenced = mutation?.kind === 'break-handlers' && mutation.action === actionIndex ? await options.mutation!.surface.silenceHandlers() : undefined;
-      try {
-        outcome = await perform(action, refs, actionIndex < total - 1 ? (options.briefActions ?? actions) : actions);
-      } catch (error) {
-        if (error instanceof ReplayStop) throw error;
-        // These end the step rather than the replay (the `endsReplay` trait); they propagate to the runner.
-        if (signal?.aborted === true || (isE2EError(error) && hasTrait(error.code, 'endsReplay'))) throw error;
-        const failure = failureLine(error);
-        throw (await obstructed(failure, refs[0])) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error));
-      } finally {
-        await silenced?.();
-      }
-      ran.push(sentences[actionIndex]!);
-      current = outcome.observation.tree === undefined ? await observe() : { tree: outcome.observation.tree, url: outcome.observation.url };
-    } catch (error) {
-      if (error instanceof ReplayStop) return stopped(error, actionIndex);
-      throw error;
-    }
-  }
-
-  if (skipped.length === total) {
-    return stopped(new ReplayStop('end-mismatch', `every action was skipped (${notes.map((note) => note.replace(/^skipped: /, '')).join('; ')}), so nothing the replay did proves the step`), undefined);
-  }
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const check = checkEndState({ entry, replayStart, end: current, uniqueValues, skipped });
-    if (check.ok) {
-      const lines = [...notes, ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
-      return lines.length === 0 ? { kind: 'finished', actions: ran } : { kind: 'finished', actions: ran, notes: lines };
-    }
-    if (Date.now() >= deadline) return stopped(new ReplayStop('end-mismatch', `after all ${total} actions, ${check.detail}`), undefined);
-    await sleep(pollMs, signal, passReason);
-    current = await observe();
-  }
+/** Replay a recorded step. Throws only for cancellation and runtime hard stops. */
+export function replayStep(options: ReplayStepOptions): Promise<ReplayOutcome> {
+  return new StepReplay(options).run();
 }
