@@ -8,7 +8,7 @@ import { EDITABLE_ROLES, findNode, nodeAtPoint, normalizeRef, requirePoint, requ
 import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
 import { isEngineError, KEY_MODIFIERS, type EngineAction, type EngineInstance, type KeyModifier, type NodeRef, type ScreenNode, type ScrollDirection, type SessionAction, type Verb } from '../contract/engine.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
-import type { ScreenObserver } from './screen-observer.js';
+import { actionOutcome, type ScreenObserver } from './screen-observer.js';
 import type { SettleMode } from './settle.js';
 import type { SecretVault } from '../secrets/vault.js';
 import type { ActionOutcome, Observation, ScrollUntilOptions, StepActions, TapOptions } from '../contract/step-contract.js';
@@ -196,11 +196,10 @@ export function createPolicedActions(host: ActionHost, session: StepSession, opt
         emit({ ...withTarget, after, outcome: session.hardStop.code, mayHaveCommitted: true });
         throw session.hardStop;
       }
-      const changes = host.observer.changes(before, after);
       session.latest = after;
       session.sentences.push(sentence);
       emit({ ...withTarget, after, outcome: 'ok', mayHaveCommitted: true });
-      return { changes, observation: host.present(after, { tree: true }) };
+      return actionOutcome(() => host.observer.changes(before, after), host.present(after, { tree: true }));
     });
   }
 
