@@ -140,9 +140,22 @@ export function normalizeVolatileText(text: string): string {
   return result;
 }
 
+/** Comparable forms already worked out: a replay indexes a screen after every action, and most labels repeat. */
+const comparable = new Map<string, string>();
+/** Most forms kept (the memo starts over when full), and the longest text kept in it. */
+const MAX_COMPARABLE = 20_000;
+const MAX_COMPARABLE_CHARS = 500;
+
 /** The form in which two texts are compared: volatile parts as placeholders, case folded. */
 export function comparableText(text: string): string {
-  return normalizeVolatileText(text).toLowerCase();
+  let form = comparable.get(text);
+  if (form === undefined) {
+    form = normalizeVolatileText(text).toLowerCase();
+    if (text.length > MAX_COMPARABLE_CHARS) return form;
+    if (comparable.size >= MAX_COMPARABLE) comparable.clear();
+    comparable.set(text, form);
+  }
+  return form;
 }
 
 /** True when two texts read the same once volatile parts are placeholders and case is folded. */

@@ -11,6 +11,7 @@ import { describeSentence, type SentenceInput, type SentenceNoun } from '../sema
 import { findNode } from './action-targets.js';
 import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
 import type { PolicedScope } from './policed-scope.js';
+import { actionOutcome } from './screen-observer.js';
 
 /** Everything one call needs. */
 export interface ActionSpec {
@@ -132,10 +133,9 @@ export async function performPoliced(scope: PolicedScope, spec: ActionSpec): Pro
     };
     await runBounded(scope, spec, sentence, report);
     const after = await settleAfter(scope, before, report);
-    const changes = host.observer.changes(before, after);
     session.latest = after;
     session.sentences.push(sentence);
     report({ after, outcome: 'ok', mayHaveCommitted: true });
-    return { changes, observation: host.present(after, { tree: true }) };
+    return actionOutcome(() => host.observer.changes(before, after), host.present(after, { tree: true }));
   });
 }

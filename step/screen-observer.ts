@@ -10,7 +10,7 @@ import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.
 import { redactDeep } from '../secrets/redactor.js';
 import type { SecretVault } from '../secrets/vault.js';
 import { settleAfterAction, type SettleMode } from './settle.js';
-import type { Observation } from '../contract/step-contract.js';
+import type { ActionOutcome, Observation } from '../contract/step-contract.js';
 import type { RunnerObservation } from '../contract/step-seams.js';
 
 /** Observes the screen for one attempt. */
@@ -37,17 +37,48 @@ export interface ScreenObserver {
 
 /** The executor's view of an observation: the tree only when asked for. */
 export function presentObservation(observation: RunnerObservation, options: { tree?: boolean | undefined }): Observation {
-  const presented: Observation = {
-    text: observation.text,
-    revision: observation.revision,
-    url: observation.url,
-    path: observation.path,
-    nodeCount: observation.nodeCount,
-  };
+  const presented: Observation = withLazyText(
+    { revision: observation.revision, url: observation.url, path: observation.path, nodeCount: observation.nodeCount },
+    () => observation.text,
+  );
   if (observation.treeUnavailable === true) presented.treeUnavailable = true;
   else if (options.tree === true) presented.tree = observation.tree;
   if (observation.keyboardVisible !== undefined) presented.keyboardVisible = observation.keyboardVisible;
   return presented;
+}
+
+/**
+ * `fields` with a `text` rendered on first read and kept (an ordinary enumerable property from
+ * then on): a replay reads the tree of every screen but the text of almost none, and rendering
+ * a large screen costs more than indexing it.
+ */
+function withLazyText<T extends object>(fields: T, render: () => string): T & { text: string } {
+  return withLazy('text', render, fields);
+}
+
+/**
+ * `fields` with `key` computed on first read and kept, placed first (where such keys always
+ * stood, so printed objects keep their key order); assigning it replaces the value.
+ */
+function withLazy<K extends string, T extends object>(key: K, compute: () => string, fields: T): T & Record<K, string> {
+  let value: string | undefined;
+  const target = Object.defineProperty({}, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= compute()),
+    set: (next: string) => {
+      value = next;
+    },
+  });
+  return Object.assign(target, fields) as T & Record<K, string>;
+}
+
+/**
+ * An action's outcome whose change report is diffed on first read: a replay reads the new
+ * tree after every action but the report of none.
+ */
+export function actionOutcome(changes: () => string, observation: Observation): ActionOutcome {
+  return withLazy('changes', changes, { observation });
 }
 
 /** The text of a screen whose tree could not be read: what happened and what still works. */
@@ -107,6 +138,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
   const marks = new WeakMap<RunnerObservation, ChangeMark>();
   const waitForChange = engine.waitForChange?.bind(engine);
   const redact = (text: string) => vault.redact(text);
+  const noSecrets = vault.names().length === 0;
 
   function failure(error: unknown): E2EError {
     const cause = { cause: cleanedCause(error, redact) };
@@ -119,15 +151,13 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
     const url = redact(observation.url);
     const unavailable = observation.treeUnavailable === true;
     // The engine clips long texts without knowing the secrets; no piece of one may survive the clip.
-    const tree: ScreenNode = unavailable ? emptyScreenRoot() : redactDeep(observation.root, redact);
-    const result: RunnerObservation = {
-      text: unavailable ? unavailableScreenText(revision, screenPathOf(url), redact(observation.unavailableReason ?? 'the capture failed')) : renderScreen({ root: tree, url }, { revision }),
-      revision,
-      url,
-      path: screenPathOf(url),
-      nodeCount: unavailable ? 0 : observation.nodeCount,
-      tree,
-    };
+    // With no secret configured, redaction is the identity: the engine's fresh tree is kept as it is.
+    const tree: ScreenNode = unavailable ? emptyScreenRoot() : noSecrets ? observation.root : redactDeep(observation.root, redact);
+    const shown = revision;
+    const fields = { revision, url, path: screenPathOf(url), nodeCount: unavailable ? 0 : observation.nodeCount, tree };
+    const result: RunnerObservation = unavailable
+      ? { ...fields, text: unavailableScreenText(revision, fields.path, redact(observation.unavailableReason ?? 'the capture failed')) }
+      : withLazyText(fields, () => renderScreen({ root: tree, url }, { revision: shown }));
     if (unavailable) result.treeUnavailable = true;
     if (observation.keyboardVisible !== undefined) result.keyboardVisible = observation.keyboardVisible;
     shapes.set(result, shapeOf(observation));

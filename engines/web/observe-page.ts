@@ -75,22 +75,22 @@ function installedWalkExpression(argument: WalkArguments): string {
   );
 }
 
+/** The states of a bitmask (most nodes have none). */
+function statesOf(mask: number): NodeState[] {
+  const states: NodeState[] = [];
+  if (mask === 0) return states;
+  for (let index = 0; index < NODE_STATES.length; index++) if ((mask & (1 << index)) !== 0) states.push(NODE_STATES[index]!);
+  return states;
+}
+
 /** Turn a walked node into a screen node, depth-first, counting as it goes. */
 function toScreenNode(walked: WalkedNode, depth: number, counter: { nodes: number; textIds: Set<string> }): ScreenNode {
   counter.nodes++;
   if (walked.r === 'text') counter.textIds.add(walked.i);
-  const states: NodeState[] = [];
-  NODE_STATES.forEach((state, index) => {
-    if ((walked.s & (1 << index)) !== 0) states.push(state);
-  });
-  const node: ScreenNode = {
-    id: walked.i,
-    role: walked.r,
-    name: walked.n,
-    states,
-    depth,
-    children: (walked.c ?? []).map((child) => toScreenNode(child, depth + 1, counter)),
-  };
+  const walkedChildren = walked.c;
+  const children: ScreenNode[] = [];
+  if (walkedChildren !== undefined) for (const child of walkedChildren) children.push(toScreenNode(child, depth + 1, counter));
+  const node: ScreenNode = { id: walked.i, role: walked.r, name: walked.n, states: statesOf(walked.s), depth, children };
   if (walked.t !== undefined) node.text = walked.t;
   if (walked.v !== undefined) node.value = walked.v;
   if (walked.d !== undefined) node.testId = walked.d;

@@ -45,6 +45,27 @@ export function pageSemantics() {
     return collapse(text);
   };
 
+  /**
+   * A field's labels as `element.labels` lists them (in tree order), without its cost: that
+   * list searches the whole document for every field. A label whose control is the field is
+   * either an ancestor of it or names its id in `for`, in the same tree.
+   */
+  const labelsOf = (element: Element): Element[] => {
+    if (element.localName === 'input' && (element as HTMLInputElement).type === 'hidden') return [];
+    const found: Element[] = [];
+    for (let node = element.parentElement; node !== null; node = node.parentElement) {
+      if (node.localName === 'label' && (node as HTMLLabelElement).control === element) found.push(node);
+    }
+    if (element.id !== '') {
+      const root = element.getRootNode() as Document | ShadowRoot;
+      for (const label of Array.from(root.querySelectorAll(`label[for="${CSS.escape(element.id)}"]`))) {
+        if ((label as HTMLLabelElement).control === element && !found.includes(label)) found.push(label);
+      }
+    }
+    if (found.length < 2) return found;
+    return found.sort((left, right) => (left.compareDocumentPosition(right) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  };
+
   const implicitRole = (element: Element, tag: string): string => {
     switch (tag) {
       case 'a':
@@ -150,8 +171,8 @@ export function pageSemantics() {
       if (type === 'image') return input.alt || input.value || 'Submit';
     }
     if (tag === 'input' || tag === 'textarea' || tag === 'select' || tag === 'meter' || tag === 'progress' || tag === 'output') {
-      const labels = (element as HTMLInputElement).labels;
-      if (labels !== null && labels.length > 0) return collapse(Array.from(labels, labelText).join(' '));
+      const labels = labelsOf(element);
+      if (labels.length > 0) return collapse(labels.map(labelText).join(' '));
       return '';
     }
     if (tag === 'img' || tag === 'area') return collapse(element.getAttribute('alt') ?? '');

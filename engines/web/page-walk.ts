@@ -283,10 +283,11 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     const inline = display === 'inline' || display === 'contents';
     if (COLLAPSED.has(role) && testId === null) {
       // Wrappers only need the zero-size check, and inline boxes never clip.
-      if (display !== 'inline' && display !== 'contents' && tag !== 'slot') {
+      // The overflow first: most wrappers do not clip, and then their size needs no layout read.
+      if (display !== 'inline' && display !== 'contents' && tag !== 'slot' && style.overflow !== 'visible') {
         const html = element as HTMLElement;
         const empty = html.offsetWidth === undefined ? element.getClientRects().length === 0 : html.offsetWidth === 0 || html.offsetHeight === 0;
-        if (empty && style.overflow !== 'visible') return;
+        if (empty) return;
       }
       if (!inline) out.push(null);
       const control = tag === 'label' ? (element as HTMLLabelElement).control : null;

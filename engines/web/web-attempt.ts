@@ -177,7 +177,8 @@ export class WebAttempt implements EngineInstance {
     } catch (error) {
       throw toEngineError(error, description);
     } finally {
-      await target.element.dispose().catch(() => undefined);
+      // Not awaited: the handle's release needs no answer, and the next command queues behind it.
+      target.element.dispose().catch(() => undefined);
     }
   }
 

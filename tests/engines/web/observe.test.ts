@@ -139,6 +139,30 @@ describe('web engine observation', () => {
     expect(allNodes(navigated.root).filter((node) => node.id !== 'root' && firstIds.has(node.id))).toEqual([]);
   });
 
+  it('names a field by exactly the labels whose control it is, in document order, each in its own tree', async () => {
+    const instance = await open('rerender.html');
+    const page = surfaceOf(engine).page();
+    await page.setContent(
+      '<label>Outer <input id="a" data-testid="a"></label> <label for="a">By for</label>' +
+        '<label for="b">First</label> <input id="b" data-testid="b"> <label for="b">Second</label>' +
+        '<label for="other">Wraps <input id="c" data-testid="c"></label> <input id="other" data-testid="other">' +
+        '<label>Two <input data-testid="d"> <input data-testid="e"></label>' +
+        '<label for="m">Level</label> <meter id="m" data-testid="m" value="0.5"></meter>' +
+        '<label for="s">Document label</label> <div id="host"></div>' +
+        '<script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = \'<label for="s">Shadow label</label> <input id="s" data-testid="s">\';</script>',
+    );
+    const { root } = await instance.observe();
+    const named = (testId: string): string | undefined => allNodes(root).find((node) => node.testId === testId)?.name;
+    // What the browser's own `labels` lists for each field, as the walk names them.
+    const browser = await page.evaluate(() => {
+      const text = (label: Element): string => Array.from(label.childNodes, (node) => (node.nodeType === 3 ? node.textContent : '')).join('').replace(/\s+/g, ' ').trim();
+      const fields = [...Array.from(document.querySelectorAll('[data-testid]')), ...Array.from(document.getElementById('host')!.shadowRoot!.querySelectorAll('[data-testid]'))];
+      return Object.fromEntries(fields.map((field) => [field.getAttribute('data-testid'), Array.from((field as HTMLInputElement).labels ?? [], text).join(' ')]));
+    });
+    expect(browser).toEqual({ a: 'Outer By for', b: 'First Second', c: '', other: 'Wraps', d: 'Two', e: '', m: 'Level', s: 'Shadow label' });
+    for (const [testId, name] of Object.entries(browser)) expect(named(testId), testId).toBe(name);
+  });
+
   it('observes a 1,000-element page whole (its speed is a bench figure: replay_observe_ms)', async () => {
     const instance = await open('rerender.html');
     const page = surfaceOf(engine).page();

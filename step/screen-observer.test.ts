@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineInstance, EngineObservation, ScreenNode } from '../contract/engine.js';
+import { SecretVault } from '../secrets/vault.js';
+import { actionOutcome, createScreenObserver, presentObservation } from './screen-observer.js';
+import { renderScreen } from './screen-text.js';
+
+function tree(label: string): ScreenNode {
+  return { id: 'root', role: 'document', name: 'Shop', states: [], depth: 0, children: [{ id: 'n1', role: 'button', name: label, states: [], depth: 1, children: [] }] };
+}
+
+/** An engine that only observes: each observation shows the next of `labels`. */
+function engineShowing(labels: string[]): EngineInstance {
+  let index = 0;
+  const observe = async (): Promise<EngineObservation> => ({ root: tree(labels[Math.min(index++, labels.length - 1)]!), url: 'http://shop.test/cart', title: 'Shop', nodeCount: 2 });
+  return { observe } as unknown as EngineInstance;
+}
+
+describe('screen observer', () => {
+  it('hands out the screen text as an ordinary first key, rendered from the redacted tree when read', async () => {
+    const observer = createScreenObserver(engineShowing(['Pay with hunter2hunter2']), new SecretVault({ card: { value: 'hunter2hunter2' } }));
+    const observation = await observer.capture();
+    expect(Object.keys(observation)[0]).toBe('text');
+    expect(observation.text).toBe(renderScreen({ root: observation.tree, url: observation.url }, { revision: observation.revision }));
+    expect(observation.text).toContain('<secret:card>');
+    expect(observation.text).not.toContain('hunter2');
+    const copy = { ...observation };
+    expect(copy.text).toBe(observation.text);
+    expect((JSON.parse(JSON.stringify(observation)) as { text: string }).text).toBe(observation.text);
+    const presented = presentObservation(observation, { tree: true });
+    expect(Object.keys(presented)[0]).toBe('text');
+    expect(presented.text).toBe(observation.text);
+    presented.text = 'replaced';
+    expect(presented.text).toBe('replaced');
+    expect(observation.text).not.toBe('replaced');
+  });
+
+  it('keeps the engine tree as it is when no secret is configured, and the text still reads it', async () => {
+    const observer = createScreenObserver(engineShowing(['Pay now']), new SecretVault({}));
+    const observation = await observer.capture();
+    expect(observation.tree.children[0]?.name).toBe('Pay now');
+    expect(observation.text).toContain('button "Pay now"');
+  });
+
+  it('reports an action outcome whose change report is diffed once, on first read', async () => {
+    const observer = createScreenObserver(engineShowing(['Add', 'Added']), new SecretVault({}));
+    const before = await observer.capture();
+    const after = await observer.capture();
+    let diffs = 0;
+    const outcome = actionOutcome(() => {
+      diffs++;
+      return observer.changes(before, after);
+    }, presentObservation(after, { tree: true }));
+    expect(diffs).toBe(0);
+    expect(Object.keys(outcome)).toEqual(['changes', 'observation']);
+    expect(outcome.changes).toContain('"Added"');
+    expect(outcome.changes).toBe(observer.changes(before, after));
+    expect(diffs).toBe(1);
+  });
+});
