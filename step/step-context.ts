@@ -19,7 +19,6 @@ import type {
   TargetInfo,
   TurnRecord,
 } from '../contract/step-contract.js';
-import type { ArtifactRef } from './step-record.js';
 import type { ActionEvent } from '../contract/step-seams.js';
 import { toolScope, type StepSession } from './step-session.js';
 
@@ -42,12 +41,6 @@ export interface StepContextHost {
   /** Attach an artifact to the test (errors are the host's to log). */
   attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
   nextArtifactId(kind: 'screenshot' | 'transcript'): string;
-}
-
-/** Where a step's context reports what the executor attached. */
-export interface StepSinks {
-  attach(artifact: ArtifactRef): void;
-  turns(turns: TurnRecord[]): void;
 }
 
 /** What the step knows about its agent. */
@@ -170,9 +163,9 @@ async function runTool<T>(host: StepContextHost, session: StepSession, tool: { n
 /** The context of one step. */
 export function buildStepContext(
   host: StepContextHost,
-  step: { agent: StepAgent; executor: StepExecutor; session: StepSession; actions: StepActions; prefix: ReplayedPrefix | undefined; sinks: StepSinks },
+  step: { agent: StepAgent; executor: StepExecutor; session: StepSession; actions: StepActions; prefix: ReplayedPrefix | undefined },
 ): StepContext {
-  const { agent, executor, session, sinks } = step;
+  const { agent, executor, session } = step;
   const context: StepContext = {
     step: session.info,
     observe: observerFor(host, session, { firstScreen: 'mounted' }),
@@ -206,18 +199,18 @@ export function buildStepContext(
       if (!host.debug || typeof text !== 'string') return;
       const id = host.nextArtifactId('transcript');
       const label = `transcript of step ${session.info.index}`;
-      sinks.attach({ id, kind: 'transcript', label });
+      session.artifacts.push({ id, kind: 'transcript', label });
       // Attached under its id (no label), so the id names the Playwright attachment.
       void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text) });
     },
     attachTurns: (turns) => {
-      if (Array.isArray(turns)) sinks.turns(clipTurns(turns).map((turn) => redactDeep(turn, (text) => host.redact(text))));
+      if (Array.isArray(turns)) session.turns = clipTurns(turns).map((turn) => redactDeep(turn, (text) => host.redact(text)));
     },
     attachScreenshot: async (pixels, label) => {
       if (host.secretFilled()) return 'withheld';
       const id = host.nextArtifactId('screenshot');
       const shown = host.redact(String(label));
-      sinks.attach({ id, kind: 'screenshot', label: shown });
+      session.artifacts.push({ id, kind: 'screenshot', label: shown });
       // The id it resolves with names the Playwright attachment (the seed's contract), so no label.
       await host.attach({ name: id, contentType: 'image/png', body: pixels });
       return id;

@@ -17,6 +17,7 @@ import type {
   LedgerEntry,
   OpaqueLanguageModel,
   ReplayedPrefix,
+  StepActions,
   StepEvidence,
   StepExecutor,
   StepInfo,
@@ -45,6 +46,7 @@ import { StepSession } from './step-session.js';
 import { stepTitle } from './step-title.js';
 import { checkVerdict, statusForCode, stepEvidenceOf } from './verdict.js';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
+import { NO_HAND_OFF, cacheOf, handOffOf, type HandOff, type Replayed, type StepDecision } from './step-decision.js';
 
 export type { RunStepOptions } from './step-options.js';
 
@@ -123,6 +125,26 @@ export interface StepOutcome {
   cache?: CacheOutcome;
   /** The model turns the executor recorded (`ctx.attachTurns`), clipped and redacted. */
   turns?: TurnRecord[];
+}
+
+/** A step call, checked: what was asked, of which agent. */
+interface StepCall {
+  kind: StepKind;
+  /** `agent.act`, … (for messages). */
+  method: string;
+  text: string;
+  options: RunStepOptions;
+  agentName: string;
+  entry: AgentEntry;
+}
+
+/** A started step: its instruction prepared, its executor chosen, its session running. */
+interface StartedStep {
+  prepared: PreparedInstruction;
+  executor: StepExecutor | undefined;
+  session: StepSession;
+  /** When the step started (the clock's time). */
+  started: number;
 }
 
 /** The attempt-scoped step runner. */
@@ -270,8 +292,35 @@ export class AttemptRunner {
     this.#attemptDeadline.abort(error ?? new E2EError('CANCELLED', 'The test ended while the step was running.'));
   }
 
-  /** Run one step. Bad calls throw `INVALID_ARGUMENT`; everything else ends in the outcome's verdict. */
+  /**
+   * Run one step. Bad calls throw `INVALID_ARGUMENT`; everything else ends in the outcome's verdict.
+   * The step is checked, started, decided (see {@link StepDecision}), ended, then recorded.
+   */
   async runStep(kind: StepKind, instruction: unknown, rawOptions?: unknown): Promise<StepOutcome> {
+    const call = this.#checkCall(kind, instruction, rawOptions);
+    const step = this.#startStep(call);
+    const { session } = step;
+    this.#logger.debug(`step ${session.info.index} ${kind}: ${session.info.instruction}`);
+    let decision: StepDecision;
+    let endScreen: RunnerObservation | undefined;
+    try {
+      decision = await this.#decide(call, step);
+      endScreen = await this.#endScreen(decision, session);
+    } finally {
+      session.end();
+      session.deadline.dispose();
+    }
+    const verdict = this.#reportedVerdict(call, decision.verdict);
+    this.#tellInterceptor(decision, verdict, endScreen);
+    await this.#evidence(session.info.index, `after ${stepTitle(kind, this.redact(session.info.instruction))}`, session.artifacts);
+    const record = this.#record(call, step, decision, verdict);
+    this.#records.push(record);
+    this.#logger.debug(`step ${record.index} ${verdict.status}${verdict.errorCode === undefined ? '' : ` ${verdict.errorCode}`}: ${verdict.summary}`);
+    return outcomeOf(record, verdict);
+  }
+
+  /** Check a step call before anything runs: instruction, options, agent, no step running, attempt not stopped. */
+  #checkCall(kind: StepKind, instruction: unknown, rawOptions: unknown): StepCall {
     const method = `agent.${kind}`;
     const text = requireInstruction(instruction, method);
     const options = parseOptions(kind, rawOptions, method);
@@ -288,7 +337,13 @@ export class AttemptRunner {
       throw new E2EError('INVALID_STATE', `${method} was called while another step runs; await each agent call before the next.`);
     }
     this.#attemptDeadline.throwIfStopped();
-    const prepared = prepareInstruction(text, options.params, this.#vault, method);
+    return { kind, method, text, options, agentName, entry };
+  }
+
+  /** Start the step: its instruction prepared, its index taken, its executor chosen, its session running under its limits. */
+  #startStep(call: StepCall): StartedStep {
+    const { kind, entry, options } = call;
+    const prepared = prepareInstruction(call.text, options.params, this.#vault, call.method);
     const index = this.#stepCount++;
     const started = this.#clock.now();
     const executor = this.#executorFor(kind, entry);
@@ -307,64 +362,7 @@ export class AttemptRunner {
     );
     const session = new StepSession({ info, budget: new StepBudget(limits), deadline, paramSources: prepared.sources, clock: this.#clock });
     this.#current = session;
-    const artifacts: ArtifactRef[] = [];
-    let turns: TurnRecord[] | undefined;
-    let cache: CacheOutcome | undefined;
-    let afterStep: ((finished: FinishedStepView) => void) | undefined;
-    let judged: JudgedEvidence | undefined;
-    let endScreen: RunnerObservation | undefined;
-    let verdict: StepVerdict;
-    this.#logger.debug(`step ${index} ${kind}: ${info.instruction}`);
-    try {
-      verdict = await this.#decide(kind, entry, agentName, executor, options, prepared, session, {
-        attach: (artifact) => artifacts.push(artifact),
-        turns: (value) => (turns = value),
-        cache: (value) => (cache = value),
-        after: (callback) => (afterStep = callback),
-        evidence: (value) => (judged = value),
-      });
-      endScreen = await this.#endScreen(kind, verdict, session, afterStep !== undefined);
-    } finally {
-      session.end();
-      deadline.dispose();
-    }
-    if (kind === 'extract' && verdict.status === 'passed' && !(options.schema as { safeParse(input: unknown): { success: boolean } }).safeParse(verdict.value).success) {
-      verdict = { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
-    }
-    verdict = { ...verdict, summary: this.redact(verdict.summary) };
-    if (afterStep !== undefined) this.#afterStep(afterStep, verdict, verdict.status === 'passed' ? judged : undefined, endScreen);
-    await this.#evidence(index, `after ${stepTitle(kind, this.redact(info.instruction))}`, artifacts);
-    const record: StepRecord = {
-      index,
-      kind,
-      instruction: info.instruction,
-      agent: agentName,
-      executor: executor?.name ?? 'none',
-      status: verdict.status,
-      summary: verdict.summary,
-      modelCalls: session.budget.modelCalls(),
-      tokens: session.budget.tokens(),
-      actions: [...session.sentences],
-      durationMs: Math.max(0, this.#clock.now() - started),
-      timing: { modelMs: session.budget.modelMs(), ...session.timing },
-      artifacts,
-    };
-    if (verdict.errorCode !== undefined) record.errorCode = verdict.errorCode;
-    if (cache !== undefined) record.cache = redactDeep(cache, (value) => this.redact(value));
-    if (turns !== undefined) record.turns = turns;
-    this.#records.push(record);
-    this.#logger.debug(`step ${index} ${verdict.status}${verdict.errorCode === undefined ? '' : ` ${verdict.errorCode}`}: ${verdict.summary}`);
-    const outcome: StepOutcome = {
-      index,
-      verdict,
-      modelCalls: record.modelCalls,
-      tokens: record.tokens,
-      actions: record.actions,
-      durationMs: record.durationMs,
-    };
-    if (record.cache !== undefined) outcome.cache = record.cache;
-    if (record.turns !== undefined) outcome.turns = record.turns;
-    return outcome;
+    return { prepared, executor, session, started };
   }
 
   #defaultAgentName(): string {
@@ -392,22 +390,26 @@ export class AttemptRunner {
     return info;
   }
 
-  async #decide(
-    kind: StepKind,
-    entry: AgentEntry,
-    agentName: string,
-    executor: StepExecutor | undefined,
-    options: RunStepOptions,
-    prepared: PreparedInstruction,
-    session: StepSession,
-    sinks: {
-      attach(artifact: ArtifactRef): void;
-      turns(turns: TurnRecord[]): void;
-      cache(value: CacheOutcome | undefined): void;
-      after(callback: (finished: FinishedStepView) => void): void;
-      evidence(value: JudgedEvidence): void;
-    },
-  ): Promise<StepVerdict> {
+  /** Decide the step: refused before it starts, replayed by the interceptor, or handed to the executor. Never throws. */
+  async #decide(call: StepCall, step: StartedStep): Promise<StepDecision> {
+    const refusal = this.#refusal(call);
+    if (refusal !== undefined) return { kind: 'refused', verdict: refusal };
+    const { session } = step;
+    const actions = createPolicedActions(this.#host, session);
+    let handOff: HandOff = NO_HAND_OFF;
+    try {
+      const interception = await this.#intercept(call, step, actions);
+      if (interception.kind === 'replayed') return interception;
+      handOff = interception.handOff;
+      if (step.executor === undefined) return { kind: 'unavailable', verdict: unavailableVerdict(call), handOff };
+      return await this.#execute(call, step, step.executor, actions, handOff);
+    } catch (error) {
+      return { kind: 'errored', verdict: this.#final(this.#verdictOfError(error, session), session), handOff };
+    }
+  }
+
+  /** Why the step may not start: a vision assert its executor cannot see, or a page on an origin the policy refuses. */
+  #refusal({ kind, options, entry }: StepCall): StepVerdict | undefined {
     if (kind === 'assert' && options.vision !== undefined && options.vision !== false && entry.executor !== undefined && entry.executor.vision !== true) {
       return {
         status: 'blocked',
@@ -415,46 +417,42 @@ export class AttemptRunner {
         summary: `agent.assert with vision needs an executor that declares \`vision: true\`; ${entry.executor.name} does not.`,
       };
     }
-    const refusal = this.#refusedPlace();
-    if (refusal !== undefined) return { status: 'blocked', errorCode: 'POLICY_DENIED', summary: refusal };
-    const actions = createPolicedActions(this.#host, session);
-    const observe = observerFor(this.#contextHost, session);
-    try {
-      let prefix: ReplayedPrefix | undefined;
-      const interceptor = this.#options.stepInterceptor;
-      if (interceptor !== undefined) {
-        const decision = await session.deadline.race(
-          interceptor(this.#intercepted(kind, entry, agentName, executor, prepared, session.info, options.agentContext), {
-            actions,
-            briefActions: createPolicedActions(this.#host, session, { settle: 'brief' }),
-            observe,
-            signal: session.deadline.signal,
-            redact: (text) => this.redact(text),
-            remainingMs: () => session.deadline.remainingMs(),
-          }),
-        );
-        if ('handled' in decision) {
-          sinks.cache(decision.handled.cache);
-          return this.#final(checkVerdict(decision.handled.verdict, kind, this.#facts(session)), session);
-        }
-        sinks.cache(decision.cache);
-        if (decision.afterStep !== undefined) sinks.after(decision.afterStep);
-        prefix = decision.continueWith;
-      }
-      if (executor === undefined) {
-        const needs = kind === 'act' ? 'the built-in agent and its model' : 'the built-in judgments';
-        const fix = kind === 'act' || kind === 'assert' ? ' or give it an `executor`' : '';
-        return { status: 'blocked', errorCode: 'MODEL_UNAVAILABLE', summary: `agent.${kind} needs ${needs}: set \`model\` on agents.${agentName}${fix}.` };
-      }
-      const agent = { context: this.#agentContext(entry, options.agentContext), model: entry.model, judge: entry.judge, providerOptions: entry.providerOptions };
-      const context = buildStepContext(this.#contextHost, { agent, executor, session, actions, prefix, sinks });
-      const raw = await session.deadline.race(Promise.resolve().then(() => executor.runStep(context)));
-      const evidence = stepEvidenceOf(raw, kind);
-      if (evidence !== undefined) sinks.evidence(judgedEvidence(evidence, session.latest));
-      return this.#final(checkVerdict(raw, kind, this.#facts(session)), session);
-    } catch (error) {
-      return this.#final(this.#verdictOfError(error, session), session);
+    const place = this.#refusedPlace();
+    return place === undefined ? undefined : { status: 'blocked', errorCode: 'POLICY_DENIED', summary: place };
+  }
+
+  /** Offer the step to the interceptor (the cache): it replays the step itself, or hands it on with what it found. */
+  async #intercept(call: StepCall, step: StartedStep, actions: StepActions): Promise<Replayed | { kind: 'handed-off'; handOff: HandOff }> {
+    const interceptor = this.#options.stepInterceptor;
+    if (interceptor === undefined) return { kind: 'handed-off', handOff: NO_HAND_OFF };
+    const { session } = step;
+    const result = await session.deadline.race(
+      interceptor(this.#intercepted(call, step), {
+        actions,
+        briefActions: createPolicedActions(this.#host, session, { settle: 'brief' }),
+        observe: observerFor(this.#contextHost, session),
+        signal: session.deadline.signal,
+        redact: (text) => this.redact(text),
+        remainingMs: () => session.deadline.remainingMs(),
+      }),
+    );
+    if ('handled' in result) {
+      const verdict = this.#final(checkVerdict(result.handled.verdict, call.kind, this.#facts(session)), session);
+      return { kind: 'replayed', verdict, cache: result.handled.cache };
     }
+    return { kind: 'handed-off', handOff: { prefix: result.continueWith, cache: result.cache, afterStep: result.afterStep } };
+  }
+
+  /** Run the executor on the step's context; its verdict is checked against the rules and the facts. */
+  async #execute(call: StepCall, step: StartedStep, executor: StepExecutor, actions: StepActions, handOff: HandOff): Promise<StepDecision> {
+    const { kind, entry, options } = call;
+    const { session } = step;
+    const agent = { context: this.#agentContext(entry, options.agentContext), model: entry.model, judge: entry.judge, providerOptions: entry.providerOptions };
+    const context = buildStepContext(this.#contextHost, { agent, executor, session, actions, prefix: handOff.prefix });
+    const raw = await session.deadline.race(Promise.resolve().then(() => executor.runStep(context)));
+    const named = stepEvidenceOf(raw, kind);
+    const evidence = named === undefined ? undefined : judgedEvidence(named, session.latest);
+    return { kind: 'concluded', verdict: this.#final(checkVerdict(raw, kind, this.#facts(session)), session), handOff, evidence };
   }
 
   /** Why no step may act where the page is now (an origin the policy refuses), or undefined. */
@@ -473,9 +471,11 @@ export class AttemptRunner {
   /**
    * The screen a recorded act step ends on: taken once the page held still, so effects that
    * land after the last action settled (a submit that fetches, then navigates) are part of it.
+   * Only an interceptor that waits for the step's end wants it.
    */
-  async #endScreen(kind: StepKind, verdict: StepVerdict, session: StepSession, wanted: boolean): Promise<RunnerObservation | undefined> {
-    if (!wanted || kind !== 'act' || verdict.status !== 'passed' || session.sentences.length === 0 || session.latest === undefined) return undefined;
+  async #endScreen(decision: StepDecision, session: StepSession): Promise<RunnerObservation | undefined> {
+    const wanted = handOffOf(decision).afterStep !== undefined;
+    if (!wanted || session.info.kind !== 'act' || decision.verdict.status !== 'passed' || session.sentences.length === 0 || session.latest === undefined) return undefined;
     try {
       const screen = await this.#observer.quiet(session.latest, session.deadline.signal);
       session.latest = screen;
@@ -486,14 +486,52 @@ export class AttemptRunner {
     }
   }
 
-  #afterStep(callback: (finished: FinishedStepView) => void, verdict: StepVerdict, evidence: JudgedEvidence | undefined, endScreen?: RunnerObservation): void {
+  /** The verdict as reported: an extracted value that misses its schema fails; the summary is redacted. */
+  #reportedVerdict({ kind, options }: StepCall, decided: StepVerdict): StepVerdict {
+    let verdict = decided;
+    if (kind === 'extract' && verdict.status === 'passed' && !(options.schema as { safeParse(input: unknown): { success: boolean } }).safeParse(verdict.value).success) {
+      verdict = { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
+    }
+    return { ...verdict, summary: this.redact(verdict.summary) };
+  }
+
+  /** Tell an interceptor that waits for the step's end how it ended (a passed judgment with its evidence). */
+  #tellInterceptor(decision: StepDecision, verdict: StepVerdict, endScreen: RunnerObservation | undefined): void {
+    const { afterStep } = handOffOf(decision);
+    if (afterStep === undefined) return;
+    const evidence = decision.kind === 'concluded' && verdict.status === 'passed' ? decision.evidence : undefined;
     try {
       const finished: FinishedStepView = evidence === undefined ? { verdict } : { verdict, evidence };
       if (endScreen !== undefined) finished.endScreen = endScreen;
-      callback(finished);
+      afterStep(finished);
     } catch (error) {
       this.#logger.warn(`the step interceptor's afterStep failed: ${messageOf(error)}`);
     }
+  }
+
+  /** The record of the finished step, already redacted. */
+  #record(call: StepCall, step: StartedStep, decision: StepDecision, verdict: StepVerdict): StepRecord {
+    const { session, executor } = step;
+    const record: StepRecord = {
+      index: session.info.index,
+      kind: call.kind,
+      instruction: session.info.instruction,
+      agent: call.agentName,
+      executor: executor?.name ?? 'none',
+      status: verdict.status,
+      summary: verdict.summary,
+      modelCalls: session.budget.modelCalls(),
+      tokens: session.budget.tokens(),
+      actions: [...session.sentences],
+      durationMs: Math.max(0, this.#clock.now() - step.started),
+      timing: { modelMs: session.budget.modelMs(), ...session.timing },
+      artifacts: session.artifacts,
+    };
+    if (verdict.errorCode !== undefined) record.errorCode = verdict.errorCode;
+    const cache = cacheOf(decision);
+    if (cache !== undefined) record.cache = redactDeep(cache, (value) => this.redact(value));
+    if (session.turns !== undefined) record.turns = session.turns;
+    return record;
   }
 
   /** A hard stop outranks whatever the executor concluded. */
@@ -525,20 +563,13 @@ export class AttemptRunner {
     };
   }
 
-  #intercepted(
-    kind: StepKind,
-    entry: AgentEntry,
-    agentName: string,
-    executor: StepExecutor | undefined,
-    prepared: PreparedInstruction,
-    info: StepInfo,
-    stepContext: string | undefined,
-  ): InterceptedStep {
+  /** The step as the interceptor sees it. */
+  #intercepted({ entry, agentName, options }: StepCall, { prepared, executor, session }: StartedStep): InterceptedStep {
     const intercepted: InterceptedStep = {
-      info,
+      info: session.info,
       template: prepared.template,
       paramSources: prepared.sources,
-      agent: { name: agentName, context: this.#agentContext(entry, stepContext) },
+      agent: { name: agentName, context: this.#agentContext(entry, options.agentContext) },
       attempt: { testId: this.#options.attempt.testId, retry: this.#options.attempt.retry, titlePath: [...this.#options.attempt.titlePath] },
       target: this.#options.target,
     };
@@ -608,6 +639,28 @@ export class AttemptRunner {
       deadline.dispose();
     }
   }
+}
+
+/** A step no executor can run: the built-in agent or judgments need a model. */
+function unavailableVerdict({ kind, agentName }: StepCall): StepVerdict {
+  const needs = kind === 'act' ? 'the built-in agent and its model' : 'the built-in judgments';
+  const fix = kind === 'act' || kind === 'assert' ? ' or give it an `executor`' : '';
+  return { status: 'blocked', errorCode: 'MODEL_UNAVAILABLE', summary: `agent.${kind} needs ${needs}: set \`model\` on agents.${agentName}${fix}.` };
+}
+
+/** What the caller of `runStep` gets, from the step's record. */
+function outcomeOf(record: StepRecord, verdict: StepVerdict): StepOutcome {
+  const outcome: StepOutcome = {
+    index: record.index,
+    verdict,
+    modelCalls: record.modelCalls,
+    tokens: record.tokens,
+    actions: record.actions,
+    durationMs: record.durationMs,
+  };
+  if (record.cache !== undefined) outcome.cache = record.cache;
+  if (record.turns !== undefined) outcome.turns = record.turns;
+  return outcome;
 }
 
 /** A judgment's evidence with the screen its ids belong to: the step's latest observation, when the revisions agree. */

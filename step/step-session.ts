@@ -1,15 +1,15 @@
 /**
  * The state of one running step, shared by its policed actions, its observations and its
  * budgets: the newest observation the caller received, the serialized action queue, the
- * counters, the deadline, and the hard stop that ends the step early.
+ * counters, the deadline, the hard stop that ends the step early, and what the step attached.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { E2EError } from '../errors/index.js';
 import type { StepBudget } from './budgets.js';
 import { systemClock, type Clock, type Deadline } from '../contract/deadline.js';
 import type { ParamSource } from './instruction.js';
-import type { StepInfo } from '../contract/step-contract.js';
-import type { StepTiming } from './step-record.js';
+import type { StepInfo, TurnRecord } from '../contract/step-contract.js';
+import type { ArtifactRef, StepTiming } from './step-record.js';
 import type { RunnerObservation } from '../contract/step-seams.js';
 
 /** Marks code running inside `ctx.budgets.runTool`, where actions and observations would wait for themselves. */
@@ -27,6 +27,10 @@ export class StepSession {
   latest: RunnerObservation | undefined;
   /** Observing (observations, settling, screenshots) and acting in the engine; model time is the budget's. */
   readonly timing: Omit<StepTiming, 'modelMs'> = { observeMs: 0, actionMs: 0 };
+  /** Artifacts the step attached (transcripts, screenshots), in order; the record keeps this list. */
+  readonly artifacts: ArtifactRef[] = [];
+  /** The model turns the executor recorded last (`ctx.attachTurns`), clipped and redacted. */
+  turns: TurnRecord[] | undefined;
   readonly #clock: Clock;
   #queue: Promise<unknown> = Promise.resolve();
   #ended = false;
