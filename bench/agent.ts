@@ -31,7 +31,7 @@ import { web } from '../engines/web/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import type { StepContext, StepExecutor } from '../contract/step-contract.js';
 import { htmlPages, serveStatic } from '../tests/support/static-server.js';
-import { attemptOver } from '../tests/executor/support/step-harness.js';
+import { startAttempt, startPoliced } from '../tests/support/attempt-harness.js';
 import type { BenchContext, BenchSection } from './run.js';
 
 const TURNS = 20;
@@ -137,21 +137,19 @@ export async function runAgentBench(context: BenchContext): Promise<Record<strin
   const engine = web({ env: context.env });
   try {
     const measure = async (turns: number) => {
-      let runner: ReturnType<typeof attemptOver>['runner'] | undefined;
-      const instance = await engine.start({ baseUrl: server.url, allowNavigation: (url) => runner?.allowNavigation(url) ?? true });
+      const { instance, police } = await startPoliced(engine, server.url);
       try {
         await instance.session.open(`${server.origin}/rows`);
         const spent = { ms: 0, observations: 0, changeWaits: 0, screenMs: 0 };
         const inside = { ms: 0 };
         const promptBytes: number[] = [];
         const model = instantModel(turns, promptBytes);
-        const harness = attemptOver(timedInstance(instance, spent), {
-          executor: timedExecutor(createAgent({ model }), inside),
-          verbs: engine.verbs,
-          origins: [server.origin],
-          limits: { maxModelCalls: turns + 2, maxSteps: turns + 2 },
-        });
-        runner = harness.runner;
+        const { runner } = police(
+          startAttempt(
+            { instance: timedInstance(instance, spent), engine, origin: server.origin },
+            { executor: timedExecutor(createAgent({ model }), inside), context: '', limits: { maxModelCalls: turns + 2, maxSteps: turns + 2 }, debug: true },
+          ),
+        );
         const started = performance.now();
         const outcome = await runner.runStep('act', `tap Next ${turns} times`);
         const elapsed = performance.now() - started;

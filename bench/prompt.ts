@@ -22,7 +22,7 @@ import { createAgent } from '../executor/create-agent.js';
 import { web } from '../engines/web/index.js';
 import { requestText, startOpenAIServer, type ChatRequest, type ScriptedReply } from '../tests/support/openai-server.js';
 import { serveStatic } from '../tests/support/static-server.js';
-import { attemptOver } from '../tests/executor/support/step-harness.js';
+import { startAttempt, startPoliced } from '../tests/support/attempt-harness.js';
 import type { BenchContext, BenchSection } from './run.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.
@@ -88,12 +88,10 @@ export async function recordTodoRequests(context: BenchContext): Promise<ChatReq
   const engine = web({ env: context.env });
   try {
     const model = createOpenAICompatible({ baseURL: modelServer.url, name: 'bench', apiKey: 'bench-key' }).chatModel('scripted');
-    let runner: ReturnType<typeof attemptOver>['runner'] | undefined;
-    const instance = await engine.start({ baseUrl: site.url, allowNavigation: (url) => runner?.allowNavigation(url) ?? true });
+    const { instance, police } = await startPoliced(engine, site.url);
     try {
       await instance.session.open(`${site.url}vanillajs/index.html`);
-      const harness = attemptOver(instance, { executor: createAgent({ model }), verbs: engine.verbs, origins: [site.origin] });
-      runner = harness.runner;
+      const { runner } = police(startAttempt({ instance, engine, origin: site.origin }, { executor: createAgent({ model }), context: '', debug: true }));
       context.log(`bench: prompt "${INSTRUCTION}" on todomvc vanillajs…`);
       const outcome = await runner.runStep('act', INSTRUCTION);
       if (outcome.verdict.status !== 'passed') throw new Error(`the prompt bench step did not pass: ${outcome.verdict.summary}`);

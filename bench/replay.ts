@@ -18,7 +18,7 @@ import { FileCacheStore, initHashing } from '../cache-format/index.js';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { ScreenNode } from '../contract/engine.js';
 import type { StepContext, StepExecutor } from '../contract/step-contract.js';
-import { cachedAttempt } from '../tests/support/cached-attempt.js';
+import { startAttempt } from '../tests/support/attempt-harness.js';
 import type { LiveScreen } from '../tests/support/live-screen.js';
 import { htmlPages, serveStatic } from '../tests/support/static-server.js';
 import { generatedPage } from './observe.js';
@@ -106,7 +106,7 @@ async function compare(
   };
   const store = new FileCacheStore(join(folder, path.slice(1)));
   await open();
-  const recording = cachedAttempt({ live, store, executor: bookingExecutor });
+  const recording = startAttempt(live, { cache: { store }, executor: bookingExecutor });
   const recorded = await recording.act(INSTRUCTION, { name: NAME });
   recording.verify();
   const [report] = await recording.finish();
@@ -119,7 +119,7 @@ async function compare(
   const actionTimes: number[] = [];
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     await open();
-    const attempt = cachedAttempt({ live, store, waitForTargetMs: 5_000 });
+    const attempt = startAttempt(live, { cache: { store, waitForTargetMs: 5_000 } });
     let started = performance.now();
     const replayed = await attempt.act(INSTRUCTION, { name: NAME });
     const replayMs = performance.now() - started;

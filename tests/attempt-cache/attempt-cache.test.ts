@@ -13,7 +13,7 @@ import type { ScreenNode } from '../../contract/engine.js';
 import { secret, unique } from '../../secrets/vault.js';
 import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../contract/step-contract.js';
 import { describeAction } from '../../semantics/describe-action.js';
-import { cachedAttempt, type CachedAttemptOptions } from '../support/cached-attempt.js';
+import { startAttempt, type AttemptHarness, type AttemptOptions, type HarnessCache } from '../support/attempt-harness.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { find } from '../support/hand-built-tree.js';
 import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
@@ -91,7 +91,7 @@ function noticingExecutor(): Scripted {
 }
 
 interface Run {
-  outcome: Awaited<ReturnType<ReturnType<typeof cachedAttempt>['act']>>;
+  outcome: Awaited<ReturnType<AttemptHarness['act']>>;
   cache: CacheOutcome | undefined;
   write: CacheOutcome | undefined;
   executor: Scripted;
@@ -100,11 +100,13 @@ interface Run {
 /** One attempt with one `act` step on `page`, verified when it passed; returns the step's outcomes. */
 async function runOnce(
   page: string,
-  options: Omit<CachedAttemptOptions, 'live'> & { executor?: Scripted; params?: Record<string, string | ReturnType<typeof unique> | ReturnType<typeof secret>>; instruction?: string; verified?: boolean },
+  options: HarnessCache &
+    Pick<AttemptOptions, 'retry' | 'secrets' | 'context'> & { executor?: Scripted; params?: Record<string, string | ReturnType<typeof unique> | ReturnType<typeof secret>>; instruction?: string; verified?: boolean },
 ): Promise<Run> {
   await live.open(page);
   const executor = options.executor ?? todoExecutor();
-  const attempt = cachedAttempt({ ...options, live, executor });
+  const { store, mode, strict, proposalStore, hitsEnabled, waitForTargetMs, retry, secrets, context } = options;
+  const attempt = startAttempt(live, { cache: { store, mode, strict, proposalStore, hitsEnabled, waitForTargetMs }, executor, retry, secrets, context });
   const outcome = await attempt.act(options.instruction ?? ADD, options.params ?? { title: 'Buy milk' });
   const passed = outcome.verdict.status === 'passed';
   if (passed && options.verified !== false) attempt.verify();
@@ -150,7 +152,7 @@ describe('record and replay through the attempt cache', () => {
   it('saves nothing when the attempt fails after the step', async () => {
     const { store, dir } = newCache();
     await live.open('todos.html');
-    const attempt = cachedAttempt({ live, store, executor: todoExecutor() });
+    const attempt = startAttempt(live, { cache: { store }, executor: todoExecutor() });
     await attempt.act(ADD, { title: 'Buy milk' });
     attempt.verify();
     const reports = await attempt.finish(false);
@@ -400,7 +402,7 @@ describe('entries a failure leaves alone', () => {
     const key = await record(store);
     const before = snapshotTree(dir);
     await live.open('todos.html#add=Create');
-    const attempt = cachedAttempt({ live, store, executor: noticingExecutor() });
+    const attempt = startAttempt(live, { cache: { store }, executor: noticingExecutor() });
     const outcome = await attempt.act(ADD, { title: 'Buy milk' });
     expect(outcome.cache).toMatchObject({ mode: 'agent-concluded' });
     const reports = await attempt.cache.finishAttempt({ passed: false, interrupted: true, steps: attempt.runner.records });
@@ -429,14 +431,14 @@ describe('modes', () => {
     const { store } = newCache();
     await record(store);
     await live.open('todos.html#add=Create');
-    const stale = cachedAttempt({ live, store });
+    const stale = startAttempt(live, { cache: { store } });
     const outcome = await stale.act(ADD, { title: 'Buy milk' });
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE' });
     expect(outcome.verdict.summary).toContain('agents.default has no model or executor to repair it');
     await stale.finish(false);
 
     await live.open('todos.html');
-    const missing = cachedAttempt({ live, store, strict: true });
+    const missing = startAttempt(live, { cache: { store, strict: true } });
     const miss = await missing.act('add a todo {title} and tick it', { title: 'Buy milk' });
     expect(miss.verdict).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE' });
     expect(miss.verdict.summary).toContain('no entry; nearest entry of this test differs in the instruction');
@@ -495,7 +497,7 @@ describe('keys', () => {
   it('keys two calls of one instruction with different unique() values as occurrences 0 and 1', async () => {
     const { store } = newCache();
     await live.open('todos.html');
-    const attempt = cachedAttempt({ live, store, executor: todoExecutor() });
+    const attempt = startAttempt(live, { cache: { store }, executor: todoExecutor() });
     await attempt.act(ADD, { title: unique('First one') });
     await attempt.act(ADD, { title: unique('Second one') });
     attempt.verify();

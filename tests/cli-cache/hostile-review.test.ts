@@ -26,7 +26,7 @@ import { summaryLines, unverifiedStepLines } from '../../runner/report.js';
 import { actionStepTitle } from '../../runner/step-details.js';
 import { stepTitle } from '../../step/step-title.js';
 import { actEntry, assertEntry, commitAll, control, git, stateControl, writeEntries } from '../support/cache-fixtures.js';
-import { cachedAttempt, CACHED_TEST_ID } from '../support/cached-attempt.js';
+import { startAttempt, HARNESS_TEST_ID } from '../support/attempt-harness.js';
 import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
 import { allNodes } from '../support/screen-tree.js';
 import { htmlPages } from '../support/static-server.js';
@@ -178,7 +178,7 @@ beforeAll(async () => {
 
   // Recorded on Chromium from the hostile page, into the working tree's cache.
   await live.open('hostile.html');
-  const attempt = cachedAttempt({ live, store: new FileCacheStore(cacheDir), executor: hostileExecutor() });
+  const attempt = startAttempt(live, { cache: { store: new FileCacheStore(cacheDir) }, executor: hostileExecutor() });
   const outcome = await attempt.act('pay on the hostile page with {value}', { value: `Line\rOVERWRITE${ESC}[2K @someone` });
   expect(outcome.verdict.status).toBe('passed');
   attempt.verify();

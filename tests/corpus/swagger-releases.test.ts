@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
 import { surfaceOf, web } from '../../engines/web/index.js';
 import type { Engine } from '../../contract/engine.js';
-import { cachedAttempt } from '../support/cached-attempt.js';
+import { startAttempt } from '../support/attempt-harness.js';
 import type { LiveScreen } from '../support/live-screen.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
@@ -97,7 +97,7 @@ async function runFlow(name: string, mode: 'read-write' | 'read-only'): Promise<
     await page.waitForSelector('#operations-pets-addPet', { timeout: 30_000 });
     const executor = swaggerExecutor();
     const store = new FileCacheStore(cacheFolder, { readOnly: mode === 'read-only' });
-    const attempt = cachedAttempt({ live, store, executor, mode, context: 'An API explorer.', waitForTargetMs: 2_000 });
+    const attempt = startAttempt(live, { cache: { store, mode, waitForTargetMs: 2_000 }, executor, context: 'An API explorer.' });
     let allPassed = true;
     for (const step of SWAGGER_STEPS) {
       const played = await playCorpusStep(attempt, executor, step, page);

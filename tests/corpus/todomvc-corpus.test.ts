@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
 import { surfaceOf, web } from '../../engines/web/index.js';
 import type { Engine } from '../../contract/engine.js';
-import { cachedAttempt } from '../support/cached-attempt.js';
+import { startAttempt } from '../support/attempt-harness.js';
 import type { LiveScreen } from '../support/live-screen.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
@@ -125,7 +125,7 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
     await page.waitForSelector('#new-todo, .new-todo', { timeout: 20_000 });
     const executor = todoExecutor();
     const store = new FileCacheStore(cacheFolder, { readOnly: mode === 'read-only' });
-    const attempt = cachedAttempt({ live, store, executor, mode, waitForTargetMs: 1_500 });
+    const attempt = startAttempt(live, { cache: { store, mode, waitForTargetMs: 1_500 }, executor });
     let allPassed = true;
     for (const step of TODO_STEPS) {
       const played = await playCorpusStep(attempt, executor, step, page);

@@ -14,7 +14,7 @@ import { web } from '../../engines/web/index.js';
 import { sharedPages } from '../support/pages.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, replyJson, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
-import { attemptOver, type HarnessOptions } from './support/step-harness.js';
+import { startAttempt, startPoliced, type AttemptOptions } from '../support/attempt-harness.js';
 
 let server: StaticServer;
 let engine: Engine;
@@ -39,14 +39,11 @@ afterAll(async () => {
 });
 
 /** A fresh page on the todo fixture and a step runner over it. */
-async function openTodos(options: HarnessOptions) {
-  let runner: ReturnType<typeof attemptOver>['runner'] | undefined;
-  const instance = await engine.start({ baseUrl: server.url, allowNavigation: (url) => runner?.allowNavigation(url) ?? true });
+async function openTodos(options: AttemptOptions) {
+  const { instance, police } = await startPoliced(engine, server.url);
   instances.push(instance);
   await instance.session.open(`${server.url}todos.html`);
-  const harness = attemptOver(instance, { verbs: engine.verbs, origins: [server.origin], ...options });
-  runner = harness.runner;
-  return harness;
+  return police(startAttempt({ instance, engine, origin: server.origin }, { debug: true, ...options }));
 }
 
 describe('agent steps on a real page', () => {
@@ -106,7 +103,7 @@ describe('agent steps on a real page', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Tapped Add.' }]);
       },
     ]);
-    const { runner, transcripts } = await openTodos({ executor: readAndTap, model });
+    const { runner, handouts: { transcripts } } = await openTodos({ executor: readAndTap, model });
     const outcome = await runner.runStep('act', 'tap the Add button');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Tapped Add.' });
     expect(outcome.actions).toEqual(['tap button "Add"']);

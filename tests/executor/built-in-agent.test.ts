@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../../executor/create-agent.js';
 import { secret } from '../../secrets/vault.js';
 import { elisionMarker } from '../../executor/screen-elision.js';
-import { memoryApp } from './support/memory-app.js';
+import { memoryApp, onMemoryApp } from './support/memory-app.js';
 import { callTools, findId, replyText, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
 
 const FULL_SCREEN = /^Screen \(revision \d+, [^\n]*nodes\):$/gm;
 
 afterEach(() => throwScriptErrors());
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt } from '../support/attempt-harness.js';
 
 describe('the built-in agent', () => {
   it('acts by reading ids off the screen and concludes passed with usage counted per call', async () => {
@@ -22,7 +22,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'The list shows Buy milk.' }]);
       },
     ]);
-    const { runner, transcripts } = attemptOver(app, { executor: createAgent({ model }) });
+    const { runner, handouts: { transcripts } } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }), debug: true });
     const outcome = await runner.runStep('act', 'add a todo "Buy milk"');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'The list shows Buy milk.' });
     expect(app.state.todos.map((todo) => todo.title)).toEqual(['Buy milk']);
@@ -43,7 +43,7 @@ describe('the built-in agent', () => {
     ['blocked', 'AUTOMATION_UNSUPPORTED'],
   ] as const)('returns a %s verdict with its code as the model gave it', async (status, errorCode) => {
     const model = scriptedModel([() => callTools(['complete_step', { status, summary: 'Cannot do this here.', errorCode }])]);
-    const { runner } = attemptOver(memoryApp(), { executor: createAgent({ model }) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: createAgent({ model }) });
     const outcome = await runner.runStep('act', 'upload a photo');
     expect(outcome.verdict).toEqual({ status, summary: 'Cannot do this here.', errorCode });
   });
@@ -58,7 +58,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Checked the result first.' }]);
       },
     ]);
-    const { runner } = attemptOver(app, { executor: createAgent({ model }) });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }) });
     const outcome = await runner.runStep('act', 'type Tea');
     expect(outcome.verdict.summary).toBe('Checked the result first.');
   });
@@ -73,7 +73,7 @@ describe('the built-in agent', () => {
         return replyText('I would like to keep going.');
       },
     ]);
-    const { runner } = attemptOver(app, { executor: createAgent({ model }), limits: { maxModelCalls: 2 } });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }), limits: { maxModelCalls: 2 } });
     const outcome = await runner.runStep('act', 'add something');
     expect(outcome.verdict.status).toBe('failed');
     expect(outcome.verdict.errorCode).toBe('STEP_BUDGET_EXHAUSTED');
@@ -88,7 +88,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'failed', summary: 'No time to act.', errorCode: 'ACTION_FAILED' }]);
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: createAgent({ model, windDownMs: 10 * 60_000 }) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: createAgent({ model, windDownMs: 10 * 60_000 }) });
     const outcome = await runner.runStep('act', 'add something');
     expect(outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'ACTION_FAILED' });
   });
@@ -106,7 +106,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'failed', summary: 'The Broken button is covered.', errorCode: 'ACTION_FAILED' }]);
       },
     ]);
-    const { runner, transcripts } = attemptOver(app, { executor: createAgent({ model }) });
+    const { runner, handouts: { transcripts } } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }), debug: true });
     await runner.runStep('act', 'press the broken button');
     const transcript = transcripts[0]!;
     expect(transcript).toContain(elisionMarker('1'));
@@ -124,7 +124,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Carried on.' }]);
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), {
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), {
       executor: createAgent({ model }),
       stepInterceptor: () =>
         Promise.resolve({
@@ -163,7 +163,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Nothing to do.' }]);
       },
     ]);
-    const { runner } = attemptOver(app, { executor: createAgent({ model }), secrets: { password: 'hunter2' } });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }), secrets: { password: 'hunter2' } });
     const signIn = await runner.runStep('act', 'sign in with {password}', { params: { password: secret('password') } });
     expect(signIn.verdict.status).toBe('passed');
     expect(app.state.signedIn).toBe(true);
@@ -178,7 +178,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Looked.' }]);
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: createAgent({ model }), verbs: ['tap', 'type'] });
+    const { runner } = startAttempt(onMemoryApp(memoryApp(), ['tap', 'type']), { executor: createAgent({ model }) });
     expect((await runner.runStep('act', 'look')).verdict.status).toBe('passed');
   });
 
@@ -193,7 +193,7 @@ describe('the built-in agent', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Saw the page.' }]);
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: createAgent({ model }) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: createAgent({ model }) });
     expect((await runner.runStep('act', 'look at the page')).verdict.status).toBe('passed');
   });
 });

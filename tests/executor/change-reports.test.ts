@@ -9,7 +9,7 @@ import { createAgent } from '../../executor/create-agent.js';
 import { webEngineOnFolder } from '../support/web-engine-on-folder.js';
 import { allNodes, nodeNamed } from '../support/screen-tree.js';
 import { callTools, findId, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt, startPoliced } from '../support/attempt-harness.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
@@ -46,11 +46,10 @@ describe('change reports', () => {
         return callTools(['complete_step', { status: 'passed', summary: 'Buy milk is completed.' }]);
       },
     ]);
-    let runner: ReturnType<typeof attemptOver>['runner'] | undefined;
-    const instance = await live.engine.start({ baseUrl: live.url, allowNavigation: (url) => runner?.allowNavigation(url) ?? true });
+    const { instance, police } = await startPoliced(live.engine, live.url);
     try {
       await instance.session.open(`${live.url}vanillajs/index.html`);
-      runner = attemptOver(instance, { executor: createAgent({ model }), verbs: live.engine.verbs, origins: [new URL(live.url).origin] }).runner;
+      const { runner } = police(startAttempt({ instance, engine: live.engine, origin: new URL(live.url).origin }, { executor: createAgent({ model }) }));
       const outcome = await runner.runStep('act', 'add two todos and complete the first');
       expect(outcome.verdict.status).toBe('passed');
       const end = (await instance.observe()).root;

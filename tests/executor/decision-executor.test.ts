@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decisionExecutor } from '../../executor/decision-executor.js';
 import { decisionOptions, parseScreenLines } from '../../executor/decision-options.js';
 import { secret } from '../../secrets/vault.js';
-import { MEMORY_APP_VERBS, memoryApp } from './support/memory-app.js';
+import { MEMORY_APP_VERBS, memoryApp, onMemoryApp } from './support/memory-app.js';
 import { replyJson, replyText, scriptedModel, throwScriptErrors, type TurnInput } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt } from '../support/attempt-harness.js';
 
 afterEach(() => throwScriptErrors());
 
@@ -55,7 +55,7 @@ describe('the decision executor', () => {
         return replyJson({ choice: 'done', confidence: 0.95, reason: 'Buy milk is in the list.' });
       },
     ]);
-    const { runner } = attemptOver(app, { executor: decisionExecutor({ model }) });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: decisionExecutor({ model }) });
     const outcome = await runner.runStep('act', 'add a todo "Buy milk"');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Buy milk is in the list.' });
     expect(app.state.todos.map((todo) => todo.title)).toEqual(['Buy milk']);
@@ -70,7 +70,7 @@ describe('the decision executor', () => {
       choose('done'),
       () => replyJson({ choice: 'done', confidence: 1, reason: 'Welcome back is shown.' }),
     ]);
-    const { runner } = attemptOver(app, { executor: decisionExecutor({ model }), secrets: { password: 'hunter2' } });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: decisionExecutor({ model }), secrets: { password: 'hunter2' } });
     const outcome = await runner.runStep('act', 'sign in with {password}', { params: { password: secret('password') } });
     expect(outcome.verdict.status).toBe('passed');
     expect(app.state.signedIn).toBe(true);
@@ -87,7 +87,7 @@ describe('the decision executor', () => {
         return choose('failed')({ text, options } as TurnInput);
       },
     ]);
-    const { runner } = attemptOver(app, { executor: decisionExecutor({ model }) });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: decisionExecutor({ model }) });
     const outcome = await runner.runStep('act', 'add a todo');
     expect(outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'ACTION_FAILED' });
   });
@@ -95,7 +95,7 @@ describe('the decision executor', () => {
   it('stops without acting when the model is less confident than required', async () => {
     const app = memoryApp();
     const model = scriptedModel([choose('tap #add', 0.2)]);
-    const { runner } = attemptOver(app, { executor: decisionExecutor({ model, minConfidence: 0.6 }) });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: decisionExecutor({ model, minConfidence: 0.6 }) });
     const outcome = await runner.runStep('act', 'add a todo');
     expect(outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'STEP_NO_CONCLUSION' });
     expect(outcome.verdict.summary).toMatch(/not confident enough to choose \(0\.2 < 0\.6\)/);

@@ -4,9 +4,9 @@ import { judgeAssert } from '../../executor/judgments.js';
 import { createAgent } from '../../executor/create-agent.js';
 import { secret } from '../../secrets/vault.js';
 import type { StepContext } from '../../contract/step-contract.js';
-import { memoryApp } from './support/memory-app.js';
+import { memoryApp, onMemoryApp } from './support/memory-app.js';
 import { callTools, findId, replyJson, replyText, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt } from '../support/attempt-harness.js';
 
 afterEach(() => throwScriptErrors());
 
@@ -20,7 +20,7 @@ function appWithTodos(...titles: string[]) {
 async function judgeTea(model: ReturnType<typeof scriptedModel>): Promise<Awaited<ReturnType<typeof judgeAssert>> | undefined> {
   let judged: Awaited<ReturnType<typeof judgeAssert>> | undefined;
   const executor = { name: 'probe', runStep: async (ctx: StepContext) => (judged = await judgeAssert(ctx, { question: 'Tea is listed', model })) };
-  const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { executor, model });
+  const { runner } = startAttempt(onMemoryApp(appWithTodos('Milk', 'Tea')), { executor, model });
   await runner.runStep('act', 'probe');
   return judged;
 }
@@ -37,7 +37,7 @@ describe('assert judgments', () => {
         return replyJson({ verdict, reason: 'The counter says 1 items left.', evidence: [findId(text, 'status', '1 items left')] });
       },
     ]);
-    const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { model });
+    const { runner } = startAttempt(onMemoryApp(appWithTodos('Milk', 'Tea')), { model });
     const outcome = await runner.runStep('assert', 'one todo remains open');
     expect(outcome.verdict).toEqual({ status, summary: 'The counter says 1 items left.', ...(errorCode === undefined ? {} : { errorCode }) });
     expect(outcome.modelCalls).toBe(1);
@@ -72,7 +72,7 @@ describe('assert judgments', () => {
         return replyJson({ verdict: 'maybe', reason: 'unsure', evidence: [] });
       },
     ]);
-    const { runner } = attemptOver(appWithTodos('Milk'), { model });
+    const { runner } = startAttempt(onMemoryApp(appWithTodos('Milk')), { model });
     const outcome = await runner.runStep('assert', 'Milk is listed');
     expect(outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID' });
     expect(outcome.modelCalls).toBe(2);
@@ -97,7 +97,7 @@ describe('assert judgments', () => {
         return replyJson({ verdict: 'holds', reason: 'Milk is listed.', evidence: [findId(text, 'listitem', 'Milk')] });
       },
     ]);
-    const { runner } = attemptOver(app, { model, executor: createAgent({ model }), secrets: { password: 'hunter2' } });
+    const { runner } = startAttempt(onMemoryApp(app), { model, executor: createAgent({ model }), secrets: { password: 'hunter2' } });
     expect((await runner.runStep('assert', 'the page looks right', { vision: 'only' })).verdict.status).toBe('passed');
     expect((await runner.runStep('act', 'type the {password}', { params: { password: secret('password') } })).verdict.status).toBe('passed');
     expect((await runner.runStep('assert', 'Milk is listed', { vision: true })).verdict.status).toBe('passed');
@@ -112,7 +112,7 @@ describe('waitFor judgments', () => {
       ({ text }) => replyJson({ verdict: 'holds', reason: 'It says Ready.', evidence: [findId(text, 'status', 'Ready')] }),
     ]);
     const timer = setTimeout(() => (app.state.status = 'Ready'), 400);
-    const { runner } = attemptOver(app, { model });
+    const { runner } = startAttempt(onMemoryApp(app), { model });
     const outcome = await runner.runStep('waitFor', 'the status says Ready', { interval: 50 });
     clearTimeout(timer);
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'It says Ready.' });
@@ -122,7 +122,7 @@ describe('waitFor judgments', () => {
 
   it('fails with the last answer when the condition never comes true in time', async () => {
     const model = scriptedModel([({ text }) => replyJson({ verdict: 'fails', reason: 'It says Ready, not Done.', evidence: [findId(text, 'status', 'Ready')] })]);
-    const { runner } = attemptOver(memoryApp(), { model });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { model });
     const outcome = await runner.runStep('waitFor', 'the status says Done', { timeout: 600, interval: 100 });
     expect(outcome.verdict.status).toBe('failed');
     expect(outcome.verdict.errorCode).toBe('ASSERTION_FAILED');
@@ -140,7 +140,7 @@ describe('extract judgments', () => {
         return replyJson({ found: true, value: { open: 1 }, reason: 'The counter says 1 items left.', evidence: [findId(text, 'status', '1 items left')] });
       },
     ]);
-    const { runner } = attemptOver(appWithTodos('Milk', 'Tea'), { model });
+    const { runner } = startAttempt(onMemoryApp(appWithTodos('Milk', 'Tea')), { model });
     const outcome = await runner.runStep('extract', 'how many todos are open', { schema: z.object({ open: z.number() }) });
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'The counter says 1 items left.', value: { open: 1 } });
     expect(outcome.modelCalls).toBe(2);
@@ -148,7 +148,7 @@ describe('extract judgments', () => {
 
   it('fails inconclusive when the screen does not show the answer', async () => {
     const model = scriptedModel([() => replyJson({ found: false, value: null, reason: 'No prices on this page.', evidence: [] })]);
-    const { runner } = attemptOver(memoryApp(), { model });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { model });
     const outcome = await runner.runStep('extract', 'the price of milk', { schema: z.number() });
     expect(outcome.verdict).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_INCONCLUSIVE' });
     expect(outcome.verdict.summary).toContain('No prices on this page.');

@@ -14,7 +14,7 @@ import { secret } from '../../secrets/vault.js';
 import { requestText, startOpenAIServer, type ChatRequest, type OpenAIServer, type ScriptedReply } from '../support/openai-server.js';
 import { htmlPages, serveStatic, type StaticServer } from '../support/static-server.js';
 import { findId } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt, startPoliced } from '../support/attempt-harness.js';
 
 /** A pad that says which pointer gesture reached it, and a sign-in field. */
 const PAD_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Pad</title></head><body><main>
@@ -57,12 +57,10 @@ async function padWithModel(reply: (request: ChatRequest) => ScriptedReply, secr
   const server = await startOpenAIServer(reply);
   servers.push(server);
   const model = createOpenAICompatible({ baseURL: server.url, name: 'lean', apiKey: 'test-key' }).chatModel('scripted');
-  let runner: ReturnType<typeof attemptOver>['runner'] | undefined;
-  const instance = await engine.start({ baseUrl: site.url, allowNavigation: (url) => runner?.allowNavigation(url) ?? true });
+  const { instance, police } = await startPoliced(engine, site.url);
   instances.push(instance);
   await instance.session.open(`${site.origin}/pad`);
-  const harness = attemptOver(instance, { executor: createAgent({ model }), verbs: engine.verbs, origins: [site.origin], secrets });
-  runner = harness.runner;
+  const { runner } = police(startAttempt({ instance, engine, origin: site.origin }, { executor: createAgent({ model }), secrets }));
   return { runner, server };
 }
 

@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type AgentOptions } from '../../executor/create-agent.js';
 import { createBuiltInAgent } from '../../executor/built-in.js';
 import { requestText, startOpenAIServer, type ChatRequest, type OpenAIServer, type Responder, type ScriptedReply } from '../support/openai-server.js';
-import { memoryApp } from './support/memory-app.js';
+import { memoryApp, onMemoryApp } from './support/memory-app.js';
 import { findId } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt } from '../support/attempt-harness.js';
 
 const servers: OpenAIServer[] = [];
 let resourcesBefore: string[] = [];
@@ -63,7 +63,7 @@ const addTodo: Array<(request: ChatRequest) => ScriptedReply> = [
 
 async function act(server: OpenAIServer, options: Partial<AgentOptions> = {}) {
   const app = memoryApp();
-  const { runner } = attemptOver(app, { executor: createAgent({ model: modelOf(server), provider: { backoffMs: 50 }, ...options }) });
+  const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model: modelOf(server), provider: { backoffMs: 50 }, ...options }) });
   return { app, outcome: await runner.runStep('act', 'add a todo "Tea"') };
 }
 
@@ -83,7 +83,7 @@ describe('the OpenAI-compatible provider path', () => {
     const server = await serve(
       inOrder((request) => ({ kind: 'text', text: JSON.stringify({ verdict: 'holds', reason: 'It says Ready.', evidence: [findId(requestText(request), 'status', 'Ready')] }) })),
     );
-    const { runner } = attemptOver(memoryApp(), { model: modelOf(server), builtIn: createBuiltInAgent() });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { model: modelOf(server), builtIn: createBuiltInAgent() });
     const outcome = await runner.runStep('assert', 'the status says Ready');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'It says Ready.' });
     expect(server.requests[0]!.body['response_format']).toMatchObject({ type: 'json_schema' });
@@ -161,7 +161,7 @@ describe('provider faults', () => {
     delete process.env['OPENAI_API_KEY'];
     try {
       const model = createOpenAI({ baseURL: server.url }).chat('gpt-test');
-      const { runner } = attemptOver(memoryApp(), { executor: createAgent({ model }) });
+      const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: createAgent({ model }) });
       const outcome = await runner.runStep('act', 'add a todo');
       expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
       expect(outcome.verdict.summary).toMatch(/no API key/);

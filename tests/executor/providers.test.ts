@@ -20,8 +20,8 @@ import { imperfectTodoModel, idOf } from '../support/imperfect-todo-model.js';
 import { carriesBase64Text, chatResponder, exchangeText, type Brain, type ExchangeReply, type ExchangeRequest } from '../support/model-exchange.js';
 import { startOpenAIServer } from '../support/openai-server.js';
 import { startResponsesServer } from '../support/responses-server.js';
-import { memoryApp } from './support/memory-app.js';
-import { attemptOver } from './support/step-harness.js';
+import { memoryApp, onMemoryApp } from './support/memory-app.js';
+import { startAttempt } from '../support/attempt-harness.js';
 
 interface Loopback {
   model: LanguageModel;
@@ -77,7 +77,7 @@ function harness(loopback: Loopback) {
   const app = memoryApp();
   const debug: string[] = [];
   const logger = { debug: (line: string) => void debug.push(line), warn: (line: string) => void debug.push(line) };
-  const { runner } = attemptOver(app, { model: loopback.model, logger });
+  const { runner } = startAttempt(onMemoryApp(app), { model: loopback.model, logger });
   return { app, runner, debug };
 }
 
@@ -190,7 +190,7 @@ describe('the act loop on a streamed OpenAI-compatible chat', () => {
   it('repairs string arguments and runs several calls of one turn as in a plain turn', async () => {
     const loopback = await serve('chat', imperfectTodoModel);
     const app = memoryApp();
-    const { runner } = attemptOver(app, { executor: createAgent({ model: loopback.model, streaming: true }) });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model: loopback.model, streaming: true }) });
     const outcome = await runner.runStep('act', 'add todos "Tea" and "Milk"');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Added Tea and Milk.' });
     expect(app.state.todos.map((todo) => todo.title)).toEqual(['Tea', 'Milk']);
@@ -241,7 +241,7 @@ describe('reasoning on the Anthropic Messages API', () => {
       model: loopback.model,
       limits: { identicalRepeats: 10 },
     });
-    const { runner } = attemptOver(memoryApp(), { executor });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
     expect((await runner.runStep('act', 'tap nothing')).verdict).toEqual({ status: 'passed', summary: 'Done.' });
     const sent = loopback.requests.map((request) => request.messages.filter((message) => message.role === 'assistant').map((message) => message.reasoning.map((block) => block.text)));
     expect(sent[1]).toEqual([['thought 1']]);

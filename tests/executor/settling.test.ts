@@ -11,7 +11,7 @@ import type { Engine } from '../../contract/engine.js';
 import { web } from '../../engines/web/index.js';
 import { htmlPages, serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, scriptedModel, throwScriptErrors, type ScriptTurn } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt, startPoliced } from '../support/attempt-harness.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
@@ -45,11 +45,10 @@ afterAll(async () => {
 
 /** Open `path` in a fresh attempt and run one act step of the built-in agent on `turns`. */
 async function actOn(path: string, turns: ScriptTurn[]) {
-  let runner: ReturnType<typeof attemptOver>['runner'] | undefined;
-  const instance = await engine.start({ baseUrl: site.url, allowNavigation: (url) => runner?.allowNavigation(url) ?? true });
+  const { instance, police } = await startPoliced(engine, site.url);
   try {
     await instance.session.open(`${site.url}${path}`);
-    runner = attemptOver(instance, { executor: createAgent({ model: scriptedModel(turns) }), verbs: engine.verbs, origins: [site.origin] }).runner;
+    const { runner } = police(startAttempt({ instance, engine, origin: site.origin }, { executor: createAgent({ model: scriptedModel(turns) }) }));
     return await runner.runStep('act', 'look at the app');
   } finally {
     await instance.close();

@@ -7,9 +7,9 @@ import { defineTool } from '../../executor/define-tool.js';
 import { createGrammarTools } from '../../executor/grammar-tools.js';
 import { BASE_RULES } from '../../executor/rules.js';
 import { createToolLoopExecutor, type ToolLoopOptions } from '../../executor/tool-loop.js';
-import { memoryApp } from './support/memory-app.js';
+import { memoryApp, onMemoryApp } from './support/memory-app.js';
 import { callTools, findId, replyText, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
-import { attemptOver } from './support/step-harness.js';
+import { startAttempt } from '../support/attempt-harness.js';
 
 afterEach(() => throwScriptErrors());
 
@@ -45,7 +45,7 @@ describe('tool loop guards', () => {
         return conclude('failed', 'Nothing I tapped was there.', 'LOCATOR_NOT_FOUND');
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: grammarLoop(model) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model) });
     const outcome = await runner.runStep('act', 'tap things');
     expect(outcome.verdict).toEqual({ status: 'failed', summary: 'Nothing I tapped was there.', errorCode: 'LOCATOR_NOT_FOUND' });
     expect(outcome.modelCalls).toBe(6);
@@ -63,7 +63,7 @@ describe('tool loop guards', () => {
         return conclude('failed', 'The Broken button never responds.', 'ACTION_FAILED');
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: grammarLoop(model) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model) });
     expect((await runner.runStep('act', 'press broken')).verdict.errorCode).toBe('ACTION_FAILED');
   });
 
@@ -81,7 +81,7 @@ describe('tool loop guards', () => {
         return conclude('failed', 'I kept toggling.', 'ACTION_FAILED');
       },
     ]);
-    const { runner } = attemptOver(app, { executor: grammarLoop(model) });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: grammarLoop(model) });
     expect((await runner.runStep('act', 'complete tea')).verdict.summary).toBe('I kept toggling.');
   });
 
@@ -99,7 +99,7 @@ describe('tool loop guards', () => {
         return callTools(['tap', { target: findId(text, 'button', 'Add') }], ['complete_step', { status: 'passed', summary: 'Typed Tea.' }]);
       },
     ]);
-    const { runner } = attemptOver(app, { executor: grammarLoop(model), limits: { maxModelCalls: 3 } });
+    const { runner } = startAttempt(onMemoryApp(app), { executor: grammarLoop(model), limits: { maxModelCalls: 3 } });
     const outcome = await runner.runStep('act', 'type Tea');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Typed Tea.' });
     expect(app.state.todos).toEqual([]);
@@ -116,7 +116,7 @@ describe('tool loop guards', () => {
       },
     ]);
     const executor = grammarLoop(model, { prepareMessages: (messages, { turn }) => ({ messages, stop: turn >= 1 }) });
-    const { runner } = attemptOver(memoryApp(), { executor });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
     expect((await runner.runStep('act', 'type A')).verdict.summary).toBe('Stopped by the executor.');
   });
 });
@@ -149,7 +149,7 @@ describe('tool loop history', () => {
     const executor = grammarLoop(model, {
       prepareMessages: (messages, { turn }) => (turn >= 2 ? [{ role: 'user', content: 'Type into the field (shortened brief).' }, ...messages.slice(1)] : messages),
     });
-    const { runner } = attemptOver(memoryApp(), { executor });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
     expect((await runner.runStep('act', 'type things')).verdict.status).toBe('passed');
   });
 
@@ -177,7 +177,7 @@ describe('tool loop history', () => {
         return conclude('passed', 'Done after shrinking.');
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: grammarLoop(model) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model) });
     const outcome = await runner.runStep('act', 'type');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Done after shrinking.' });
     expect(outcome.modelCalls).toBe(4);
@@ -192,7 +192,7 @@ describe('tool loop history', () => {
         throw overflow();
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: grammarLoop(model) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model) });
     const outcome = await runner.runStep('act', 'anything');
     expect(outcome.verdict.status).toBe('failed');
     expect(outcome.verdict.errorCode).toBe('CONTEXT_OVERFLOW');
@@ -210,13 +210,13 @@ describe('tool loop hard stops and project tools', () => {
         return conclude('passed', 'Typed A.');
       },
     ]);
-    const { runner } = attemptOver(memoryApp(), { executor: grammarLoop(model), limits: { maxSteps: 1 } });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model), limits: { maxSteps: 1 } });
     expect((await runner.runStep('act', 'type A')).verdict.status).toBe('passed');
   });
 
   it('lets a policy refusal end the step instead of handing it to the model', async () => {
     const model = scriptedModel([() => callTools(['navigate', { url: 'https://elsewhere.example/' }])]);
-    const { runner } = attemptOver(memoryApp(), { executor: grammarLoop(model) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model) });
     const outcome = await runner.runStep('act', 'go elsewhere');
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(model.prompts).toHaveLength(1);
@@ -255,7 +255,7 @@ describe('tool loop hard stops and project tools', () => {
         ),
       },
     });
-    const { runner } = attemptOver(memoryApp(), { executor: agent });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: agent });
     const outcome = await runner.runStep('act', 'seed a todo');
     expect(outcome.verdict.status).toBe('passed');
     expect(seeded).toEqual(['From the API']);
@@ -270,14 +270,14 @@ describe('tool loop hard stops and project tools', () => {
       tools: () => ({ complete_step: tool({ inputSchema: z.object({}), execute: () => 'mine' }) }),
       model: scriptedModel([]),
     });
-    const { runner } = attemptOver(memoryApp(), { executor });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
     const outcome = await runner.runStep('act', 'anything');
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'INVALID_ARGUMENT' });
   });
 
   it('reports MODEL_UNAVAILABLE when neither the executor nor the entry has a model', async () => {
     const executor = createToolLoopExecutor({ name: 'no-model', system: 'x', buildPrompt: () => 'x', tools: () => ({}) });
-    const { runner } = attemptOver(memoryApp(), { executor });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
     const outcome = await runner.runStep('act', 'anything');
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_UNAVAILABLE' });
   });

@@ -22,7 +22,7 @@ import { filesUnder } from '../support/directory-snapshot.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, repeatingModel, throwScriptErrors } from '../executor/support/scripted-model.js';
-import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
+import { startAttempt, startPoliced, type AttemptHarness, type PolicedStart } from '../support/attempt-harness.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 
@@ -50,19 +50,18 @@ interface Ended {
   browser: Browser;
   instance: EngineInstance;
   engine: Engine;
-  attempt: AgentAttempt;
+  attempt: AttemptHarness;
 }
 
 /** The counter page in a browser of its own. */
-async function openCounter(): Promise<{ engine: Engine; instance: EngineInstance; page: Page; browser: Browser; bind(attempt: AgentAttempt): void }> {
+async function openCounter(): Promise<{ engine: Engine; instance: EngineInstance; page: Page; browser: Browser; police: PolicedStart['police'] }> {
   const engine = web({ env: process.env });
   engines.push(engine);
-  let attempt: AgentAttempt | undefined;
-  const instance = await engine.start({ baseUrl: server.url, allowNavigation: (url) => attempt?.runner.allowNavigation(url) ?? true });
+  const { instance, police } = await startPoliced(engine, server.url);
   const page = (instance as unknown as { page: Page }).page;
   const browser = page.context().browser()!;
   await instance.session.open(`${server.url}counter.html`);
-  return { engine, instance, page, browser, bind: (value) => (attempt = value) };
+  return { engine, instance, page, browser, police };
 }
 
 /**
@@ -80,12 +79,17 @@ async function runBudgeted(
   const cacheDir = join(root, 'cache');
   const store = new FileCacheStore(cacheDir, { hitsDirectory: join(root, 'hits') });
   const opened = await openCounter();
-  const attempt = agentAttempt({ engine: opened.engine, instance: opened.instance, origin: server.origin, store, executor: createAgent({ model, windDownMs: 0 }) });
-  opened.bind(attempt);
-  const outcome = await attempt.act('add one to the counter until it reads 10', step);
+  const attempt = opened.police(
+    startAttempt(
+      { instance: opened.instance, engine: opened.engine, origin: server.origin },
+      { cache: { store, waitForTargetMs: 2000 }, executor: createAgent({ model, windDownMs: 0 }), context: 'A small test app.', debug: true, evidence: true },
+    ),
+  );
+  const outcome = await attempt.act('add one to the counter until it reads 10', undefined, step);
   attempt.verify();
   await beforeFinish?.(opened.page);
-  const { reports } = await attempt.finish(true);
+  const reports = await attempt.finish(true);
+  await opened.instance.close();
   await opened.engine.dispose?.();
   return {
     outcome,

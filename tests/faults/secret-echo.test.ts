@@ -22,7 +22,7 @@ import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';
 import { callTools, findId, scriptedModel, throwScriptErrors } from '../executor/support/scripted-model.js';
 import { countScanned, findLeaks, leakForms } from '../runner/support/secret-scan.js';
-import { agentAttempt, type AgentAttempt } from './support/agent-attempt.js';
+import { startAttempt, startPoliced, type AttemptHarness, type AttemptOptions, type PolicedStart } from '../support/attempt-harness.js';
 
 /** Upper and lower case, a space, `+`, `/`, `&`, quotes and angle brackets: every encoding differs from the raw value. */
 const CANARY = 'Zq7 Canary+Pw/42 "x"&<y>';
@@ -49,15 +49,14 @@ afterAll(async () => {
 });
 
 /** A fresh page on the echo fixture, its Playwright page, and the console lines it prints. */
-async function openEcho(knobs = ''): Promise<{ instance: EngineInstance; page: Page; console: string[]; attach(attempt: AgentAttempt): void }> {
-  let attempt: AgentAttempt | undefined;
-  const instance = await engine.start({ baseUrl: server.url, allowNavigation: (url) => attempt?.runner.allowNavigation(url) ?? true });
+async function openEcho(knobs = ''): Promise<{ instance: EngineInstance; page: Page; console: string[]; police: PolicedStart['police'] }> {
+  const { instance, police } = await startPoliced(engine, server.url);
   instances.push(instance);
   const page = (instance as unknown as { page: Page }).page;
   const console: string[] = [];
   page.on('console', (message) => console.push(message.text()));
   await instance.session.open(`${server.url}echo.html${knobs}`);
-  return { instance, page, console, attach: (value) => (attempt = value) };
+  return { instance, page, console, police };
 }
 
 /** The built-in agent, with every observation its step context handed it kept as JSON. */
@@ -75,6 +74,9 @@ function observed(executor: StepExecutor, observations: string[]): StepExecutor 
       }),
   };
 }
+
+/** What the fixture hands out under `--debug`: transcripts, and a screenshot after every step. */
+const EVERYTHING_KEPT: AttemptOptions = { context: 'A small test app.', debug: true, evidence: true };
 
 /** A Unicode canary (NFC) that the `nfd` page hands back decomposed: every echo differs from the typed bytes. */
 const UNICODE_CANARY = 'Zq7 Jürgen Gröne+café/Å "x"';
@@ -115,9 +117,8 @@ async function recordAndReplay(canary: string, knobs: string): Promise<void> {
   ]);
   const observations: string[] = [];
   const first = await openEcho(knobs);
-  const recording = agentAttempt({ engine, instance: first.instance, origin: server.origin, store, executor: observed(createAgent({ model }), observations), secrets });
-  first.attach(recording);
-  const recorded = await recording.act(INSTRUCTION, { params });
+  const recording = first.police(startAttempt({ instance: first.instance, engine, origin: server.origin }, { ...EVERYTHING_KEPT, cache: { store, waitForTargetMs: 2000 }, executor: observed(createAgent({ model }), observations), secrets }));
+  const recorded = await recording.act(INSTRUCTION, params);
   expect(recorded.verdict).toEqual({ status: 'passed', summary: 'The token form was submitted.' });
   expect(recorded.actions).toContain('type <secret:canary> into textbox "Password"');
   // A passing check: the server answered the post.
@@ -131,8 +132,8 @@ async function recordAndReplay(canary: string, knobs: string): Promise<void> {
   expect(await first.page.title()).toBe(`Token ${shown}`);
   expect(first.console).toContain(`submitted token ${shown}`);
 
-  const recordEnd = await recording.finish(true);
-  expect(recordEnd.reports[0]?.outcome).toMatchObject({ mode: 'missed', reason: 'no-entry', write: 'saved' });
+  const recordReports = await recording.finish(true);
+  expect(recordReports[0]?.outcome).toMatchObject({ mode: 'missed', reason: 'no-entry', write: 'saved' });
   expect(model.prompts.length).toBe(3);
   // The model saw the echoes, redacted: the title and the text carry the placeholder, never the value.
   expect(model.prompts[2]).toContain('#root document "Token <secret:canary>"');
@@ -143,9 +144,8 @@ async function recordAndReplay(canary: string, knobs: string): Promise<void> {
   received.length = 0;
   const idle = scriptedModel([]);
   const second = await openEcho(knobs);
-  const replaying = agentAttempt({ engine, instance: second.instance, origin: server.origin, store, executor: createAgent({ model: idle }), secrets });
-  second.attach(replaying);
-  const replayed = await replaying.act(INSTRUCTION, { params });
+  const replaying = second.police(startAttempt({ instance: second.instance, engine, origin: server.origin }, { ...EVERYTHING_KEPT, cache: { store, waitForTargetMs: 2000 }, executor: createAgent({ model: idle }), secrets }));
+  const replayed = await replaying.act(INSTRUCTION, params);
   expect(replayed.verdict.status).toBe('passed');
   expect(replayed.cache).toMatchObject({ mode: 'self-finalized' });
   expect(replayed.modelCalls).toBe(0);
@@ -154,16 +154,18 @@ async function recordAndReplay(canary: string, knobs: string): Promise<void> {
   expect(received).toEqual([canary]);
   expect(await second.page.locator('#password').inputValue()).toBe(canary);
   replaying.verify();
-  const replayEnd = await replaying.finish(true);
+  const replayReports = await replaying.finish(true);
 
   // Everything handed out goes to disk beside the cache, then one scan over every byte.
   const extra: Record<string, string> = {
     'record outcome': JSON.stringify(recorded),
     'replay outcome': JSON.stringify(replayed),
-    'record write reports': JSON.stringify(recordEnd.reports),
-    'replay write reports': JSON.stringify(replayEnd.reports),
-    'record report payload': recordEnd.payload,
-    'replay report payload': replayEnd.payload,
+    'record write reports': JSON.stringify(recordReports),
+    'replay write reports': JSON.stringify(replayReports),
+    'record report payload': recording.payload(),
+    'replay report payload': replaying.payload(),
+    'record report steps': recording.reportSteps(),
+    'replay report steps': replaying.reportSteps(),
     'record step records': JSON.stringify(recording.runner.records),
     'replay step records': JSON.stringify(replaying.runner.records),
     'record ledger': JSON.stringify(recording.runner.ledger()),

@@ -17,7 +17,7 @@ import { throwScriptErrors } from '../executor/support/scripted-model.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
 import { tempFolders } from '../support/temp-folders.js';
-import { judgedAttempt, type JudgedAttemptOptions } from './support/judged-attempt.js';
+import { startAttempt, type AttemptOptions, type HarnessCache } from '../support/attempt-harness.js';
 import { screenJudge, type JudgeRule, type Screen } from './support/screen-judge.js';
 
 let live: LiveScreen;
@@ -104,12 +104,26 @@ function typist(): StepExecutor {
   };
 }
 
-type Options = Omit<JudgedAttemptOptions, 'live'>;
+/** A judged attempt: its cache, the `default` agent's judge (none: a model-free run, as `e2e replay`), the executor of the `typist` agent that runs `act` steps. */
+type Options = HarnessCache & Pick<AttemptOptions, 'retry'> & { judge?: object; typist?: StepExecutor };
+
+/** An attempt on the live page whose `default` agent judges with `judge` and whose acts go to the `typist` agent. */
+function judgedAttempt({ judge, typist, retry, ...cache }: Options) {
+  return startAttempt(live, {
+    cache: { waitForTargetMs: 300, ...cache },
+    agents: {
+      default: { ...(judge === undefined ? {} : { model: judge }), context: 'A todo app.', limits: {} },
+      typist: { ...(typist === undefined ? {} : { executor: typist }), context: 'A todo app.', limits: {} },
+    },
+    actingAgent: 'typist',
+    retry,
+  });
+}
 
 /** One attempt on `path` with one assert; returns the step's outcome, its final cache outcome and the judge. */
 async function assertOnce(path: string, question: string, options: Options) {
   await live.open(path);
-  const attempt = judgedAttempt({ live, ...options });
+  const attempt = judgedAttempt(options);
   const outcome = await attempt.assert(question);
   const reports = await attempt.finish();
   return { outcome, cache: outcome.cache as CacheOutcome | undefined, write: reports.find((report) => report.stepIndex === outcome.index)?.outcome, records: attempt.runner.records };
@@ -280,7 +294,7 @@ describe('evidence a judgment cannot rest on', () => {
     const { store } = newStore();
     await live.open(page());
     const judge = screenJudge(RULES);
-    const first = judgedAttempt({ live, store, judge, typist: typist() });
+    const first = judgedAttempt({ store, judge, typist: typist() });
     expect((await first.act('type {title} into the new todo box', { title: 'Buy bread' })).verdict.status).toBe('passed');
     const typed = await first.assert('the new todo box holds Buy bread');
     expect(typed.verdict.status).toBe('passed');
@@ -300,7 +314,7 @@ describe('evidence a judgment cannot rest on', () => {
 
     // The same question after other acts is another key: a miss that names the change.
     await live.open(page());
-    const other = judgedAttempt({ live, store, judge: screenJudge(RULES), typist: typist() });
+    const other = judgedAttempt({ store, judge: screenJudge(RULES), typist: typist() });
     await other.act('add {title}', { title: 'Buy bread' });
     const after = await other.assert('Buy bread is on the list');
     await other.finish();
@@ -313,7 +327,7 @@ describe('waitFor', () => {
     const { store } = newStore();
     await live.open(page({ synced: '500' }));
     const judge = screenJudge(RULES);
-    const recording = judgedAttempt({ live, store, judge });
+    const recording = judgedAttempt({ store, judge });
     const waited = await recording.waitFor('the status says Synced', { interval: 100 });
     expect(waited.verdict.status).toBe('passed');
     // How many looks it took depends on the machine's speed (a busy one may first look after the 500 ms); at least one judged.
@@ -321,7 +335,7 @@ describe('waitFor', () => {
     expect((await recording.finish())[0]?.outcome.write).toBe('saved');
 
     await live.open(page({ synced: '500' }));
-    const replay = judgedAttempt({ live, store });
+    const replay = judgedAttempt({ store });
     const outcome = await replay.waitFor('the status says Synced', { interval: 100 });
     await replay.finish();
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'It says Synced.' });
@@ -329,7 +343,7 @@ describe('waitFor', () => {
     expect(outcome.cache).toMatchObject({ mode: 'self-finalized' });
 
     await live.open(page());
-    const never = judgedAttempt({ live, store });
+    const never = judgedAttempt({ store });
     const stale = await never.waitFor('the status says Synced', { timeout: 1_200 });
     await never.finish();
     expect(stale.verdict).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE' });
@@ -342,7 +356,7 @@ describe('extract', () => {
 
   async function extractOnce(path: string, options: Options, withSchema: z.ZodType = schema) {
     await live.open(path);
-    const attempt = judgedAttempt({ live, ...options });
+    const attempt = judgedAttempt(options);
     const outcome = await attempt.extract('the order total', withSchema);
     const reports = await attempt.finish();
     return { outcome, cache: outcome.cache as CacheOutcome | undefined, write: reports[0]?.outcome };

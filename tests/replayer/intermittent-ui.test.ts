@@ -16,7 +16,7 @@ import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { ScreenNode } from '../../contract/engine.js';
 import type { ReplayedPrefix, StepContext, StepExecutor, StepVerdict } from '../../contract/step-contract.js';
 import type { DismissingAction } from '../../semantics/dismissal.js';
-import { cachedAttempt } from '../support/cached-attempt.js';
+import { startAttempt } from '../support/attempt-harness.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { allNodes, nodeNamed } from '../support/screen-tree.js';
 
@@ -103,7 +103,7 @@ interface RunOptions {
 async function runOnce(page: string, store: FileCacheStore, options: RunOptions = {}): Promise<Run> {
   const { executor = groceryExecutor(), instruction = ADD, strict = false, timeoutMs } = options;
   await live.open(page);
-  const attempt = cachedAttempt({ live, store, executor, strict });
+  const attempt = startAttempt(live, { cache: { store, strict }, executor });
   const outcome = await attempt.runner.runStep('act', instruction, { params: { title: 'Oat milk' }, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) });
   const passed = outcome.verdict.status === 'passed';
   if (passed) attempt.verify();

@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeKey, encodeEntry, readEntryBytes, type ActEntry, type KeyParts } from '../../cache-format/index.js';
 import type { ScreenNode } from '../../contract/engine.js';
-import { SecretVault, unique } from '../../secrets/vault.js';
+import { unique } from '../../secrets/vault.js';
 import type { ReplayedPrefix, StepContext, StepExecutor } from '../../contract/step-contract.js';
-import { createAttemptRunner, type StepOutcome } from '../../step/step-runner.js';
+import type { StepOutcome } from '../../step/step-runner.js';
+import { startAttempt } from '../support/attempt-harness.js';
 import type { InterceptResult, StepInterceptor } from '../../contract/step-seams.js';
 import { describeAction } from '../../semantics/describe-action.js';
 import { StepRecorder, buildActEntry } from '../../recorder/record-step.js';
@@ -87,18 +88,7 @@ function attempt(executor: StepExecutor, entry?: ActEntry, secrets: Record<strin
     if (outcome.kind === 'finished') return { handled: { verdict: { status: 'passed', summary: entry.summary }, cache: { mode: 'self-finalized' } } };
     return { continueWith: outcome.prefix, cache: { mode: 'agent-concluded', reason: outcome.reason, detail: outcome.detail } };
   };
-  const runner = createAttemptRunner({
-    engine: live.instance,
-    target: { name: 'web', platform: live.engine.platform, verbs: live.engine.verbs },
-    secrets: new SecretVault(Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { value }]))),
-    origins: [live.server.origin],
-    projectRoot: process.cwd(),
-    agents: { default: { executor, context: 'A todo app.', limits: {} } },
-    attempt: { testId: 'todos > adds and completes', retry: 0, titlePath: ['todos', 'adds and completes'] },
-    evidence: false,
-    onAction: (event) => recorder?.recordEvent(event),
-    stepInterceptor,
-  });
+  const { runner } = startAttempt(live, { executor, secrets, onAction: (event) => recorder?.recordEvent(event), stepInterceptor });
   return {
     run: (title) => runner.runStep('act', INSTRUCTION, { params: { title } }),
     recorder: () => {

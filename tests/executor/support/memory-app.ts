@@ -4,6 +4,7 @@
  * It has an input and an Add button, todos with a toggle and a delete button, a counter, a
  * sign-in form with a password field, a button that always fails, and one that does nothing.
  */
+import type { AttemptScreen } from '../../support/attempt-harness.js';
 import { EngineError, type EngineAction, type EngineInstance, type EngineObservation, type NodeRef, type ScreenNode, type SessionAction, type Verb } from '../../../contract/engine.js';
 
 /** The verbs the memory app declares. */
@@ -150,4 +151,9 @@ export function memoryApp(options: { filler?: number; status?: string } = {}): M
     close: () => Promise.resolve(),
   };
   return app;
+}
+
+/** The memory app as the screen an attempt runs on (`tests/support/attempt-harness.ts`), declaring `verbs`. */
+export function onMemoryApp(app: MemoryApp, verbs: readonly Verb[] = MEMORY_APP_VERBS): AttemptScreen {
+  return { instance: app, engine: { name: 'memory', contractVersion: 1, platform: 'web', verbs }, origin: 'http://127.0.0.1:4173' };
 }

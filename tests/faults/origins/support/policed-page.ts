@@ -1,15 +1,14 @@
 /**
  * A real Chromium page behind the step runner: the web engine's attempt with the runner's
- * navigation hook installed (as the runner host wires it), and one `act` step per call whose
- * scripted executor works through the policed `ctx.actions`, so a refusal ends the step the
- * way it ends an agent's.
+ * navigation hook installed (`startPoliced`), and one `act` step per call of the shared attempt
+ * harness whose scripted executor works through the policed `ctx.actions`, so a refusal ends
+ * the step the way it ends an agent's.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine, EngineInstance, ScreenNode } from '../../../../contract/engine.js';
-import { SecretVault } from '../../../../secrets/vault.js';
 import type { StepContext, StepExecutor } from '../../../../contract/step-contract.js';
 import type { AttemptRunner, StepOutcome } from '../../../../step/step-runner.js';
-import { wireAttempt } from '../../../../runner/wire-attempt.js';
+import { startAttempt, startPoliced } from '../../../support/attempt-harness.js';
 import { find } from '../../../support/hand-built-tree.js';
 
 /** What a scripted step does on the screen it observed first. */
@@ -49,8 +48,7 @@ async function linger(signal: AbortSignal, options: LingerOptions): Promise<void
 
 /** Open `url` on a fresh attempt of `engine`, outside any step, and police `origins` from then on. */
 export async function openPolicedPage(engine: Engine, url: string, origins: string[]): Promise<PolicedPage> {
-  let runner: AttemptRunner | undefined;
-  const instance = await engine.start({ baseUrl: url, allowNavigation: (next) => runner?.allowNavigation(next) ?? true });
+  const { instance, police } = await startPoliced(engine, url);
   await instance.session.open(url);
   let pending: { body: StepBody; linger: LingerOptions } | undefined;
   const executor: StepExecutor = {
@@ -65,17 +63,7 @@ export async function openPolicedPage(engine: Engine, url: string, origins: stri
       return { status: 'passed', summary: `Ended at ${new URL(instance.session.url()).pathname}.` };
     },
   };
-  runner = wireAttempt({
-    engine: instance,
-    target: { name: 'web', platform: engine.platform, verbs: engine.verbs },
-    secrets: new SecretVault({}),
-    origins,
-    projectRoot: process.cwd(),
-    agents: { default: { executor, context: 'An app with ways out.', limits: {} } },
-    attempt: { testId: 'origins', retry: 0, titlePath: ['origins'] },
-    evidence: false,
-  }).runner;
-  const policed = runner;
+  const { runner: policed } = police(startAttempt({ instance, engine, origin: new URL(url).origin }, { executor, context: 'An app with ways out.', origins }));
   return {
     instance,
     runner: policed,
