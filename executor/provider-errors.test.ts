@@ -84,10 +84,13 @@ describe('provider fault mapping', () => {
     expect(isE2EError(error) && error.code).toBe('CANCELLED');
   });
 
-  it('abandons an attempt that does not answer within the request timeout', async () => {
-    const started = Date.now();
-    const stalled = withProviderPolicy(context(), { requestTimeoutMs: 150 }, ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))));
+  it('abandons an attempt that does not answer within the request timeout, and tries no other', async () => {
+    let attempts = 0;
+    const stalled = withProviderPolicy(context(), { requestTimeoutMs: 150 }, ({ signal }) => {
+      attempts++;
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    });
     await expect(stalled).rejects.toThrow(/did not answer within 0.2 s/);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(attempts).toBe(1);
   });
 });

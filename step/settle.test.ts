@@ -96,11 +96,10 @@ describe('settleAfterAction', () => {
   it('works on the real clock', async () => {
     let calls = 0;
     const observe = async (): Promise<{ root: ScreenNode; url: string }> => screen(++calls > 2 ? 'after' : 'before');
-    const started = performance.now();
-    const result = await settleAfterAction(observe, shapeOf(screen('before')), { maxMs: 5000, pollMs: 10, quietMs: 30 });
+    // Settled on quiet: the cap (an hour) is far past the test's timeout, so reaching it would fail the test.
+    const result = await settleAfterAction(observe, shapeOf(screen('before')), { maxMs: 3_600_000, pollMs: 10, quietMs: 30 });
     expect(result.root.name).toBe('after');
-    // Settled on quiet, not on the cap (loose: the machine is shared).
-    expect(performance.now() - started).toBeLessThan(4000);
+    expect(calls).toBeGreaterThan(2);
   });
 });
 

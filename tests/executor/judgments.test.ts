@@ -7,6 +7,7 @@ import type { StepContext } from '../../contract/step-contract.js';
 import { memoryApp, onMemoryApp } from './support/memory-app.js';
 import { callTools, findId, replyJson, replyText, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
 import { startAttempt } from '../support/attempt-harness.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 afterEach(() => throwScriptErrors());
 
@@ -107,11 +108,15 @@ describe('assert judgments', () => {
 describe('waitFor judgments', () => {
   it('asks the model only when the screen changed, and passes once the condition holds', async () => {
     const app = memoryApp({ status: 'Loading' });
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const model = scriptedModel([
-      ({ text }) => replyJson({ verdict: 'fails', reason: 'Still loading.', evidence: [findId(text, 'status', 'Loading')] }),
+      ({ text }) => {
+        // The status turns Ready a while after the first judgment, however late that came: the looks between see no change.
+        timer = setTimeout(() => (app.state.status = 'Ready'), 400);
+        return replyJson({ verdict: 'fails', reason: 'Still loading.', evidence: [findId(text, 'status', 'Loading')] });
+      },
       ({ text }) => replyJson({ verdict: 'holds', reason: 'It says Ready.', evidence: [findId(text, 'status', 'Ready')] }),
     ]);
-    const timer = setTimeout(() => (app.state.status = 'Ready'), 400);
     const { runner } = startAttempt(onMemoryApp(app), { model });
     const outcome = await runner.runStep('waitFor', 'the status says Ready', { interval: 50 });
     clearTimeout(timer);
@@ -123,10 +128,12 @@ describe('waitFor judgments', () => {
   it('fails with the last answer when the condition never comes true in time', async () => {
     const model = scriptedModel([({ text }) => replyJson({ verdict: 'fails', reason: 'It says Ready, not Done.', evidence: [findId(text, 'status', 'Ready')] })]);
     const { runner } = startAttempt(onMemoryApp(memoryApp()), { model });
-    const outcome = await runner.runStep('waitFor', 'the status says Done', { timeout: 600, interval: 100 });
+    // Long enough for a first look on a busy machine; the condition never holds, so the step takes all of it.
+    const timeout = scaledTimeout(600);
+    const outcome = await runner.runStep('waitFor', 'the status says Done', { timeout, interval: 100 });
     expect(outcome.verdict.status).toBe('failed');
     expect(outcome.verdict.errorCode).toBe('ASSERTION_FAILED');
-    expect(outcome.verdict.summary).toMatch(/^"the status says Done" did not come true within 0\.\d s\. Last look: It says Ready, not Done\.$/);
+    expect(outcome.verdict.summary).toMatch(/^"the status says Done" did not come true within [\d.]+ s\. Last look: It says Ready, not Done\.$/);
     expect(outcome.modelCalls).toBe(1);
   });
 });

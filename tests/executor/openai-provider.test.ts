@@ -133,12 +133,11 @@ describe('provider faults', () => {
 
   it('abandons a request that gets no answer within the request timeout', async () => {
     const server = await serve(() => ({ kind: 'stall' }));
-    const started = Date.now();
     const { outcome } = await act(server, { provider: { requestTimeoutMs: 400 } });
+    // The request timeout ended it (not the step's deadline, whose code is STEP_TIMEOUT), after one request.
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'MODEL_PROVIDER_FAILED' });
     expect(outcome.verdict.summary).toMatch(/did not answer within 0\.4 s/);
     expect(server.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('retries a stream whose connection drops midway', async () => {

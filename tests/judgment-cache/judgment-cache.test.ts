@@ -18,6 +18,7 @@ import { snapshotTree } from '../support/directory-snapshot.js';
 import { liveScreenPerFile, type LiveScreen } from '../support/live-screen.js';
 import { tempFolders } from '../support/temp-folders.js';
 import { startAttempt, type AttemptOptions, type HarnessCache } from '../support/attempt-harness.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { screenJudge, type JudgeRule, type Screen } from './support/screen-judge.js';
 
 let live: LiveScreen;
@@ -344,10 +345,11 @@ describe('waitFor', () => {
 
     await live.open(page());
     const never = judgedAttempt({ store });
-    const stale = await never.waitFor('the status says Synced', { timeout: 1_200 });
+    // Long enough for a first look on a busy machine; the status never says Synced, so the replay waits it out.
+    const stale = await never.waitFor('the status says Synced', { timeout: scaledTimeout(1_200) });
     await never.finish();
     expect(stale.verdict).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE' });
-    expect(stale.verdict.summary).toMatch(/expect status with text "Synced" present, but there is none \(waited 0\.\d s\)/);
+    expect(stale.verdict.summary).toMatch(/expect status with text "Synced" present, but there is none \(waited [\d.]+ s\)/);
   });
 });
 

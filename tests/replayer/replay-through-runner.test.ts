@@ -4,6 +4,7 @@
  * cache-format codec, and the replayer runs in the `stepInterceptor` with the same policed
  * actions.
  */
+import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeKey, encodeEntry, readEntryBytes, type ActEntry, type KeyParts } from '../../cache-format/index.js';
 import type { ScreenNode } from '../../contract/engine.js';
@@ -16,6 +17,7 @@ import { describeAction } from '../../semantics/describe-action.js';
 import { StepRecorder, buildActEntry } from '../../recorder/record-step.js';
 import { find } from '../support/hand-built-tree.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { replayStep, type ReplayOutcome } from '../../replayer/replay-step.js';
 
 let live: LiveScreen;
@@ -61,8 +63,16 @@ interface Harness {
   replays: ReplayOutcome[];
 }
 
+/** Options of {@link attempt}. */
+interface AttemptOptions {
+  secrets?: Record<string, string>;
+  waitForTargetMs?: number;
+  /** Called with every screen the replay looks at, before the replay sees it. */
+  onLook?: (screen: ScreenNode) => Promise<void>;
+}
+
 /** One attempt: a runner wired to a recorder (onAction) and, given an entry, a replayer (stepInterceptor). */
-function attempt(executor: StepExecutor, entry?: ActEntry, secrets: Record<string, string> = {}, waitForTargetMs = 400): Harness {
+function attempt(executor: StepExecutor, entry?: ActEntry, { secrets = {}, waitForTargetMs = 400, onLook }: AttemptOptions = {}): Harness {
   let recorder: StepRecorder | undefined;
   const replays: ReplayOutcome[] = [];
   const stepInterceptor: StepInterceptor = async (step, services): Promise<InterceptResult> => {
@@ -77,7 +87,11 @@ function attempt(executor: StepExecutor, entry?: ActEntry, secrets: Record<strin
     const outcome = await replayStep({
       entry,
       actions: services.actions,
-      observe: () => services.observe({ tree: true }),
+      observe: async () => {
+        const screen = await services.observe({ tree: true });
+        if (screen.tree !== undefined) await onLook?.(screen.tree);
+        return screen;
+      },
       uniqueValues,
       secretsAvailable: step.info.secrets,
       waitForTargetMs,
@@ -203,12 +217,27 @@ describe('record and replay through the step runner', () => {
   });
 
   it('waits for a control that shows up late', async () => {
-    await live.open('todos.html#late=1500');
+    // Add stays hidden until the replay, having typed the title, looks for it and finds none; then it shows.
+    await live.open('todos.html#late=600000');
+    const page = (live.instance as unknown as { page: Page }).page;
+    let missedAdd = 0;
+    let sawAdd = false;
+    const onLook = async (screen: ScreenNode): Promise<void> => {
+      const typed = allNodes(screen).some((node) => node.role === 'textbox' && node.value === 'Buy milk');
+      const add = allNodes(screen).some((node) => node.role === 'button' && node.name === 'Add');
+      if (add) sawAdd = true;
+      else if (typed) {
+        missedAdd++;
+        await page.evaluate(() => {
+          document.getElementById('add')!.hidden = false;
+        });
+      }
+    };
     const executor = scriptedExecutor();
-    const replay = attempt(executor, entry, {}, 4_000);
-    const started = Date.now();
+    const replay = attempt(executor, entry, { waitForTargetMs: scaledTimeout(4_000), onLook });
     await replay.run('Buy milk');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(missedAdd).toBeGreaterThan(0);
+    expect(sawAdd).toBe(true);
     expect(replay.replays[0]?.kind).toBe('finished');
     expect(executor.calls).toBe(0);
   });
@@ -287,7 +316,7 @@ describe('record and replay through the step runner', () => {
     const first = entry.actions[0]!;
     if (first.verb !== 'type') throw new Error('expected a type action');
     const secretEntry: ActEntry = { ...entry, actions: [{ ...first, value: { kind: 'secret', name: 'adminPassword' } }, ...entry.actions.slice(1)] };
-    const replay = attempt(scriptedExecutor(), secretEntry, { adminPassword: 'correct horse' });
+    const replay = attempt(scriptedExecutor(), secretEntry, { secrets: { adminPassword: 'correct horse' } });
     await replay.run('Buy milk');
     expect(replay.replays[0]).toMatchObject({
       kind: 'stopped',

@@ -4,7 +4,7 @@
  * test failing POLICY_DENIED), 3 (the app does not answer; highest wins over a 2), and 130
  * (SIGINT while a step runs, with the report still written).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, startE2E } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/exit-codes', import.meta.url));
 
@@ -46,14 +47,14 @@ describe('e2e run exit codes', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('INVALID_CONFIG: Invalid e2e config: unknown key `workerz` (did you mean `workers`?).');
     expect(run.report).toBeUndefined();
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('exits 2 when a test fails with a configuration-class code', async () => {
     const run = await runE2E(['run', '-c', 'unreachable.config.ts', '--grep', 'POLICY_DENIED'], { cwd: FIXTURE, env: { E2E_FIXTURE_CLOSED_URL: closedUrl } });
     expect(run.exitCode).toBe(2);
     expect(run.report?.tests.map((test) => test.attempts.at(-1)?.errorCode)).toEqual(['POLICY_DENIED']);
     expect(run.report?.exitCode).toBe(2);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('exits 3 when the app does not answer, the highest class of the run', async () => {
     const run = await runE2E(['run', '-c', 'unreachable.config.ts'], { cwd: FIXTURE, env: { E2E_FIXTURE_CLOSED_URL: closedUrl } });
@@ -64,7 +65,7 @@ describe('e2e run exit codes', () => {
       'a step refused by the origin policy fails POLICY_DENIED': 'POLICY_DENIED',
     });
     expect(run.stdout).toContain('Is the app running?');
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('exits 3 with CACHE_WRITE_FAILED when a record run could not save a verified step (the cache path is a file)', async () => {
     const blocker = join(await mkdtemp(join(tmpdir(), 'e2e-unsaved-')), 'cache-is-a-file');
@@ -80,7 +81,7 @@ describe('e2e run exit codes', () => {
     } finally {
       await rm(dirname(blocker), { recursive: true, force: true });
     }
-  }, 90_000);
+  }, scaledTimeout(90_000));
 
   it('stops the whole run when the CLI is killed with SIGKILL mid-step: no orphaned Playwright process goes on', async () => {
     let killed: { worker: number; runner: number } | undefined;
@@ -112,7 +113,7 @@ describe('e2e run exit codes', () => {
     expect(await gone(killed!.runner), 'the Playwright runner process').toBe(true);
     expect(await gone(killed!.worker), 'the worker').toBe(true);
     await done;
-  }, 90_000);
+  }, scaledTimeout(90_000));
 
   it('exits 130 on SIGINT during a step and still writes the report', async () => {
     let interrupted = false;
@@ -131,27 +132,29 @@ describe('e2e run exit codes', () => {
     expect(run.exitCode).toBe(130);
     expect(run.report).toMatchObject({ status: 'interrupted', exitCode: 130 });
     expect(run.report?.tests[0]?.attempts[0]?.status).toBe('interrupted');
-  }, 90_000);
+  }, scaledTimeout(90_000));
 
   it('stops at once on a second SIGINT, cutting a slow clean-up short, and still exits 130', async () => {
     let interrupted = false;
-    let signalled = 0;
+    const folder = await mkdtemp(join(tmpdir(), 'e2e-teardown-'));
+    const mark = join(folder, 'teardown-finished');
     const { done } = startE2E(['run', '-c', 'interrupt.config.ts'], {
       cwd: FIXTURE,
-      env: { ...servers.env, E2E_FIXTURE_SLOW_TEARDOWN: '1' },
+      env: { ...servers.env, E2E_FIXTURE_SLOW_TEARDOWN: '1', E2E_FIXTURE_TEARDOWN_MARK: mark },
       onOutput: (text, child) => {
         if (!interrupted && text.includes('WAITING FOR INTERRUPT')) {
           interrupted = true;
           child.kill('SIGINT');
-          signalled = Date.now();
           setTimeout(() => child.kill('SIGINT'), 500);
         }
       },
     });
     const run = await done;
+    const finished = existsSync(mark);
+    await rm(folder, { recursive: true, force: true });
     expect(interrupted).toBe(true);
     expect(run.exitCode).toBe(130);
-    // The clean-up alone would take 20 s.
-    expect(Date.now() - signalled).toBeLessThan(10_000);
-  }, 90_000);
+    // The run ended before its 20 s clean-up did: the clean-up never got to write its mark.
+    expect(finished).toBe(false);
+  }, scaledTimeout(90_000));
 });
