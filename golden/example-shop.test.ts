@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareGolden } from '../tests/support/golden-file.js';
 import { ensureBuilt } from '../tests/runner/support/build.js';
+import { scaledTimeout } from '../tests/support/load-scaled.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXAMPLE = join(ROOT, 'examples', 'shop');
@@ -49,8 +50,8 @@ beforeAll(() => {
   ensureBuilt();
   const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1' };
   for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'E2E_OPENAI_COMPATIBLE_URL', 'E2E_EXAMPLE_STAND_IN']) delete environment[name];
-  run = spawnSync(process.execPath, [BINARY, 'replay'], { cwd: EXAMPLE, env: environment, encoding: 'utf8', timeout: 240_000 });
-}, 300_000);
+  run = spawnSync(process.execPath, [BINARY, 'replay'], { cwd: EXAMPLE, env: environment, encoding: 'utf8', timeout: scaledTimeout(240_000) });
+}, scaledTimeout(300_000));
 
 describe('golden: the example shop replayed with no model', () => {
   it('exits 0 and prints the summary rows', async () => {

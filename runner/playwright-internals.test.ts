@@ -6,6 +6,7 @@ import { chromium } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
 import { asInternalCall, isListingRun, missingInternalError, playwrightTestVersion, probePlaywrightInternals, requirePlaywrightInternals, TESTED_PLAYWRIGHT } from './playwright-internals.js';
 import { resolveLaunchOptions } from '../engines/web/browser-discovery.js';
+import { scaledTimeout } from '../tests/support/load-scaled.js';
 
 describe('the Playwright internals probe', () => {
   it('finds every internal in the installed Playwright, on a real page', async () => {
@@ -18,7 +19,7 @@ describe('the Playwright internals probe', () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('names each missing internal and the fix, with the tested range', () => {
     const missing = probePlaywrightInternals({ testInfo: {}, locator: {}, page: {}, reporterOptions: {}, failureSnapshot: { source: 'function takePageSnapshot() {}' } });

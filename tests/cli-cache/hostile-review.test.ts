@@ -32,6 +32,7 @@ import { allNodes } from '../support/screen-tree.js';
 import { htmlPages } from '../support/static-server.js';
 import { tempFolders } from '../support/temp-folders.js';
 import { CACHE_CLI } from './support/run-cli.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 /** Raw characters a reviewer must never receive: C0 but the line break, DEL, C1, bidi controls, zero-width and invisible format characters. */
 const RAW_HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u2028\u2029]/u;
@@ -241,7 +242,7 @@ beforeAll(async () => {
   // git diff through the textconv, as `e2e init` sets it up.
   commitAll(repository, 'hostile cache');
   outputs.push({ name: 'git diff through the textconv', stdout: git(repository, 'diff', 'HEAD~1', 'HEAD', '--', '.e2e/cache'), stderr: '', exitCode: 0 });
-}, 600_000);
+}, scaledTimeout(600_000));
 
 describe('every review output of hostile and forged entries', () => {
   it('the detector finds a planted character and the entries really carry them', () => {

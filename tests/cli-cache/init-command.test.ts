@@ -7,6 +7,7 @@ import { initProject, renderInit } from '../../cli/init-command.js';
 import { configTemplate, CONFIG_TEMPLATE, EXAMPLE_TEST_TEMPLATE, MODEL_PROVIDERS, playwrightConfigTemplate, TEXTCONV_COMMAND } from '../../cli/init-templates.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { git, temporaryFolder, writeFile } from '../support/cache-fixtures.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -150,5 +151,5 @@ describe('the scaffolded files', () => {
     const output = execFileSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8' });
     expect(output).toBe('');
     // tsc over three providers' types takes a minute on a busy 2-core machine.
-  }, 180_000);
+  }, scaledTimeout(180_000));
 });

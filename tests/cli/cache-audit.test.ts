@@ -21,6 +21,7 @@ import { contentsOf } from '../support/directory-snapshot.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E } from '../runner/support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/audit', import.meta.url));
 const REACT = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples', 'react');
@@ -62,7 +63,7 @@ beforeAll(async () => {
   cacheDir = join(work, 'cache');
   callLog = join(work, 'calls.log');
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
-}, 300_000);
+}, scaledTimeout(300_000));
 
 afterAll(async () => {
   await server?.close();
@@ -76,7 +77,7 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     // Two adds, one complete, one assert.
     await expect(new FileCacheStore(cacheDir, { readOnly: true }).list()).resolves.toHaveLength(4);
-  }, 300_000);
+  }, scaledTimeout(300_000));
 
   it('catches every mutant of the strong entry and the judgment, model-free, leaving the cache byte-identical', async () => {
     const before = contentsOf(cacheDir);
@@ -111,7 +112,7 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     const shown = await runE2E(['cache', 'show', complete.key], { cwd: FIXTURE, env: env() });
     expect(shown.stdout).toMatch(/^Last audit: 2 of 2 mutants caught \(/m);
     expect(shown.stdout).toMatch(/^ {2}caught: action 1 of 1: check unnamed checkbox in listitem "Buy milk": proven by: /m);
-  }, 900_000);
+  }, scaledTimeout(900_000));
 
   it('shows the exact survivor of an entry made blind on purpose, and --min-score 1 exits 1', async () => {
     const store = new FileCacheStore(cacheDir);
@@ -140,5 +141,5 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(complete).toMatchObject({ caught: 1, total: 2, survivors: ['blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"'] });
     // The other test's entries were filtered out.
     expect(audit.entries.every((entry) => entry.testId.endsWith('::completes a todo'))).toBe(true);
-  }, 900_000);
+  }, scaledTimeout(900_000));
 });

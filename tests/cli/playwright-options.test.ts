@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OWN_OPTIONS } from '../../cli/playwright-options.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { E2E_BIN } from '../runner/support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
@@ -36,7 +37,7 @@ beforeAll(() => {
   const help = run([PLAYWRIGHT_CLI, 'test', '--help']);
   expect(help.status).toBe(0);
   playwrightFlags = helpFlags(help.stdout);
-}, 300_000);
+}, scaledTimeout(300_000));
 
 describe('Playwright Test options on record, replay and run', () => {
   it.each(['record', 'replay', 'run'])('`e2e %s` takes every option of the installed `playwright test`, spelled the same', (command) => {

@@ -12,6 +12,7 @@ import { CONFIG_TEMPLATE } from '../../cli/init-templates.js';
 import { playwrightOptions } from '../../cli/playwright-options.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { E2E_BIN } from '../runner/support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -90,7 +91,7 @@ function readmeCommands(): ReadmeCommand[] {
 
 beforeAll(() => {
   ensureBuilt();
-}, 300_000);
+}, scaledTimeout(300_000));
 
 describe('the README agrees with the binary', () => {
   // One `--help` process per command: a minute or more on a busy 2-core machine.
@@ -107,7 +108,7 @@ describe('the README agrees with the binary', () => {
       const flags = helpFlags(text).flatMap((entry) => entry.split(/[ ,]+/).filter((token) => token.startsWith('-')));
       for (const option of command.options) expect(flags, `${command.path.join(' ')} ${option}`).toContain(option);
     }
-  }, 300_000);
+  }, scaledTimeout(300_000));
 
   it("has the options table of record, replay and run that --help shows beside Playwright's own", () => {
     const rows = tableAfter('Options of `record`, `replay` and `run`');

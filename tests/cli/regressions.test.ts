@@ -22,6 +22,7 @@ import type { ReportStep } from '../../runner/report.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/regressions', import.meta.url));
 const VANILLA = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples', 'vanillajs');
@@ -102,7 +103,7 @@ beforeAll(async () => {
   execFileSync('git', ['init', '-q', repository]);
   server = await serveStatic(undefined);
   server.route(folderRoute(() => root));
-}, 120_000);
+}, scaledTimeout(120_000));
 
 afterAll(async () => {
   await server?.close();
@@ -123,7 +124,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     const replay = await runE2E(['replay'], { cwd: FIXTURE, env: env() });
     expect(replay.exitCode, output(replay)).toBe(0);
     expect(summaryLine(replay)).toBe('   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
-  }, 180_000);
+  }, scaledTimeout(180_000));
 
   it('fails a regressed step like a failed expectation: exit 1, regression wording, a JUnit <failure>, the screen attached', async () => {
     serveBroken('add does nothing');
@@ -143,7 +144,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     const attachments = JSON.stringify(JSON.parse(readFileSync(jsonFile, 'utf8')));
     expect(attachments).toContain(JSON.stringify({ name: `after agent.act '${ADD_STEP}'`, contentType: 'image/png' }).slice(1, -1));
     expect(git(repository, 'status', '--porcelain')).toBe('');
-  }, 180_000);
+  }, scaledTimeout(180_000));
 
   it('keeps the recorded entry byte-identical when `e2e record` runs on the regressed app, with and without retries', async () => {
     const record = await runE2E(['record'], { cwd: FIXTURE, env: env() });
@@ -158,7 +159,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     const retry = retried.report?.tests[0]?.attempts.at(-1)?.steps[0];
     expect(retry?.cache).toMatchObject({ mode: 'missed', reason: 'retry', write: 'kept' });
     expect(git(repository, 'status', '--porcelain')).toBe('');
-  }, 240_000);
+  }, scaledTimeout(240_000));
 
   it('proposes nothing from the regressed app in CI, and leaves the cache as it was', async () => {
     const proposals = join(work, 'proposals');
@@ -167,7 +168,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(steps(run)[0]?.cache).toMatchObject({ mode: 'agent-concluded', classification: 'regression' });
     expect(existsSync(proposals) ? await new FileCacheStore(proposals, { readOnly: true }).list() : []).toEqual([]);
     expect(git(repository, 'status', '--porcelain')).toBe('');
-  }, 180_000);
+  }, scaledTimeout(180_000));
 
   it('names a regression of a later step after the steps before it replayed', async () => {
     serveBroken('toggle does nothing');
@@ -178,7 +179,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(complete).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED', cache: { classification: 'regression' } });
     expect(complete?.summary).toContain('regression: after its last action (check unnamed checkbox in listitem "Walk the dog"), ');
     expect(summaryLine(run)).toBe('   Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified · 1 regressed · 0 stale');
-  }, 180_000);
+  }, scaledTimeout(180_000));
 
   it('keeps a renamed control as drift: REPLAY_STALE, exit 2, a JUnit <error>, counted stale', async () => {
     serveBroken('renamed field');
@@ -191,7 +192,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(junit).toMatch(/<error message="[^"]*REPLAY_STALE/);
     expect(junit).not.toContain('<failure');
     expect(git(repository, 'status', '--porcelain')).toBe('');
-  }, 180_000);
+  }, scaledTimeout(180_000));
 
   it('supersedes the entry of an edited step: one re-keyed pair in cache diff, one generation in cache ls, and prune removes the old entry in a fresh clone', async () => {
     root = VANILLA;
@@ -233,5 +234,5 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     const replay = await runE2E(['replay'], { cwd: FIXTURE, env: cloneEnv });
     expect(replay.exitCode, output(replay)).toBe(0);
     expect(summaryLine(replay)).toBe('   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
-  }, 300_000);
+  }, scaledTimeout(300_000));
 });

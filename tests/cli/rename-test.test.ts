@@ -18,6 +18,7 @@ import { contentsOf } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
 import { linkedProject } from '../runner/support/linked-project.js';
 
@@ -121,7 +122,7 @@ beforeAll(async () => {
   project = makeProject();
   modelLog = join(project, 'model-calls.log');
   server = await serveApp();
-}, 300_000);
+}, scaledTimeout(300_000));
 
 afterAll(async () => {
   await server?.close();
@@ -139,7 +140,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
     ]);
     expect(modelCalls()).toBe(2);
     commitAll(project, 'recorded "adds"');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('misses after the rename, naming the old title and the exact cache mv command, with no model call', async () => {
     writeFileSync(join(project, 'tests', 'todos.e2e.ts'), testFile(NEW_TITLE));
@@ -152,7 +153,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
     expect(output(run)).toContain(`\`e2e cache mv '${OLD_ID}' '${NEW_ID}'\``);
     expect(modelCalls()).toBe(2);
     expect(contentsOf(cacheFolder())).toEqual(before);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('moves both entries with the suggested command, and cache diff shows them re-keyed', async () => {
     const dryRun = await e2e(['cache', 'mv', OLD_ID, NEW_ID, '--dry-run']);
@@ -176,7 +177,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
     expect(diff.stdout).toContain(`${NEW_ID}\n  re-keyed  act "add a todo \\"Buy milk\\"" [web]`);
     expect(diff.stdout).toContain(`    test id changed: ${OLD_ID} → ::todos › ${NEW_TITLE}\n    same recording`);
     expect(diff.stdout).toContain('re-keyed  assert "one todo is open" [web]');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('replays the renamed test with no model call: every step replayed, nothing missed', async () => {
     const run = await e2e(['replay']);
@@ -188,7 +189,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
     ]);
     expect(run.report?.summary).toMatchObject({ modelCalls: 0, cache: { missed: 0, handedOff: 0 } });
     expect(modelCalls()).toBe(2);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('refuses a second move with exit 2 and a stable code, changing nothing', async () => {
     const before = contentsOf(cacheFolder());
@@ -199,5 +200,5 @@ describe('renaming a recorded test, through the e2e binary', () => {
       `error: cache mv refused, nothing was changed: the test \`${OLD_ID}\` has no entries in ${cacheFolder()} and \`${NEW_ID}\` has entries (moved already?); \`e2e cache ls\` lists the tests.\n`,
     );
     expect(contentsOf(cacheFolder())).toEqual(before);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 });

@@ -21,6 +21,7 @@ import type { ReportStep, ReportTest } from '../../runner/report.js';
 import { contentsOf } from '../support/directory-snapshot.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, startE2E, type E2ERun } from '../runner/support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/replay-cache', import.meta.url));
 
@@ -132,7 +133,7 @@ beforeAll(async () => {
   modelLog = join(work, 'model-calls.log');
   execFileSync('git', ['init', '-q', repository]);
   app = await startApp('Add');
-}, 120_000);
+}, scaledTimeout(120_000));
 
 afterAll(async () => {
   await app?.stop();
@@ -150,14 +151,14 @@ describe('the replay cache through the e2e binary', () => {
     expect(refs).toHaveLength(2);
     expect(readdirSync(join(FIXTURE, '.e2e', 'hits', 'runs'))).toHaveLength(1);
     c1 = commit('recorded with "Add"');
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('keys each test as `cache prune` lists it, so prune finds nothing unreachable', async () => {
     // The cache folder comes from the config (E2E_FIXTURE_CACHE_DIR), as for every cache command.
     const run = await runE2E(['cache', 'prune', '--dry-run'], { cwd: FIXTURE, env: env() });
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.stdout).toMatch(/^Would remove 0 items, 0 B to free; 2 entries kept\./);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('replays the suite with no model: exit 0, zero model calls, everything replayed', async () => {
     const before = contentsOf(cacheDir);
@@ -174,7 +175,7 @@ describe('the replay cache through the e2e binary', () => {
     expect(timing?.modelMs).toBe(0);
     expect(timing!.actionMs).toBeGreaterThan(0);
     expect(contentsOf(cacheDir)).toEqual(before);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('fails a step whose entry no longer replays with REPLAY_STALE, naming the step and the reason, with no model call', async () => {
     await relabel('Create');
@@ -191,7 +192,7 @@ describe('the replay cache through the e2e binary', () => {
     expect(testNamed(run, 'completes a todo').outcome).toBe('expected');
     expect(modelCalls()).toBe(2);
     expect(contentsOf(cacheDir)).toEqual(before);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('stops cleanly on SIGINT while a replay waits for a control: exit 130, report written, cache unchanged', async () => {
     const before = contentsOf(cacheDir);
@@ -202,7 +203,7 @@ describe('the replay cache through the e2e binary', () => {
     expect(run.report).toMatchObject({ status: 'interrupted', exitCode: 130 });
     expect(modelCalls()).toBe(2);
     expect(contentsOf(cacheDir)).toEqual(before);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('heals into a proposal folder in CI, leaving the cache byte-identical; cache diff shows it and cache accept merges it', async () => {
     const before = contentsOf(cacheDir);
@@ -228,7 +229,7 @@ describe('the replay cache through the e2e binary', () => {
     expect(modelCalls()).toBe(3);
     c2 = commit('accepted the healed "Create" step');
     expect(c2).not.toBe(c1);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('records again after the app changed, and cache diff between the two commits shows exactly the changed step', async () => {
     await relabel('Save');
@@ -244,7 +245,7 @@ describe('the replay cache through the e2e binary', () => {
     expect(diff.stdout).toContain('changed   act "add a todo \\"Buy milk\\""');
     expect(diff.stdout).toContain('- tap button "Create"\n      + tap button "Save"');
     expect(diff.stdout).not.toContain('Walk the dog');
-  }, 90_000);
+  }, scaledTimeout(90_000));
 
   it('leaves the cache as it was when a recording is interrupted', async () => {
     const before = contentsOf(cacheDir);
@@ -255,7 +256,7 @@ describe('the replay cache through the e2e binary', () => {
     // The first step passed and was verified; it would have been saved had the attempt finished.
     expect(run.report?.tests[0]?.attempts[0]?.steps[0]).toMatchObject({ status: 'passed', cache: { mode: 'missed', write: 'no-change' } });
     expect(contentsOf(cacheDir)).toEqual(before);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it('keeps one valid entry when sixteen workers record the same step at once', async () => {
     cacheDir = join(work, 'parallel-cache');
@@ -272,5 +273,5 @@ describe('the replay cache through the e2e binary', () => {
     expect(refs).toHaveLength(1);
     expect((await store.read(refs[0]!.key)).kind).toBe('hit');
     expect(await store.listTempFiles({ olderThanMs: 0 })).toEqual([]);
-  }, 150_000);
+  }, scaledTimeout(150_000));
 });

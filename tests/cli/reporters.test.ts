@@ -18,6 +18,7 @@ import { parseXml } from '../support/xml.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from '../runner/support/fixture-servers.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/reporters/', import.meta.url));
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   servers = await startFixtureServers();
   cacheDir = mkdtempSync(join(tmpdir(), 'e2e-reporters-cache-'));
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
-}, 300_000);
+}, scaledTimeout(300_000));
 
 afterAll(async () => {
   await servers.close();
@@ -58,7 +59,7 @@ describe('reporters and retries through the binary', () => {
     ]);
     // With Playwright's own terminal reporters, the summary stays on stdout.
     expect(run.stdout).toMatch(/Cache {2}\d+ replayed/);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('replays a retry again under `e2e replay`, and a JSON report on stdout is the whole of stdout', async () => {
     const run = await e2e(['replay', '--retries', '1', '--reporter', 'json', '-g', 'adds a todo|second attempt']);
@@ -69,7 +70,7 @@ describe('reporters and retries through the binary', () => {
     expect(flaky.attempts.map((attempt) => attempt.steps[0]?.cache)).toMatchObject([{ mode: 'self-finalized' }, { mode: 'self-finalized' }]);
     expect(flaky.attempts.map((attempt) => attempt.errorCode)).toEqual([undefined, undefined]);
     expect(run.stderr).toMatch(/Cache {2}\d+ replayed/);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('writes JUnit to stdout as the whole of stdout: test failures are <failure>, configuration problems <error>', async () => {
     // CI: read-only, so the agent runs only where nothing is recorded.
@@ -91,7 +92,7 @@ describe('reporters and retries through the binary', () => {
     // The summary went to stderr; the report is still written.
     expect(run.stderr).toMatch(/Cache {2}\d+ replayed/);
     expect(run.report?.exitCode).toBe(2);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('lists the tests with --list and leaves .e2e/ (report.json, the HTML report) as it was', async () => {
     const before = snapshotTree(join(FIXTURE, '.e2e'));
@@ -103,7 +104,7 @@ describe('reporters and retries through the binary', () => {
     expect(run.stdout).not.toContain('Cache ');
     expect(snapshotTree(join(FIXTURE, '.e2e'))).toEqual(before);
     expect(readFileSync(join(FIXTURE, '.e2e', 'report.json'), 'utf8')).toBe(report);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('says which environment variables choose a model when `e2e record` meets a step and no model is configured', async () => {
     const run = await e2e(['record', '-c', 'no-model.config.ts', '-g', 'misses a control']);
@@ -111,5 +112,5 @@ describe('reporters and retries through the binary', () => {
     expect(run.report?.tests[0]?.attempts[0]?.errorCode).toBe('MODEL_UNAVAILABLE');
     expect(run.stderr).toContain('A step needed a model and none is configured.');
     expect(run.stderr).toContain('set OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL (E2E_MODEL picks the model)');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });

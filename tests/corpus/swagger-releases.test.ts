@@ -25,6 +25,7 @@ import type { LiveScreen } from '../support/live-screen.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
 import { API_KEY, LANDING_LISTENER, PET_BODY, SWAGGER_STEPS, swaggerExecutor } from './support/swagger-steps.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/swagger', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -94,10 +95,10 @@ async function runFlow(name: string, mode: 'read-write' | 'read-only'): Promise<
     const page = surfaceOf(engine).page();
     await page.addInitScript(LANDING_LISTENER);
     await instance.session.open(`${server.url}/`);
-    await page.waitForSelector('#operations-pets-addPet', { timeout: 30_000 });
+    await page.waitForSelector('#operations-pets-addPet', { timeout: scaledTimeout(30_000) });
     const executor = swaggerExecutor();
     const store = new FileCacheStore(cacheFolder, { readOnly: mode === 'read-only' });
-    const attempt = startAttempt(live, { cache: { store, mode, waitForTargetMs: 2_000 }, executor, context: 'An API explorer.' });
+    const attempt = startAttempt(live, { cache: { store, mode, waitForTargetMs: scaledTimeout(2_000) }, executor, context: 'An API explorer.' });
     let allPassed = true;
     for (const step of SWAGGER_STEPS) {
       const played = await playCorpusStep(attempt, executor, step, page);
@@ -139,7 +140,7 @@ describe('Swagger UI across real releases', () => {
     const again = await runFlow(RECORDED_ON, 'read-only');
     runs.push(again);
     expect(again.replayed, again.details.join('\n')).toBe(SWAGGER_STEPS.length);
-  }, 300_000);
+  }, scaledTimeout(300_000));
 
   it('replays on the other releases without acting on a lookalike or passing falsely', async () => {
     const replays: ReleaseRun[] = [];
@@ -153,7 +154,7 @@ describe('Swagger UI across real releases', () => {
     }
     // Across majors with real markup changes, some steps still replay with no model.
     expect(replays.reduce((sum, run) => sum + run.replayed, 0)).toBeGreaterThan(0);
-  }, 600_000);
+  }, scaledTimeout(600_000));
 
   afterAll(() => {
     const replays = runs.slice(2);

@@ -24,6 +24,7 @@ import type { LiveScreen } from '../support/live-screen.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
 import { TODO_STEPS, todoExecutor } from './support/todo-steps.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
 const RECORDED_ON = 'vanillajs';
@@ -122,10 +123,10 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
     await instance.session.open(server.url);
     const page = surfaceOf(engine).page();
     // Some implementations render their markup from templates after load.
-    await page.waitForSelector('#new-todo, .new-todo', { timeout: 20_000 });
+    await page.waitForSelector('#new-todo, .new-todo', { timeout: scaledTimeout(20_000) });
     const executor = todoExecutor();
     const store = new FileCacheStore(cacheFolder, { readOnly: mode === 'read-only' });
-    const attempt = startAttempt(live, { cache: { store, mode, waitForTargetMs: 1_500 }, executor });
+    const attempt = startAttempt(live, { cache: { store, mode, waitForTargetMs: scaledTimeout(1_500) }, executor });
     let allPassed = true;
     for (const step of TODO_STEPS) {
       const played = await playCorpusStep(attempt, executor, step, page);
@@ -163,7 +164,7 @@ describe('the TodoMVC replay corpus', () => {
     // The recorded app itself replays every step.
     runs.push(await runFlow(RECORDED_ON, join(EXAMPLES, RECORDED_ON), 'read-only'));
     expect(runs[1]!.replayed, runs[1]!.details.join('\n')).toBe(TODO_STEPS.length);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('replays on other implementations without a false pass', async () => {
     const replays: AppRun[] = [];
@@ -172,7 +173,7 @@ describe('the TodoMVC replay corpus', () => {
     for (const run of replays) expect(run.falsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
     // Most implementations of the same spec replay every step with no executor call.
     expect(replays.filter((run) => run.replayed === TODO_STEPS.length).length).toBeGreaterThanOrEqual(IMPLEMENTATIONS.length - 2);
-  }, 600_000);
+  }, scaledTimeout(600_000));
 
   it('never passes a planted regression', async () => {
     const replays: AppRun[] = [];
@@ -187,7 +188,7 @@ describe('the TodoMVC replay corpus', () => {
       // And the replay says so: the broken step reads as a regression, not as a stale cache.
       expect(run.broken, `${run.app}: ${run.details.join('; ')}`).toBe('regression');
     }
-  }, 600_000);
+  }, scaledTimeout(600_000));
 
   afterAll(() => {
     console.log(`\nTodoMVC corpus (recorded on ${RECORDED_ON}, ${TODO_STEPS.length} steps per app)\n${table(runs)}\n`);

@@ -12,6 +12,7 @@ import { web } from '../../engines/web/index.js';
 import { htmlPages, serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, scriptedModel, throwScriptErrors, type ScriptTurn } from './support/scripted-model.js';
 import { startAttempt, startPoliced } from '../support/attempt-harness.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 // Served from `examples/`, so todomvc-common finds no learn.json and adds no sidebar.
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples');
@@ -82,5 +83,5 @@ describe('settling', () => {
       expect(outcome.verdict.status).toBe('passed');
     }
     expect(withTextbox).toBe(20);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });

@@ -18,6 +18,7 @@ import { parseXml } from '../support/xml.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
 import { command as userCommand, freshProject as installedProject, NPM, packTarball, reportOf, runE2E, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 let work: string;
 let tarball: string;
@@ -46,7 +47,7 @@ beforeAll(async () => {
   // Both installs at once: npm mostly waits on the cache and the registry.
   const [commonjs, module] = await Promise.all([freshProject('commonjs'), freshProject('module')]);
   projects = { commonjs, module };
-}, 400_000);
+}, scaledTimeout(400_000));
 
 afterAll(async () => {
   await app?.close();
@@ -121,7 +122,7 @@ describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "t
     const renamed = await e2e(project, ['replay']);
     expect(renamed.code, renamed.stdout + renamed.stderr).toBe(0);
     expect(renamed.stdout + renamed.stderr).toContain('Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
-  }, 300_000);
+  }, scaledTimeout(300_000));
 });
 
 describe('a folder install', () => {
@@ -139,5 +140,5 @@ describe('a folder install', () => {
       expect(refused.stderr).toContain('INVALID_CONFIG: two copies of @playwright/test');
       expect(refused.stderr).toContain('npm i -D --install-links <folder>');
     }
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });

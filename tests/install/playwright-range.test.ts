@@ -14,6 +14,7 @@ import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
 import { command, freshProject, NPM, packTarball, reportOf, runE2E, TODO_TEST, TYPIST_CONFIG } from './support/packed-project.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 /** The ends of the peer range `^1.56.0`: its first release, and whatever is newest in it now. */
 const RANGE = { oldest: '@playwright/test@1.56.0', newest: '@playwright/test@^1.56.0' } as const;
@@ -60,7 +61,7 @@ beforeAll(async () => {
   const ends = Object.keys(RANGE) as End[];
   const made = await Promise.all(ends.map((end) => freshProject(join(work, end), { kind: 'commonjs', tarball, playwrightTest: RANGE[end] })));
   ends.forEach((end, index) => (projects[end] = made[index]!));
-}, 400_000);
+}, scaledTimeout(400_000));
 
 afterAll(async () => {
   await app?.close();
@@ -105,5 +106,5 @@ describe.each(['oldest', 'newest'] as const)('the %s @playwright/test of the pee
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('Cache  1 replayed');
     expect(readFileSync(launches, 'utf8')).toContain('launched');
-  }, 300_000);
+  }, scaledTimeout(300_000));
 });

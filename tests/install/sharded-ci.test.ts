@@ -23,6 +23,7 @@ import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
 import { NPM, TYPIST_CONFIG, command as run, reportOf, type Finished } from './support/packed-project.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 /** The plain-shell CI steps the README points to. */
 const CI_SCRIPT = join(ROOT, 'examples', 'ci', 'ci.sh');
@@ -85,7 +86,7 @@ async function htmlReportText(folder: string, titles: readonly string[]): Promis
   try {
     const page = await browser.newPage();
     await page.goto(pathToFileURL(join(folder, '.e2e', 'html-report', 'index.html')).href);
-    for (const title of titles) await page.getByText(title, { exact: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    for (const title of titles) await page.getByText(title, { exact: true }).first().waitFor({ state: 'visible', timeout: scaledTimeout(60_000) });
     return await page.locator('body').innerText();
   } finally {
     await browser.close();
@@ -133,13 +134,13 @@ beforeAll(async () => {
   // Two CI machines check out the same commit, each into its own folder.
   shards = [join(work, 'machine-1', 'project'), join(work, 'machine-2', 'project')];
   for (const shard of shards) cpSync(project, shard, { recursive: true, verbatimSymlinks: true });
-}, 400_000);
+}, scaledTimeout(400_000));
 
 // Four installed projects to remove: minutes on a busy machine.
 afterAll(async () => {
   await app?.close();
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
-}, 300_000);
+}, scaledTimeout(300_000));
 
 describe('sharded CI from the packed tarball', () => {
   it('records on two machines, merges one HTML report, summary and report.json, accepts both proposals in one command and reviews them in one diff, then replays', async () => {
@@ -203,7 +204,7 @@ describe('sharded CI from the packed tarball', () => {
     expect(titlesOf(reportOf(project))).toEqual(ALL_TESTS);
     const review = readFileSync(join(project, '.e2e', 'cache-diff.md'), 'utf8');
     expect(review).toContain('0 changed, 0 re-keyed, 4 added, 0 removed, 0 unchanged');
-  }, 600_000);
+  }, scaledTimeout(600_000));
 
   it('refuses a folder with no blob report, naming the fix, and merges nothing', async () => {
     const empty = join(work, 'empty');
@@ -215,7 +216,7 @@ describe('sharded CI from the packed tarball', () => {
     expect(refused.stderr).toContain('--reporter blob');
     const after = existsSync(join(project, '.e2e', 'report.json')) ? readFileSync(join(project, '.e2e', 'report.json'), 'utf8') : undefined;
     expect(after).toBe(before);
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });
 
 describe('the plain Playwright path from the packed tarball', () => {
@@ -256,5 +257,5 @@ describe('the plain Playwright path from the packed tarball', () => {
     const replay = await playwright(fresh, ['test'], { E2E_REPLAY: '1' });
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toContain('Cache  4 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
-  }, 400_000);
+  }, scaledTimeout(400_000));
 });

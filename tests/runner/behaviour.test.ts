@@ -31,7 +31,7 @@ beforeAll(async () => {
   ensureBuilt();
   servers = await startFixtureServers();
   run = await runE2E(['run', '--workers=1'], { cwd: FIXTURE, env: servers.env });
-}, 180_000);
+}, scaledTimeout(180_000));
 
 afterAll(async () => {
   await servers.close();

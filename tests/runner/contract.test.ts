@@ -12,6 +12,7 @@ import type { Report, ReportStep } from '../../runner/report.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
 import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/contract/', import.meta.url));
 const PLAIN = fileURLToPath(new URL('./fixtures/plain-config/', import.meta.url));
@@ -34,7 +35,7 @@ beforeAll(async () => {
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
   server = await serveStatic(join(FIXTURE, 'app'));
   first = await runE2E(['run'], { cwd: FIXTURE, env: { E2E_FIXTURE_APP_URL: server.origin } });
-}, 240_000);
+}, scaledTimeout(240_000));
 
 afterAll(async () => {
   await server.close();
@@ -89,7 +90,7 @@ describe('the executor contract through e2e run', () => {
     expect(run.exitCode).toBe(0);
     const [step] = stepsOf(run.report, 'a recorded step keyed by the agent context');
     expect(step?.cache).toMatchObject({ mode: 'missed', reason: 'wrong-context', detail: "no entry; nearest entry of this test differs in the agent's context" });
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });
 
 describe('a browser that is not there', () => {
@@ -99,7 +100,7 @@ describe('a browser that is not there', () => {
     expect(run.stdout).toContain('ENVIRONMENT_UNAVAILABLE: the browser at /bin/true did not start');
     expect(run.stdout).toContain('Point E2E_CHROMIUM_PATH at a Chromium executable');
     expect(testNamed(run.report, 'the check ran before the attempt started').attempts[0]?.errorCode).toBe('ENVIRONMENT_UNAVAILABLE');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('fails the same way for a path that does not exist, while e2e cache ls still lists the cache', async () => {
     const env = { E2E_FIXTURE_APP_URL: server.origin, E2E_CHROMIUM_PATH: join(FIXTURE, 'no-such-browser') };
@@ -110,7 +111,7 @@ describe('a browser that is not there', () => {
     expect(list.stderr).toBe('');
     expect(list.exitCode).toBe(0);
     expect(list.stdout).toContain('tap the tap button');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });
 
 describe("the documents' config shape", () => {
@@ -129,5 +130,5 @@ describe("the documents' config shape", () => {
     } finally {
       await app.close();
     }
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });

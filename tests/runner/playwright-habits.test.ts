@@ -23,6 +23,7 @@ import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startHabitsApp, type HabitsApp } from './support/habits-app.js';
 import { unzip } from './support/secret-scan.js';
 import type { LoggedStep, LoggedTest } from './fixtures/habits/step-log-reporter.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/habits/', import.meta.url));
 const PIN = 'pin-4417-Qz';
@@ -78,7 +79,7 @@ beforeAll(async () => {
   app = await startHabitsApp(join(work, 'cache'));
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
   recorded = await run(['record', 'playwright-expect', 'e2e-expect', 'unchecked', 'secret-note', '--', '--trace', 'on']);
-}, 180_000);
+}, scaledTimeout(180_000));
 
 afterAll(async () => {
   await app.close();
@@ -164,7 +165,7 @@ describe('later runs', () => {
       '  test.step | cache: replayed, no model call @tests/playwright-expect.e2e.ts:7',
     ]);
     expect(outline(loggedTest(steps, PLAYWRIGHT_EXPECT).steps)).toContain('  test.step | model: no call @tests/playwright-expect.e2e.ts:7');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it('hand a step to the agent where the app changed, and say where and why', async () => {
     app.setAddLabel('Create');
@@ -177,7 +178,7 @@ describe('later runs', () => {
     expect(lines).toContain('  test.step | tap button "Create" @tests/playwright-expect.e2e.ts:7');
     expect(lines.find((line) => line.includes('cache: '))).toMatch(/cache: handed off to the agent \(target-not-found: at action 2 of 2, tap button "Add": not found/);
     app.setAddLabel('Add');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 
   it("fail a step at the test's line, in the console and in the steps", async () => {
     const { run: failed, steps } = await run(['run', 'failing']);
@@ -189,5 +190,5 @@ describe('later runs', () => {
     expect(failedStep?.error).toContain('failed (ACTION_FAILED): There is no "Archive" button on the screen.');
     expect(outline(failedStep?.steps ?? [])).toContain('test.step | type "Buy milk" into textbox "New todo" @tests/failing.e2e.ts:7');
     expect(summaryOf(failed)).toBe('   Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified');
-  }, 120_000);
+  }, scaledTimeout(120_000));
 });

@@ -19,6 +19,7 @@ import { startResponsesServer, type ResponsesServer } from '../support/responses
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt, ROOT } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/provider-zoo/', import.meta.url));
 const AGENTS = ['compatible', 'responses', 'anthropic'] as const;
@@ -62,7 +63,7 @@ beforeAll(async () => {
     E2E_ZOO_ANTHROPIC_URL: anthropic.url,
   };
   recorded = await runE2E(['record'], { cwd: FIXTURE, env });
-}, 240_000);
+}, scaledTimeout(240_000));
 
 afterAll(async () => {
   await Promise.all([todomvc?.close(), chat?.close(), responses?.close(), anthropic?.close()]);
@@ -112,5 +113,5 @@ describe('a TodoMVC suite on a zoo of imperfect models', () => {
     expect(replayed.exitCode, output(replayed)).toBe(0);
     expect(replayed.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 15, handedOff: 0, missed: 0 } });
     expect(AGENTS.map((agent) => requestsOf(agent).length)).toEqual(counts);
-  }, 240_000);
+  }, scaledTimeout(240_000));
 });

@@ -15,6 +15,7 @@ import type { StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { countScanned, filesUnder, findLeaks, leakForms, textsUnder } from './support/secret-scan.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/secret-echo', import.meta.url));
 const WRITTEN = join(FIXTURE, '.e2e');
@@ -30,7 +31,7 @@ beforeAll(async () => {
   rmSync(WRITTEN, { recursive: true, force: true });
   ({ server, received } = await servePagesRecording());
   run = await runE2E(['record'], { cwd: FIXTURE, env: { E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY } });
-}, 120_000);
+}, scaledTimeout(120_000));
 
 afterAll(async () => {
   await server?.close();

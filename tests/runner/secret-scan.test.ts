@@ -255,7 +255,7 @@ for (const [label, length] of [
       };
       recorded = await runE2E(['record', '--debug', '--reporter', 'list,html,junit,json'], { cwd: longProject, env });
       replayed = await runE2E(['replay', '--debug', '--reporter', 'list,html,junit,json'], { cwd: longProject, env });
-    }, 600_000);
+    }, scaledTimeout(600_000));
 
     afterAll(async () => {
       await longServer?.close();
@@ -311,7 +311,7 @@ describe('a secret too short or too common to redact safely, through the binary'
       } finally {
         rmSync(refusedProject, { recursive: true, force: true });
       }
-    }, 120_000);
+    }, scaledTimeout(120_000));
   }
 });
 

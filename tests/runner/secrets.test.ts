@@ -11,6 +11,7 @@ import { ensureBuilt } from './support/build.js';
 import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
 import { startFixtureServers, type FixtureServers } from './support/fixture-servers.js';
 import { countScanned, findLeaks } from './support/secret-scan.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/secrets', import.meta.url));
 const CANARY = 'Kx9 canary/Vault+81';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   ensureBuilt();
   servers = await startFixtureServers();
   run = await runE2E(['run', '--debug'], { cwd: FIXTURE, env: { ...servers.env, E2E_SECRET_CANARY: CANARY } });
-}, 120_000);
+}, scaledTimeout(120_000));
 
 afterAll(async () => {
   await servers.close();

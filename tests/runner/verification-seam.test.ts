@@ -15,6 +15,7 @@ import type { ActEntry } from '../../cache-format/entry.js';
 import { ensureBuilt } from './support/build.js';
 import { runE2E, type E2ERun } from './support/e2e-process.js';
 import { startHabitsApp, type HabitsApp } from './support/habits-app.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/verification-seam/', import.meta.url));
 const PLAYWRIGHT = 'the same check with the expect from Playwright Test';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   app = await startHabitsApp(join(work, 'cache'));
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
   recorded = await runE2E(['record', '--', '--repeat-each', '2'], { cwd: FIXTURE, env: app.env });
-}, 240_000);
+}, scaledTimeout(240_000));
 
 afterAll(async () => {
   await app.close();
