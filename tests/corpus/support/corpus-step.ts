@@ -1,11 +1,11 @@
 /**
  * One step of a corpus flow, played and scored the same way in every corpus: the step runs
- * through the cached attempt, counts as *replayed* when it self-finalized with no executor
+ * through the attempt (with its cache), counts as *replayed* when it self-finalized with no executor
  * call, and its own `expect` (`verify`) runs only when the step passed.
  */
 import type { Locator, Page } from '@playwright/test';
 import type { CacheOutcome } from '../../../contract/cache-outcome.js';
-import type { CachedAttempt } from '../../support/cached-attempt.js';
+import type { AttemptHarness } from '../../support/attempt-harness.js';
 
 /** A corpus step: an instruction and the user's own check of it. */
 export interface CorpusStep {
@@ -39,7 +39,7 @@ export function emptyTally(): CorpusTally {
 }
 
 /** Play `step` on `page` through `attempt`; `executor.calls` tells a replay from a hand-off. */
-export async function playCorpusStep(attempt: CachedAttempt, executor: { calls: number }, step: CorpusStep, page: Page): Promise<PlayedStep> {
+export async function playCorpusStep(attempt: AttemptHarness, executor: { calls: number }, step: CorpusStep, page: Page): Promise<PlayedStep> {
   const callsBefore = executor.calls;
   const outcome = await attempt.act(step.instruction);
   const cache = outcome.cache as CacheOutcome | undefined;
