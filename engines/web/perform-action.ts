@@ -6,6 +6,7 @@
 import type { ElementHandle, Page } from '@playwright/test';
 import { EngineError, type EngineAction, type KeyModifier, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../contract/engine.js';
 import { checkedState, pointerReady } from './pointer-ready.js';
+import { noOptionError, notSelectError } from './quick-action.js';
 
 /** How long a long press holds the pointer down. */
 export const LONG_PRESS_MS = 800;
@@ -94,6 +95,8 @@ export interface ActionTarget {
   /** The id the element was found by (absent for a `text` node's parent). */
   id?: string;
   position?: { x: number; y: number };
+  /** Set when the quick path (quick-action.ts) just found the pointer conditions not to hold. */
+  notReady?: true;
 }
 
 /** Do `action` on `target`, within `timeoutMs`. `resolveDestination` finds a drag target. */
@@ -102,7 +105,8 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
   const { element } = target;
   const at = target.position === undefined ? {} : { position: target.position };
   // Pointer actions skip Playwright's frame-long checks when the element is ready now (pointer-ready.ts).
-  const ready = (needsEnabled: boolean): Promise<boolean> => pointerReady(element, { ...at, ...(target.id === undefined ? {} : { id: target.id }), needsEnabled });
+  const ready = async (needsEnabled: boolean): Promise<boolean> =>
+    target.notReady !== true && (await pointerReady(element, { ...at, ...(target.id === undefined ? {} : { id: target.id }), needsEnabled }));
   switch (action.verb) {
     case 'tap':
       return element.click({ ...at, ...modifiersOf(action), timeout: remaining(deadline), force: await ready(true) });
@@ -142,8 +146,8 @@ export async function performOnElement(page: Page, target: ActionTarget, action:
       return element.press(action.key, { timeout: remaining(deadline) });
     case 'select': {
       const found = await optionIndex(element, action.value);
-      if ('notSelect' in found) throw new EngineError('NOT_ACTIONABLE', 'select works on a <select> element; tap a custom dropdown and then tap its option instead.');
-      if (found.index < 0) throw new EngineError('NOT_ACTIONABLE', `no option matches "${action.value}"; choices: ${found.choices.map((choice) => `"${choice}"`).join(', ')}.`);
+      if ('notSelect' in found) throw notSelectError();
+      if (found.index < 0) throw noOptionError(action.value, found.choices);
       await element.selectOption({ index: found.index }, { timeout: remaining(deadline) });
       return;
     }

@@ -26,15 +26,18 @@ export interface PointerReadinessOptions {
 }
 
 /** Longest wait for each animation frame; a page that paints no frames goes the usual way. */
-const FRAME_WAIT_MS = 100;
+export const FRAME_WAIT_MS = 100;
 
 /*
  * In page (sent through inPageFunction). `requestAnimationFrame` and `setTimeout` are the
  * page's; if an app replaced them and no frame comes, the answer is "not ready" and
  * Playwright's path runs.
  */
-async function readinessInPage(element: Element, args: { id: string | null; position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number; stillGapMs: number }): Promise<boolean> {
-  const notReady = false;
+export async function readinessInPage(
+  element: Element,
+  args: { id: string | null; position: { x: number; y: number } | null; needsEnabled: boolean; frameWaitMs: number; stillGapMs: number },
+): Promise<{ x: number; y: number } | null> {
+  const notReady = null;
   const view = element.ownerDocument.defaultView;
   if (!element.isConnected || view === null || view.top !== view) return notReady;
   if (element.getClientRects().length !== 1) return notReady;
@@ -88,27 +91,24 @@ async function readinessInPage(element: Element, args: { id: string | null; posi
     if (inner === null || inner === hit) break;
     hit = inner;
   }
-  let inside = false;
   for (let node: Node | null = hit; node !== null; node = node.parentNode ?? (node.nodeType === 11 ? (node as ShadowRoot).host : null)) {
-    if (node === element) {
-      inside = true;
-      break;
-    }
+    if (node === element) return { x, y };
   }
-  return inside;
+  return notReady;
 }
 
 const READINESS = inPageFunction(readinessInPage);
 
 /** Whether a pointer action on `element` may go ahead at once, its checks skipped (see the module comment). */
-export function pointerReady(element: ElementHandle<Element>, options: PointerReadinessOptions): Promise<boolean> {
+export async function pointerReady(element: ElementHandle<Element>, options: PointerReadinessOptions): Promise<boolean> {
   // Failures propagate (a detached element is NODE_STALE either way): a fault in this code
   // must not hide behind Playwright's path.
-  return element.evaluate(READINESS, { id: options.id ?? null, position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS, stillGapMs: STILL_GAP_MS });
+  const point = await element.evaluate(READINESS, { id: options.id ?? null, position: options.position ?? null, needsEnabled: options.needsEnabled, frameWaitMs: FRAME_WAIT_MS, stillGapMs: STILL_GAP_MS });
+  return point !== null;
 }
 
 /** In page: the checked state of a checkbox, radio or `aria-checked` element (null when not checkable). */
-function checkedInPage(element: Element): boolean | null {
+export function checkedInPage(element: Element): boolean | null {
   const input = element as HTMLInputElement;
   if (element.localName === 'input' && (input.type === 'checkbox' || input.type === 'radio')) return input.checked;
   const ariaChecked = element.getAttribute('aria-checked');

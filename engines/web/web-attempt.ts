@@ -28,6 +28,7 @@ import { idAtPoint, MASK_ATTRIBUTE, markForMask, resolveElement, textPosition } 
 import { NavigationGuard, type NavigationListener } from './navigation-guard.js';
 import { observePage } from './observe-page.js';
 import { performAtPoint, performOnElement, performOnPage, type ActionTarget } from './perform-action.js';
+import { quickAction } from './quick-action.js';
 
 /** How the attempt gets (and gets again, on restart) its page. */
 export interface AttemptSurface {
@@ -169,10 +170,25 @@ export class WebAttempt implements EngineInstance {
   async perform(ref: NodeRef, action: EngineAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
     const what = `${action.verb} #${ref.id}`;
     const sensitive = action.verb === 'type' ? action.value : undefined;
-    const target = await this.targetOf(ref.id, what);
     const description = sensitive === undefined ? { what } : { what, sensitive };
+    const id = ref.id.replace(/^#/, '');
+    const started = Date.now();
+    // Most actions on a ready element need no ElementHandle (quick-action.ts).
+    let quick: 'usual' | 'notReady' = 'usual';
+    if (!this.textIds.has(id)) {
+      try {
+        const outcome = await raceSignal(quickAction(this.page, id, action), options.signal);
+        if (outcome === 'done') return;
+        quick = outcome;
+      } catch (error) {
+        throw toEngineError(error, description);
+      }
+    }
+    const found = await this.targetOf(ref.id, what);
+    const target: ActionTarget = quick === 'notReady' ? { ...found, notReady: true } : found;
     try {
-      const work = performOnElement(this.page, target, action, options.timeoutMs, (id) => this.targetOf(id, `${what} → #${id}`));
+      const timeoutMs = Math.max(1, options.timeoutMs - (Date.now() - started));
+      const work = performOnElement(this.page, target, action, timeoutMs, (id) => this.targetOf(id, `${what} → #${id}`));
       await raceSignal(work, options.signal);
     } catch (error) {
       throw toEngineError(error, description);
