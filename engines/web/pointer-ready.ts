@@ -5,8 +5,9 @@
  * observation always does). Here the same conditions are checked in one evaluate that waits
  * a frame at most (rarely two): attached, visible, enabled, not inert, a single box that held
  * still across a frame (since the latest walk, or else across the next one), wholly in view,
- * and the element (or something inside it) is what the pointer would hit. When all hold,
- * Playwright sends the input with its checks skipped (`force`); when any does not, or the
+ * and the element (or something inside it) is what the pointer would hit. When all hold, the
+ * input goes to the point checked (quick-action.ts), or Playwright sends it with its checks
+ * skipped (`force`) where the element came as a handle; when any does not, or the
  * element sits in a frame, the caller goes the usual way and Playwright waits and reports as
  * it always does. So the quick path only ever answers "ready now"; every wait and every
  * failure message stays Playwright's.
