@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Frame } from '@playwright/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isEngineError, type EngineAction, type EngineInstance, type EngineObservation } from '../../contract/engine.js';
+import { scaledTimeout } from '../../tests/support/load-scaled.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
 import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
 import { surfaceOf } from './index.js';
@@ -27,7 +28,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function act(instance: EngineInstance, screen: EngineObservation, role: string, name: string, action: EngineAction, timeoutMs = 5000): Promise<void> {
+async function act(instance: EngineInstance, screen: EngineObservation, role: string, name: string, action: EngineAction, timeoutMs = scaledTimeout(5000)): Promise<void> {
   await instance.perform(nodeNamed(screen.root, role, name), action, { timeoutMs });
 }
 
