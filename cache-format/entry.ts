@@ -126,8 +126,15 @@ export const endBasisSchema = z.enum(['acted', 'announced', 'verified', 'typed',
 /** Why an end check proves the step (see {@link endBasisSchema}). */
 export type EndBasis = z.infer<typeof endBasisSchema>;
 
+/**
+ * The recorded actions (0-based) whose audit mutants removed an end outcome while the app was at
+ * hand (`e2e record --audit`): the outcome is *caused* by them and is required at replay,
+ * whatever its basis. An addition to version 1, absent on entries recorded without the audit.
+ */
+export const causedBySchema = z.array(z.number().int().min(0).max(MAX_ACTIONS - 1)).min(1).max(MAX_ACTIONS);
+
 /** A control that appeared or went away during the step, with why it proves the step. */
-export const endControlSchema = z.strictObject({ ...stateControlSchema.shape, basis: endBasisSchema.optional() });
+export const endControlSchema = z.strictObject({ ...stateControlSchema.shape, basis: endBasisSchema.optional(), causedBy: causedBySchema.optional() });
 /** An appeared or gone control (see {@link endControlSchema}). */
 export type EndControl = z.infer<typeof endControlSchema>;
 
@@ -136,6 +143,8 @@ export const actedCheckSchema = z.strictObject({
   target: targetDescriptionSchema,
   present: z.boolean(),
   states: z.array(recordedStateSchema).max(5),
+  /** The actions whose mutants undid this check (see {@link causedBySchema}). */
+  causedBy: causedBySchema.optional(),
 });
 /** A control the step acted on, as the step left it (see {@link actedCheckSchema}). */
 export type ActedCheck = z.infer<typeof actedCheckSchema>;

@@ -33,3 +33,17 @@ export interface AttemptMutation {
   mutation: StepMutation;
   surface: MutationSurface;
 }
+
+/**
+ * What a replay under `e2e record --audit` saw of each recorded end outcome of its step on the
+ * screen it ended on: whether it held, by position in the entry's lists (`appeared[i]`: that
+ * control is on the screen; `gone[i]`: it is not; `acted[i]`: the acted-on control is as the
+ * step left it). Compared between a mutant and the unmutated replay, it says which outcomes the
+ * mutated action causes.
+ */
+export interface EndFacts {
+  route: boolean;
+  appeared: boolean[];
+  gone: boolean[];
+  acted: boolean[];
+}

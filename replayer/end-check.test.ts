@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActEntry } from '../cache-format/entry.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
-import { checkEndState } from './end-check.js';
+import { allHold, checkEndState, endFacts } from './end-check.js';
 
 const ORIGIN = 'http://127.0.0.1:4173';
 const route = (path: string) => ({ origin: ORIGIN, path, query: '' });
@@ -160,6 +160,24 @@ describe('checkEndState', () => {
         ok: false,
         detail: 'listitem "Walk the dog", which the verification after the step looked at, is not on the screen',
       });
+    });
+
+    it('requires an incidental control the audit found caused by an action, where churn would have let it go', () => {
+      const end = todoScreen(['Buy milk'], [node('link', 'All'), node('text', '', { text: '1 item left' })]);
+      const start = { tree: todoScreen([]), url: `${ORIGIN}/` };
+      const caused = { ...addTwo, appeared: addTwo.appeared.map((control) => (control.name === 'Mark all as complete' ? { ...control, causedBy: [1] } : control)) };
+      expect(checkEndState({ entry: addTwo, replayStart: start, end: { tree: end, url: `${ORIGIN}/` } })).toMatchObject({ ok: true });
+      expect(checkEndState({ entry: caused, replayStart: start, end: { tree: end, url: `${ORIGIN}/` } })).toEqual({ ok: false, reason: 'end-mismatch', detail: 'checkbox "Mark all as complete" did not appear' });
+    });
+
+    it('reports which recorded outcomes hold on the end screen, one flag per check, the tolerated ones too', () => {
+      const end = todoScreen(['Buy milk'], [node('link', 'All'), node('text', '', { text: '1 item left' })]);
+      const entry = { ...addTwo, gone: [{ role: 'link', name: 'All', states: [] }], acted: [{ target: toggle, present: true, states: ['checked' as const] }] };
+      const input = { entry, replayStart: { tree: todoScreen([]), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } };
+      expect(endFacts(input)).toEqual({ route: true, appeared: [true, false, true, true], gone: [false], acted: [false] });
+      expect(allHold(endFacts(input))).toBe(false);
+      expect(endFacts({ ...input, end: { tree: end, url: `${ORIGIN}/elsewhere` } }).route).toBe(false);
+      expect(allHold(endFacts({ ...input, entry: { ...addTwo, appeared: [addTwo.appeared[0]!] } }))).toBe(true);
     });
 
     it('derives the bases of an entry recorded before they existed from its own actions', () => {

@@ -4,6 +4,7 @@
  */
 import type { ActEntry, ActedCheck, EndControl, StateControl, TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
+import type { EndFacts } from '../contract/mutation.js';
 import { describeStateControl, describeTargetPhrase } from '../semantics/describe-action.js';
 import { basisFromEntry, browserDefaultCouldProduce, purposeOfActions, STRONG_BASES } from '../semantics/end-purpose.js';
 import { sameRouteShape, routeOf } from '../semantics/route-of.js';
@@ -96,61 +97,103 @@ function evaluateActed(check: ActedCheck, start: TreeIndex, end: TreeIndex): Eva
   };
 }
 
-/** Check the end state of a replay. */
-export function checkEndState(input: EndCheckInput): EndCheckResult {
+/** Where a recorded outcome sits in the entry. */
+type OutcomePlace = { list: 'appeared' | 'gone' | 'acted'; index: number } | { list: 'verified'; index: number };
+
+/** One recorded outcome evaluated on the end screen. */
+interface PlacedOutcome extends Evaluated {
+  place: OutcomePlace;
+}
+
+/** Every recorded outcome of the entry evaluated on the end screen, and whether the end route matches. */
+function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matchRoute>; outcomes: PlacedOutcome[] } {
   const { entry } = input;
   const route = matchRoute(entry.endRoute, input.end.url);
-  if (route.kind === 'mismatch') return mismatch(`end route ${route.detail}`);
-
   const uniqueValues = input.uniqueValues ?? {};
   const fillText = (text: string): string => fillUniquePlaceholders(text, uniqueValues);
   const fill = <T extends StateControl>(control: T): T => mapTextFields(control, fillText);
   const startIndex = asIndex(input.replayStart.tree);
   const endIndex = asIndex(input.end.tree);
   const purpose = purposeOfActions(entry.actions ?? []);
-  const isStrong = (control: EndControl): boolean => STRONG_BASES.has(basisFromEntry(control, purpose));
+  // An outcome the audit found caused by the step's actions is required, whatever its basis.
+  const isStrong = (control: EndControl): boolean => control.causedBy !== undefined || STRONG_BASES.has(basisFromEntry(control, purpose));
 
   // A skipped dismissal's container was never there to go away: its own checks are not demanded.
   const skippedKeys = new Set((input.skipped ?? []).map((skip) => containerKey(skip.container)));
   const ofSkipped = (control: StateControl): boolean =>
     skippedKeys.size > 0 && (skippedKeys.has(containerKey(control.container)) || skippedKeys.has(containerKey({ role: control.role, name: control.name })));
-  const evaluated: Evaluated[] = [];
-  for (const recorded of entry.appeared) {
+  const outcomes: PlacedOutcome[] = [];
+  entry.appeared.forEach((recorded, index) => {
     const control = fill(recorded);
     const atEnd = countStateControl(endIndex, control);
-    evaluated.push({
+    outcomes.push({
+      place: { list: 'appeared', index },
       holds: atEnd > 0,
       changed: atEnd > countStateControl(startIndex, control),
       strong: isStrong(recorded),
       byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} did not appear${statesHint(endIndex, control)}`,
     });
-  }
-  for (const recorded of entry.gone) {
-    if (ofSkipped(recorded)) continue;
+  });
+  entry.gone.forEach((recorded, index) => {
+    if (ofSkipped(recorded)) return;
     const control = fill(recorded);
-    evaluated.push({
+    outcomes.push({
+      place: { list: 'gone', index },
       holds: countStateControl(endIndex, control) === 0,
       changed: countStateControl(startIndex, control) > 0,
       strong: isStrong(recorded),
       byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} is still on the screen`,
     });
-  }
-  for (const check of entry.acted ?? []) {
-    if (!check.present && skippedKeys.has(containerKey(check.target.container))) continue;
+  });
+  (entry.acted ?? []).forEach((check, index) => {
+    if (!check.present && skippedKeys.has(containerKey(check.target.container))) return;
     const acted = evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex);
-    evaluated.push({ ...acted, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
-  }
-  for (const recorded of entry.verified ?? []) {
+    outcomes.push({ ...acted, place: { list: 'acted', index }, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
+  });
+  (entry.verified ?? []).forEach((recorded, index) => {
     const control = fill(recorded);
-    evaluated.push({
+    outcomes.push({
+      place: { list: 'verified', index },
       holds: countStateControl(endIndex, control) > 0,
       changed: false,
       strong: true,
       failure: `${describeStateControl(control)}, which the verification after the step looked at, is not on the screen${statesHint(endIndex, control)}`,
     });
-  }
+  });
+  return { route, outcomes };
+}
+
+/**
+ * Whether each recorded outcome holds on the end screen (`e2e record --audit`): one flag per
+ * appeared, gone and acted check of the entry, in its order. A check the replay does not demand
+ * (a skipped dismissal's) counts as holding.
+ */
+export function endFacts(input: EndCheckInput): EndFacts {
+  const { entry } = input;
+  const { route, outcomes } = evaluateOutcomes(input);
+  const facts: EndFacts = {
+    route: route.kind !== 'mismatch',
+    appeared: entry.appeared.map(() => true),
+    gone: entry.gone.map(() => true),
+    acted: (entry.acted ?? []).map(() => true),
+  };
+  for (const outcome of outcomes) if (outcome.place.list !== 'verified') facts[outcome.place.list][outcome.place.index] = outcome.holds;
+  return facts;
+}
+
+/** True when every recorded outcome holds (the route included). */
+export function allHold(facts: EndFacts): boolean {
+  return facts.route && [...facts.appeared, ...facts.gone, ...facts.acted].every(Boolean);
+}
+
+/** Check the end state of a replay. */
+export function checkEndState(input: EndCheckInput): EndCheckResult {
+  const { entry } = input;
+  const { route, outcomes: evaluated } = evaluateOutcomes(input);
+  if (route.kind === 'mismatch') return mismatch(`end route ${route.detail}`);
+  const fill = <T extends StateControl>(control: T): T => mapTextFields(control, (text) => fillUniquePlaceholders(text, input.uniqueValues ?? {}));
 
   const strongFailure = evaluated.find((check) => check.strong && !check.holds);
   if (strongFailure !== undefined) return mismatch(strongFailure.failure);

@@ -6,7 +6,7 @@
 import type { ActEntry, RecordedAction } from '../cache-format/entry.js';
 import { isEngineError } from '../contract/engine.js';
 import type { ReplayClassification } from '../contract/cache-outcome.js';
-import type { MutationSurface, StepMutation } from '../contract/mutation.js';
+import type { EndFacts, MutationSurface, StepMutation } from '../contract/mutation.js';
 import type { ActionOutcome, Observation, ReplayedPrefix, StepActions } from '../contract/step-contract.js';
 import { sleep } from '../contract/deadline.js';
 import { hasTrait, isE2EError, messageOf } from '../errors/index.js';
@@ -15,7 +15,7 @@ import { canDismiss } from '../semantics/dismissal.js';
 import { originOf } from '../semantics/route-of.js';
 import type { TreeIndex } from '../semantics/tree-index.js';
 import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
-import { checkEndState, type SkippedDismissal } from './end-check.js';
+import { allHold, checkEndState, endFacts, type SkippedDismissal } from './end-check.js';
 import { replayCall } from './replay-call.js';
 import { ReplayScreen } from './replay-screen.js';
 import { gapStop, ReplayStop, type ReplayStopReason } from './replay-stop.js';
@@ -25,10 +25,10 @@ export type { ReplayStopReason } from './replay-stop.js';
 
 /** The outcome of a replay. */
 export type ReplayOutcome =
-  /** `notes`: what the end check tolerated or the replay skipped, for the outcome's detail. */
-  | { kind: 'finished'; actions: string[]; notes?: string[] }
+  /** `notes`: what the end check tolerated or the replay skipped, for the outcome's detail; `facts`: with `probe`, each outcome on the end screen. */
+  | { kind: 'finished'; actions: string[]; notes?: string[]; facts?: EndFacts }
   /** `classification`: `regression` when every action ran and only the recorded outcome is missing, else `drift`. */
-  | { kind: 'stopped'; reason: ReplayStopReason; classification: ReplayClassification; detail: string; prefix: ReplayedPrefix };
+  | { kind: 'stopped'; reason: ReplayStopReason; classification: ReplayClassification; detail: string; prefix: ReplayedPrefix; facts?: EndFacts };
 
 /** Default bounded wait for a missing control, and for the end state to settle. */
 export const DEFAULT_WAIT_FOR_TARGET_MS = 5_000;
@@ -67,6 +67,11 @@ export interface ReplayStepOptions {
   signal?: AbortSignal;
   /** `e2e cache audit`: an action of the step skipped or made ineffective, with the page-side tools it needs. */
   mutation?: { mutation: StepMutation; surface: MutationSurface } | undefined;
+  /**
+   * `e2e record --audit`: once the actions ran, wait (up to the end-state wait) for every
+   * recorded outcome rather than for a passing end check, and report which held (`facts`).
+   */
+  probe?: boolean | undefined;
 }
 
 /** What one recorded action's step came to. */
@@ -239,12 +244,20 @@ class StepReplay {
     }
     const deadline = Date.now() + this.#waitMs;
     for (;;) {
-      const check = checkEndState({ entry: this.#entry, replayStart, end: this.#screen.current, uniqueValues: this.#uniqueValues, skipped });
-      if (check.ok) {
+      const end = { entry: this.#entry, replayStart, end: this.#screen.current, uniqueValues: this.#uniqueValues, skipped };
+      const check = checkEndState(end);
+      // With `probe`, a passing check waits on until every recorded outcome holds (or the wait ends).
+      const facts = this.#options.probe === true ? endFacts(end) : undefined;
+      const settled = facts === undefined || allHold(facts) || Date.now() >= deadline;
+      if (check.ok && settled) {
         const lines = [...this.#notes, ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
-        return lines.length === 0 ? { kind: 'finished', actions: this.#ran } : { kind: 'finished', actions: this.#ran, notes: lines };
+        const finished: ReplayOutcome = lines.length === 0 ? { kind: 'finished', actions: this.#ran } : { kind: 'finished', actions: this.#ran, notes: lines };
+        return facts === undefined ? finished : { ...finished, facts };
       }
-      if (Date.now() >= deadline) return this.#stopped(new ReplayStop('end-mismatch', `after all ${this.#total} actions, ${check.detail}`), undefined);
+      if (!check.ok && Date.now() >= deadline) {
+        const stopped = this.#stopped(new ReplayStop('end-mismatch', `after all ${this.#total} actions, ${check.detail}`), undefined);
+        return facts === undefined ? stopped : { ...stopped, facts };
+      }
       await sleep(this.#pollMs, this.#options.signal, passReason);
       await this.#screen.refresh();
     }

@@ -5,10 +5,11 @@
  * each mutant into a project whose fixture option {@link MUTANT_OPTION} carries it to the
  * attempt, so Playwright's workers run the mutants and `--shard` splits them.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
-import type { StepMutation } from '../contract/mutation.js';
+import type { EndFacts, StepMutation } from '../contract/mutation.js';
 import { E2EError, type ErrorCode } from '../errors/index.js';
 
 /** Name of the fixture option holding a project's {@link PlannedMutant}. */
@@ -38,6 +39,11 @@ const mutantSchema = z.strictObject({
   /** The key of the entry whose step is mutated (for the control run: the test's first entry). */
   entry: z.string().regex(/^[0-9a-f]{16}$/),
   mutation: mutationSchema,
+  /**
+   * `e2e record --audit`: the absolute path where the attempt writes which recorded outcomes
+   * held at the end of each `act` step it replayed ({@link EndFactsFile}).
+   */
+  facts: z.string().min(1).optional(),
 });
 
 const planSchema = z.strictObject({ version: z.literal(AUDIT_PLAN_VERSION), mutants: z.array(mutantSchema) });
@@ -138,4 +144,37 @@ export function mutantVerdict(steps: readonly JudgedStep[], entry: string, attem
   const stopped = step.cache?.classification !== undefined || step.errorCode === 'REPLAY_STALE';
   if (step.status !== 'passed' && stopped && reason !== undefined && REPLAY_STOPS.has(reason)) return { kind: 'caught', detail: step.cache?.detail ?? reason };
   return { kind: 'not-run', reason: `the mutated step ended for another reason (${step.errorCode ?? step.status}): ${step.summary}` };
+}
+
+/** Version of the end-facts file. */
+export const END_FACTS_VERSION = 1;
+
+const endFactsSchema = z.strictObject({ route: z.boolean(), appeared: z.array(z.boolean()), gone: z.array(z.boolean()), acted: z.array(z.boolean()) });
+const endFactsFileSchema = z.strictObject({
+  version: z.literal(END_FACTS_VERSION),
+  steps: z.array(z.strictObject({ entry: z.string().regex(/^[0-9a-f]{16}$/), step: z.number().int().min(0), facts: endFactsSchema })),
+});
+
+/** What one mutant's attempt saw at the end of each `act` step it replayed (`e2e record --audit`). */
+export interface EndFactsFile {
+  version: typeof END_FACTS_VERSION;
+  steps: { entry: string; step: number; facts: EndFacts }[];
+}
+
+/** Write an attempt's end facts (a retry's replace the first attempt's), atomically. */
+export function writeEndFacts(path: string, steps: EndFactsFile['steps']): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ version: END_FACTS_VERSION, steps } satisfies EndFactsFile));
+  renameSync(temporary, path);
+}
+
+/** Read an attempt's end facts; undefined when the attempt wrote none (or not this build's). */
+export function readEndFacts(path: string): EndFactsFile | undefined {
+  try {
+    const parsed = endFactsFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -28,7 +28,7 @@ import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runne
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { pageMutationSurface } from '../engines/web/page-mutations.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
-import { mutantVerdict, type PlannedMutant } from './audit-plan.js';
+import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-plan.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -55,6 +55,8 @@ export interface AttemptHandle {
   locations: Map<number, SourceLocation>;
   /** The agent calls in flight. */
   running: Set<RunningStep>;
+  /** `e2e record --audit`: which recorded outcomes held at the end of each replayed `act` step. */
+  endFacts: EndFactsFile['steps'];
 }
 
 /** The fixtures a test receives. */
@@ -166,6 +168,8 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   if (cacheOptions !== undefined && options.mutant !== undefined && mutation !== undefined && mutation.kind !== 'none') {
     cacheOptions.mutant = { entry: options.mutant.entry, mutation, surface: pageMutationSurface(page) };
   }
+  const endFacts: EndFactsFile['steps'] = [];
+  if (cacheOptions !== undefined && options.mutant?.facts !== undefined) cacheOptions.onEndFacts = (report) => endFacts.push(report);
   const wired = wireAttempt({
     cache: cacheOptions,
     engine,
@@ -201,7 +205,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     running,
     afterStep: mutation === undefined || mutation.kind === 'none' ? undefined : stopAfterMutatedStep(testInfo, () => wired.cache),
   });
-  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, app: createApp(engine, target.app.url, runner, raised), agent };
+  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, endFacts, app: createApp(engine, target.app.url, runner, raised), agent };
 }
 
 /** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
@@ -249,6 +253,8 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo, mutant: 
   if (errorCode !== undefined) payload.errorCode = errorCode;
   if (runner.secretFilled()) payload.secretFilled = true;
   if (mutant !== undefined && mutant.mutation.kind !== 'none') annotateMutant(testInfo, mutant, runner, (text) => runner.redact(text));
+  // Positions and flags only: nothing of the screen's text leaves the attempt.
+  if (mutant?.facts !== undefined) writeEndFacts(mutant.facts, handle.endFacts);
   const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
   await handle.engine.close();

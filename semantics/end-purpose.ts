@@ -212,12 +212,16 @@ export function endEvidenceOf(entry: Pick<ActEntry, 'actions' | 'appeared' | 'go
   const add = (what: string): void => {
     counts.set(what, (counts.get(what) ?? 0) + 1);
   };
-  for (const control of [...entry.appeared, ...entry.gone]) add(basisFromEntry(control, context));
+  for (const control of [...entry.appeared, ...entry.gone]) {
+    const basis = basisFromEntry(control, context);
+    // An incidental outcome an audit mutant removed is caused by the step, and required.
+    add(control.causedBy !== undefined && !STRONG_BASES.has(basis) ? 'caused' : basis);
+  }
   // A control acted on proves something only when the step left it changed (gone, or in a state).
   for (const check of entry.acted ?? []) if (!check.present || check.states.length > 0) add('acted');
   for (const _control of entry.verified ?? []) add('verified');
-  const strong = [...counts.keys()].some((basis) => STRONG_BASES.has(basis as EndBasis));
-  const order = ['acted', 'announced', 'verified', 'typed', 'incidental'];
+  const strong = [...counts.keys()].some((basis) => basis === 'caused' || STRONG_BASES.has(basis as EndBasis));
+  const order = ['acted', 'announced', 'verified', 'typed', 'caused', 'incidental'];
   const parts = order.filter((basis) => counts.has(basis)).map((basis) => `${counts.get(basis)!} ${basis}`);
   if (parts.length === 0) return { strength: 'weak', restsOn: 'only the route' };
   const incidental = counts.get('incidental') ?? 0;

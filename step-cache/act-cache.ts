@@ -7,7 +7,7 @@
  */
 import type { ActEntry, Entry } from '../cache-format/index.js';
 import type { CacheWrite } from '../contract/cache-outcome.js';
-import type { AttemptMutation } from '../contract/mutation.js';
+import type { AttemptMutation, EndFacts } from '../contract/mutation.js';
 import type { ScreenNode } from '../contract/engine.js';
 import type { ActionEvent, FinishedStepView, InterceptResult, InterceptedStep, StepServices, VerificationKind } from '../contract/step-seams.js';
 import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
@@ -37,6 +37,17 @@ export interface ActCacheOptions extends DecisionContext {
   mutant?: AttemptMutation | undefined;
   /** Called with the step index once the mutant was applied to a step. */
   onMutated?: ((stepIndex: number) => void) | undefined;
+  /** `e2e record --audit`: replays wait for every recorded outcome and hand over which held. */
+  onEndFacts?: ((report: StepEndFacts) => void) | undefined;
+}
+
+/** Which recorded outcomes held at the end of one replayed step (`e2e record --audit`). */
+export interface StepEndFacts {
+  /** The key of the replayed entry. */
+  entry: string;
+  /** The step's index in its attempt. */
+  step: number;
+  facts: EndFacts;
 }
 
 const WORDING: StepWording = {
@@ -113,6 +124,7 @@ export class ActCache {
         secretsAvailable: step.info.secrets,
         signal: services.signal,
         ...(mutated ? { mutation: { mutation: mutant.mutation, surface: mutant.surface } } : {}),
+        ...(this.#options.onEndFacts === undefined ? {} : { probe: true }),
         ...(replayOptions.waitForTargetMs === undefined ? {} : { waitForTargetMs: replayOptions.waitForTargetMs }),
         ...(replayOptions.pollIntervalMs === undefined ? {} : { pollIntervalMs: replayOptions.pollIntervalMs }),
       });
@@ -122,6 +134,7 @@ export class ActCache {
       tracked.outcome = { mode: 'missed', reason: 'action-failed', detail: `the replay was stopped (${code})`, entry: tracked.key.key };
       throw error;
     }
+    if (replay.facts !== undefined) this.#options.onEndFacts?.({ entry: tracked.key.key, step: step.info.index, facts: replay.facts });
     if (replay.kind === 'finished') {
       tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };
       if (replay.notes !== undefined && replay.notes.length > 0) tracked.outcome.detail = replay.notes.join('; ');

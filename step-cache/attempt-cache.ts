@@ -25,7 +25,7 @@ import type {
   VerificationListener,
 } from '../contract/step-seams.js';
 import type { ErrorCode } from '../errors/index.js';
-import { ActCache } from './act-cache.js';
+import { ActCache, type StepEndFacts } from './act-cache.js';
 import { OccurrenceCounter, stepKey, type KeyScope } from './cache-key.js';
 import type { WriteTargets } from './cache-writes.js';
 import { JudgmentCache } from './judgment-cache.js';
@@ -66,6 +66,8 @@ export interface AttemptCacheOptions {
   replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
   /** `e2e cache audit`: one step of the attempt is replayed mutated (the runner reads it from the audit plan). */
   mutant?: AttemptMutation | undefined;
+  /** `e2e record --audit`: each replayed `act` step reports which of its recorded outcomes held at its end. */
+  onEndFacts?: ((report: StepEndFacts) => void) | undefined;
 }
 
 /** Verification kinds that confirm the `act` steps before them. */
@@ -159,7 +161,7 @@ class AttemptCacheImpl implements AttemptCache {
     this.#nearest = new NearestEntryIndex(options.store);
     const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
     const mutant = { mutant: options.mutant, onMutated: (index: number) => void (this.#mutatedStep ??= index) };
-    this.#acts = new ActCache({ ...decision, ...mutant, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay });
+    this.#acts = new ActCache({ ...decision, ...mutant, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay, onEndFacts: options.onEndFacts });
     this.#judgments = new JudgmentCache({ ...decision, ...mutant, clock: options.clock, replay: options.replay });
   }
 

@@ -32,10 +32,19 @@ export interface WriteTargets {
   supersededBy?: (step: TrackedStep) => Promise<string | undefined>;
 }
 
-/** The recorded flow: what a replay repeats and checks. Provenance and summary are not part of it. */
+/** An outcome without the audit's `causedBy`, which is not part of what was recorded. */
+function uncaused<T extends { causedBy?: unknown }>(outcome: T): Omit<T, 'causedBy'> {
+  const { causedBy: _causedBy, ...rest } = outcome;
+  return rest;
+}
+
+/**
+ * The recorded flow: what a replay repeats and checks. Provenance and summary are not part of
+ * it, nor the causes `e2e record --audit` found: a re-recording of the same flow keeps them.
+ */
 function flowOf(entry: ActEntry): string {
   const { actions, startRoute, endRoute, origins, appeared, gone, acted, verified } = entry;
-  return canonicalEncode({ actions, startRoute, endRoute, origins, appeared, gone, acted, verified });
+  return canonicalEncode({ actions, startRoute, endRoute, origins, appeared: appeared.map(uncaused), gone: gone.map(uncaused), acted: acted?.map(uncaused), verified });
 }
 
 /** True when two entries replay the same way (a re-recording that need not rewrite the file). */
