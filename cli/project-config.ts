@@ -70,7 +70,17 @@ function probeReporter(): string {
 }
 /** A file filter no test file matches: Playwright then evaluates the config and loads no test. */
 const NO_TEST_FILE = '^$e2e-config-probe';
-const probeSchema = z.object({ configDir: z.string(), cacheDirectory: z.string() });
+const probeSchema = z.object({ configDir: z.string(), cacheDirectory: z.string(), recordAudit: z.boolean().optional() });
+
+/** What a run's reporter said about its config (see `runner/config-probe-reporter.ts`); undefined when it wrote nothing readable. */
+export async function readConfigProbe(path: string): Promise<z.infer<typeof probeSchema> | undefined> {
+  try {
+    const parsed = probeSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Options of {@link cacheLocationOf}. */
 export interface CacheLocationOptions {

@@ -17,6 +17,23 @@ export interface ConfigProbe {
   configDir: string;
   /** The absolute cache folder (`cache.dir` resolved against the config's folder). */
   cacheDirectory: string;
+  /** `cache.audit` is `record`: `e2e record` records causal end checks. */
+  recordAudit: boolean;
+}
+
+/** The probe of a loaded config. */
+export function configProbeOf(config: FullConfig): ConfigProbe {
+  const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
+  const settings = config.projects
+    .map((project) => (project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined)
+    .find((found) => found !== undefined);
+  return { configDir, cacheDirectory: resolve(configDir, settings?.cache.dir ?? DEFAULT_CACHE_DIR), recordAudit: settings?.cache.audit === 'record' };
+}
+
+/** Write the probe where `E2E_CONFIG_PROBE_FILE` says, if it says (a run's reporter does it too, so `e2e record` learns the settings without another load). */
+export function writeConfigProbe(config: FullConfig): void {
+  const path = readConfigProbeFile();
+  if (path !== undefined) writeFileSync(path, JSON.stringify(configProbeOf(config)));
 }
 
 /** Reporter that writes a {@link ConfigProbe}. */
@@ -27,13 +44,6 @@ export default class ConfigProbeReporter implements Reporter {
   }
 
   onBegin(config: FullConfig): void {
-    const path = readConfigProbeFile();
-    if (path === undefined) return;
-    const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-    const settings = config.projects
-      .map((project) => (project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined)
-      .find((found) => found !== undefined);
-    const probe: ConfigProbe = { configDir, cacheDirectory: resolve(configDir, settings?.cache.dir ?? DEFAULT_CACHE_DIR) };
-    writeFileSync(path, JSON.stringify(probe));
+    writeConfigProbe(config);
   }
 }

@@ -86,10 +86,15 @@ describe('resolveConfig', () => {
   });
 
   it('takes the cache mode from the CLI over the config, defaulting to read-write locally and read-only in CI', () => {
-    expect(settingsOf(resolveConfig(base, {})).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false });
-    expect(settingsOf(resolveConfig(base, { CI: 'true' })).cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: false });
+    expect(settingsOf(resolveConfig(base, {})).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false, audit: 'off' });
+    expect(settingsOf(resolveConfig(base, { CI: 'true' })).cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: false, audit: 'off' });
     expect(settingsOf(resolveConfig(base, { CI: 'false' })).cache.mode).toBe('read-write');
     expect(settingsOf(resolveConfig({ ...base, cache: { mode: 'read-only', strict: true } }, { E2E_CACHE_MODE: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
+  });
+
+  it('takes cache.audit: record to make `e2e record` record causal end checks, and refuses another value naming the two', () => {
+    expect(settingsOf(resolveConfig({ ...base, cache: { audit: 'record' } }, {})).cache.audit).toBe('record');
+    expect(() => resolveConfig({ ...base, cache: { audit: 'always' as 'record' } }, {})).toThrow(/cache\.audit.*'off'.*'record'|cache\.audit.*"off".*"record"/s);
   });
 
   it('leaves the process alone: no environment read or written, the same options give equal configs', () => {
@@ -111,7 +116,7 @@ describe('resolveConfig', () => {
     expect(keysAt(['targets', 0])).toEqual(['name', 'engine', 'app']);
     expect(keysAt(['targets', 0, 'app'])).toEqual(['url', 'identity']);
     expect(keysAt(['agents', 'default'])).toEqual(['model', 'judge', 'context', 'maxSteps', 'maxModelCalls', 'timeout', 'providerOptions', 'system', 'tools', 'executor']);
-    expect(keysAt(['cache'])).toEqual(['mode', 'dir', 'strict']);
+    expect(keysAt(['cache'])).toEqual(['mode', 'dir', 'strict', 'audit']);
     expect(keysAt(['secrets', 'token'])).toEqual(['value', 'origins', 'purpose']);
     expect(keysAt(['origins'])).toEqual([]);
     expect(failure({ ...base, secrets: { token: { valeu: 'x' } } }).message).toContain('unknown key `valeu` in `secrets.token` (did you mean `value`?)');
@@ -128,7 +133,7 @@ describe('resolveConfig', () => {
 
   it('makes E2E_REPLAY=1 alone (plain `npx playwright test`) read-only and strict over a read-write config, as `e2e replay` is', () => {
     const settings = settingsOf(resolveConfig({ ...base, cache: { mode: 'read-write', strict: false } }, { E2E_REPLAY: '1' }));
-    expect(settings.cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: true });
+    expect(settings.cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: true, audit: 'off' });
     expect(settings.modelFree).toBe(true);
     // An explicit mode still wins: `E2E_CACHE_MODE=off` with it neither replays nor records.
     expect(settingsOf(resolveConfig(base, { E2E_REPLAY: '1', E2E_CACHE_MODE: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });

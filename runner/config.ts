@@ -64,6 +64,12 @@ export interface CacheConfig {
   dir?: string;
   /** A step whose entry no longer replays fails `REPLAY_STALE` without a model call. Default false. */
   strict?: boolean;
+  /**
+   * `record`: `e2e record` records with causal end checks, as `e2e record --audit` does (the
+   * audit's mutants run while the app is at hand; an outcome a mutant removes is required at
+   * replay), then re-audits and prints the score. Default `off`.
+   */
+  audit?: 'off' | 'record';
 }
 
 /** A secret: its value (e.g. `process.env.ADMIN_PASSWORD`), or the value with the origins it may be typed on. */
@@ -165,7 +171,12 @@ const configSchema = z.strictObject({
     .min(1, 'needs at least one target, e.g. [{ engine: web(), app: { url: "http://127.0.0.1:4173" } }]'),
   agents: z.record(z.string().min(1), agentSchema).optional(),
   cache: z
-    .strictObject({ mode: z.enum(['read-write', 'read-only', 'off']).optional(), dir: z.string().min(1).optional(), strict: z.boolean().optional() })
+    .strictObject({
+      mode: z.enum(['read-write', 'read-only', 'off']).optional(),
+      dir: z.string().min(1).optional(),
+      strict: z.boolean().optional(),
+      audit: z.enum(['off', 'record']).optional(),
+    })
     .optional(),
   secrets: z
     .record(
@@ -310,6 +321,7 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     mode: environment.cacheMode ?? config.cache?.mode ?? (environment.ci ? 'read-only' : 'read-write'),
     dir: config.cache?.dir ?? DEFAULT_CACHE_DIR,
     strict: environment.cacheStrict || (config.cache?.strict ?? false),
+    audit: config.cache?.audit ?? 'off',
   };
   if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
   const definitions = resolveSecrets(config.secrets, variables);

@@ -16,6 +16,7 @@ import { isErrorCode, type ErrorCode } from '../errors/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault, type SecretDefinition } from '../secrets/vault.js';
+import { writeConfigProbe } from './config-probe-reporter.js';
 import { debugTableLines } from './debug-table.js';
 import { printLines, readRunEnvironment, reportConfigFailure, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { explainKnownMistake } from './known-mistakes.js';
@@ -125,6 +126,8 @@ export default class E2EReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.#config = config;
     this.#suite = suite;
+    // `e2e record` asks for the config's settings (does `cache.audit` say `record`?) this way.
+    writeConfigProbe(config);
     const definitions: Record<string, SecretDefinition> = {};
     for (const [name, value] of Object.entries(secretValuesFromEnvironment())) definitions[`env:${name}`] = { value };
     for (const project of config.projects) {

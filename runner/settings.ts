@@ -48,6 +48,8 @@ export interface CacheSettings {
   /** Cache folder, relative to the config file's folder. */
   dir: string;
   strict: boolean;
+  /** `record`: `e2e record` records with causal end checks (`cache.audit`). */
+  audit: 'off' | 'record';
   /** `--propose <dir>` (absolute): a read-only run writes new and healed recordings here. */
   proposals?: string;
 }
