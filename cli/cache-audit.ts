@@ -9,6 +9,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AuditLedger, FileCacheStore, nodeFileSystem, type Entry } from '../cache-format/index.js';
+import type { CacheLocation } from './command-io.js';
 import { splitTestId, TEST_ID_TITLE_SEPARATOR, formatTestId } from '../cache-format/test-id.js';
 import type { StepMutation } from '../contract/mutation.js';
 import { E2EError } from '../errors/index.js';
@@ -84,6 +85,20 @@ export interface AuditResult {
   runMs: number;
   /** A line for the user when the run could not judge anything. */
   message?: string | undefined;
+  /** `e2e record --audit`: the audit as recorded, and what causal end checks changed (see causal-record.ts). */
+  causal?: CausalSummary | undefined;
+}
+
+/** What `e2e record --audit` did to the entries between its two audits. */
+export interface CausalSummary {
+  /** The audit of the entries as recorded, before their end checks named their causes. */
+  before: Pick<AuditResult, 'entries' | 'caught' | 'total' | 'notRun' | 'score'>;
+  /** Entries rewritten with causal end checks: how many outcomes name their causing actions, how many of them were weighed incidental before, and each action's proof. */
+  amended: { key: string; testId: string; instruction: string; caused: number; newlyRequired: number; links: string[] }[];
+  /** Amended entries put back as recorded, and why (their step no longer replayed unmutated). */
+  restored: { key: string; reason: string }[];
+  /** `act` entries left as they were, and why. */
+  unchanged: { key: string; reason: string }[];
 }
 
 /** The mutants of one entry, each with what it changes. */
@@ -105,13 +120,35 @@ export function mutantsOf(entry: Entry): { id: string; mutation: StepMutation; c
   return mutants;
 }
 
+/** Options of {@link planAudit}. */
+export interface PlanOptions {
+  /** `e2e record --audit`: where each mutant's attempt writes its end facts (by mutant id). */
+  factsOf?: ((mutantId: string) => string) | undefined;
+  /** Only these entries' mutants, and the control runs of their tests. */
+  only?: ReadonlySet<string> | undefined;
+}
+
+/** The audit's plan and what it was made from. */
+export interface PlannedAudit {
+  plan: AuditPlan;
+  entries: Entry[];
+  /** What each mutant changes, by mutant id. */
+  changes: Map<string, string>;
+  /** The blob each entry was read from, by key. */
+  blobs: Map<string, string>;
+}
+
 /** The plan of a cache: every readable entry's mutants, and one control run per test. */
-export async function planAudit(cacheDirectory: string): Promise<{ plan: AuditPlan; entries: Entry[]; changes: Map<string, string> }> {
+export async function planAudit(cacheDirectory: string, options: PlanOptions = {}): Promise<PlannedAudit> {
   const store = new FileCacheStore(cacheDirectory, { readOnly: true });
   const entries: Entry[] = [];
+  const blobs = new Map<string, string>();
   for (const ref of await store.list()) {
+    if (options.only !== undefined && !options.only.has(ref.key)) continue;
     const read = await store.read(ref.key);
-    if (read.kind === 'hit') entries.push(read.entry);
+    if (read.kind !== 'hit') continue;
+    entries.push(read.entry);
+    blobs.set(read.entry.key, read.blob);
   }
   entries.sort((left, right) => (left.keyParts.testId < right.keyParts.testId ? -1 : left.keyParts.testId > right.keyParts.testId ? 1 : 0));
   const mutants: PlannedMutant[] = [];
@@ -122,13 +159,17 @@ export async function planAudit(cacheDirectory: string): Promise<{ plan: AuditPl
     if (file === undefined) continue;
     const base = { project: entry.keyParts.projectId, testId: entry.keyParts.testId, file, titlePath: title.split(TEST_ID_TITLE_SEPARATOR), entry: entry.key };
     const controlKey = `${base.project}\u0000${base.testId}`;
-    if (!controls.has(controlKey)) controls.set(controlKey, { ...base, id: `control-${controls.size + 1}`, mutation: { kind: 'none' } });
+    const factsOf = (id: string): { facts?: string } => (options.factsOf === undefined ? {} : { facts: options.factsOf(id) });
+    if (!controls.has(controlKey)) {
+      const id = `control-${controls.size + 1}`;
+      controls.set(controlKey, { ...base, id, mutation: { kind: 'none' }, ...factsOf(id) });
+    }
     for (const mutant of mutantsOf(entry)) {
-      mutants.push({ ...base, id: mutant.id, mutation: mutant.mutation });
+      mutants.push({ ...base, id: mutant.id, mutation: mutant.mutation, ...factsOf(mutant.id) });
       changes.set(mutant.id, mutant.change);
     }
   }
-  return { plan: { version: AUDIT_PLAN_VERSION, mutants: [...controls.values(), ...mutants] }, entries, changes };
+  return { plan: { version: AUDIT_PLAN_VERSION, mutants: [...controls.values(), ...mutants] }, entries, changes, blobs };
 }
 
 /** The test of a mutant's project in the report, if the run got to it. */
@@ -137,10 +178,23 @@ function testOf(report: Report, mutant: PlannedMutant): ReportTest | undefined {
   return report.tests.find((test) => test.project === project && formatTestId(test.file, test.titlePath) === mutant.testId);
 }
 
+/** The judged mutants and entries of one run, and how each entry's step replayed in its test's control run. */
+export interface JudgedAudit {
+  entries: AuditedEntry[];
+  mutants: AuditedMutant[];
+  /** By entry key: the control run's verdict on the entry's step (`survived`: it replayed unmutated). */
+  controls: Map<string, MutantVerdict>;
+}
+
 /** Judge every mutant the run reported on. */
-export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly Entry[], changes: ReadonlyMap<string, string>): { entries: AuditedEntry[]; mutants: AuditedMutant[] } {
+export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly Entry[], changes: ReadonlyMap<string, string>): JudgedAudit {
   const controlOf = new Map<string, ReportTest | undefined>();
   for (const mutant of plan.mutants) if (mutant.mutation.kind === 'none') controlOf.set(`${mutant.project}\u0000${mutant.testId}`, testOf(report, mutant));
+  const controls = new Map<string, MutantVerdict>();
+  for (const entry of entries) {
+    const control = controlOf.get(`${entry.keyParts.projectId}\u0000${entry.keyParts.testId}`)?.attempts.at(-1);
+    if (control !== undefined) controls.set(entry.key, mutantVerdict(control.steps, entry.key, control.error));
+  }
   const audited: AuditedMutant[] = [];
   for (const mutant of plan.mutants) {
     if (mutant.mutation.kind === 'none') continue;
@@ -177,7 +231,7 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
       proofs: mine.flatMap((mutant) => (mutant.verdict.kind === 'caught' ? [`${mutant.change}: proven by: ${mutant.verdict.detail}`] : [])),
     });
   }
-  return { entries: byEntry, mutants: audited };
+  return { entries: byEntry, mutants: audited, controls };
 }
 
 /** A started audit. */
@@ -194,47 +248,91 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(temporary, path);
 }
 
+/** Where one audit pass runs: the cache, the config's folder, and what it plans. */
+export interface AuditPassSetup {
+  location: CacheLocation;
+  configDir: string;
+  plan?: PlanOptions | undefined;
+}
+
+/** One mutant run, judged (nothing noted yet), or why it judged nothing. */
+export type AuditPass =
+  | { kind: 'judged'; audit: AuditResult; planned: PlannedAudit; controls: Map<string, MutantVerdict> }
+  | { kind: 'ended'; audit: AuditResult };
+
+/** The totals and score of judged entries. */
+export function totalsOf(entries: readonly AuditedEntry[]): Pick<AuditResult, 'caught' | 'total' | 'notRun' | 'score'> {
+  const caught = entries.reduce((sum, entry) => sum + entry.caught, 0);
+  const total = entries.reduce((sum, entry) => sum + entry.total, 0);
+  const notRun = entries.reduce((sum, entry) => sum + entry.notRun, 0);
+  return { caught, total, notRun, score: total === 0 ? undefined : caught / total };
+}
+
+/** The outcome of an audit with these totals: a test failure below `--min-score`. */
+export function auditOutcome(score: number | undefined, minScore: number | undefined): CommandOutcome {
+  return minScore !== undefined && (score === undefined || score < minScore) ? 'test-failure' : 'passed';
+}
+
+/**
+ * Plan, run and judge one set of mutants, model-free and read-only. `track` receives the run
+ * (to forward interrupts to it).
+ */
+export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup, track: (run: RunHandle) => void): Promise<AuditPass> {
+  const planned = await planAudit(setup.location.cacheDirectory, setup.plan);
+  const { plan, entries, changes } = planned;
+  const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
+  if (plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
+  const planPath = resolve(setup.configDir, PLAN_PATH);
+  await writeAtomically(planPath, JSON.stringify(plan));
+  const started = performance.now();
+  const run = startRun({
+    ...options,
+    kind: 'replay',
+    cache: true,
+    env: { ...options.env, [ENVIRONMENT.auditPlan]: planPath, [ENVIRONMENT.reportFile]: RUN_REPORT_PATH },
+  });
+  track(run);
+  const ran = await run.result;
+  const runMs = performance.now() - started;
+  if (ran.outcome === 'interrupted') return { kind: 'ended', audit: { ...empty('The audit was interrupted; nothing was noted.'), outcome: 'interrupted', runMs } };
+  if (ran.report === undefined) return { kind: 'ended', audit: { ...empty(ran.message ?? 'The mutant run wrote no report.'), outcome: ran.outcome === 'passed' ? 'configuration' : ran.outcome, runMs } };
+  const judged = judgeAudit(ran.report, plan, entries, changes);
+  const totals = totalsOf(judged.entries);
+  const audit: AuditResult = { outcome: auditOutcome(totals.score, options.minScore), entries: judged.entries, mutants: judged.mutants, ...totals, minScore: options.minScore, runMs };
+  if (judged.mutants.length === 0) audit.message = 'No mutant ran: the filters or the shard selected none of the tests that hold cache entries.';
+  return { kind: 'judged', audit, planned, controls: judged.controls };
+}
+
+/** Note an audit: each entry's last audit in the ledger (`cache ls`, `cache show`) and `.e2e/audit.json`. */
+export async function noteAudit(audit: AuditResult, setup: Pick<AuditPassSetup, 'location' | 'configDir'>): Promise<void> {
+  const auditedAt = new Date().toISOString();
+  const ledger = new AuditLedger(nodeFileSystem, setup.location.hitsDirectory);
+  for (const entry of audit.entries) {
+    await ledger.record(entry.key, { auditedAt, caught: entry.caught, total: entry.total, notRun: entry.notRun, survivors: entry.survivors.slice(0, 100), proofs: entry.proofs.slice(0, 100) });
+  }
+  await writeAtomically(resolve(setup.configDir, AUDIT_REPORT_PATH), `${renderAuditJson(audit)}\n`);
+}
+
+/** Where the audit of `options` runs: the cache and the config's folder. */
+export async function auditSetupOf(options: Pick<AuditOptions, 'cwd' | 'config' | 'env'>): Promise<AuditPassSetup> {
+  const configPath = findConfigFile(options.cwd, options.config);
+  if (configPath === undefined) throw new E2EError('INVALID_CONFIG', `no config (${options.config ?? 'e2e.config.ts'}) found in ${options.cwd}; create e2e.config.ts or pass --config.`);
+  const location = await cacheLocationOf({ cwd: options.cwd, env: options.env, config: options.config });
+  return { location, configDir: dirname(configPath) };
+}
+
 /** Run the audit. */
 export function startAudit(options: AuditOptions): AuditHandle {
   let run: RunHandle | undefined;
   let interrupted = false;
   const result = (async (): Promise<AuditResult> => {
-    const configPath = findConfigFile(options.cwd, options.config);
-    if (configPath === undefined) throw new E2EError('INVALID_CONFIG', `no config (${options.config ?? 'e2e.config.ts'}) found in ${options.cwd}; create e2e.config.ts or pass --config.`);
-    const configDir = dirname(configPath);
-    const location = await cacheLocationOf({ cwd: options.cwd, env: options.env, config: options.config });
-    const { plan, entries, changes } = await planAudit(location.cacheDirectory);
-    const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
-    if (plan.mutants.length === 0) return empty(`No cache entries to audit in ${location.cacheDirectory}.`);
-    const planPath = resolve(configDir, PLAN_PATH);
-    await writeAtomically(planPath, JSON.stringify(plan));
-    const started = performance.now();
-    run = startRun({
-      ...options,
-      kind: 'replay',
-      cache: true,
-      env: { ...options.env, [ENVIRONMENT.auditPlan]: planPath, [ENVIRONMENT.reportFile]: RUN_REPORT_PATH },
+    const setup = await auditSetupOf(options);
+    const pass = await runAuditPass(options, setup, (started) => {
+      run = started;
+      if (interrupted) started.interrupt();
     });
-    if (interrupted) run.interrupt();
-    const ran = await run.result;
-    const runMs = performance.now() - started;
-    if (ran.outcome === 'interrupted') return { ...empty('The audit was interrupted; nothing was noted.'), outcome: 'interrupted', runMs };
-    if (ran.report === undefined) return { ...empty(ran.message ?? 'The mutant run wrote no report.'), outcome: ran.outcome === 'passed' ? 'configuration' : ran.outcome, runMs };
-    const judged = judgeAudit(ran.report, plan, entries, changes);
-    const caught = judged.entries.reduce((sum, entry) => sum + entry.caught, 0);
-    const total = judged.entries.reduce((sum, entry) => sum + entry.total, 0);
-    const notRun = judged.entries.reduce((sum, entry) => sum + entry.notRun, 0);
-    const score = total === 0 ? undefined : caught / total;
-    const belowMinimum = options.minScore !== undefined && (score === undefined || score < options.minScore);
-    const audit: AuditResult = { outcome: belowMinimum ? 'test-failure' : 'passed', ...judged, caught, total, notRun, score, minScore: options.minScore, runMs };
-    if (judged.mutants.length === 0) audit.message = 'No mutant ran: the filters or the shard selected none of the tests that hold cache entries.';
-    const auditedAt = new Date().toISOString();
-    const ledger = new AuditLedger(nodeFileSystem, location.hitsDirectory);
-    for (const entry of judged.entries) {
-      await ledger.record(entry.key, { auditedAt, caught: entry.caught, total: entry.total, notRun: entry.notRun, survivors: entry.survivors.slice(0, 100), proofs: entry.proofs.slice(0, 100) });
-    }
-    await writeAtomically(resolve(configDir, AUDIT_REPORT_PATH), `${renderAuditJson(audit)}\n`);
-    return audit;
+    if (pass.kind === 'judged') await noteAudit(pass.audit, setup);
+    return pass.audit;
   })();
   return {
     result,

@@ -8,6 +8,7 @@ import type { ActEntry, ActedCheck, EndBasis, Entry, EvidenceCheck, KeyParts, Re
 import { describeAction, describeStateControl, describeTargetPhrase } from '../semantics/describe-action.js';
 import { basisFromEntry, endEvidenceOf, purposeOfActions } from '../semantics/end-purpose.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
+import { causalLinks, hasCausalChecks, type CausalOutcome } from '../semantics/causal-outcomes.js';
 import { formatRoute } from '../semantics/route-of.js';
 import { visibleText } from '../semantics/visible-text.js';
 import { alignColumns, quoteText } from './text-format.js';
@@ -31,15 +32,47 @@ export function describeStep(parts: KeyParts): string {
   return visibleText(phrase);
 }
 
-/** An end check as a line: `appeared: status "Saved" (announced)`, `gone: dialog "Confirm"`. */
-export function describeEndCheck(check: 'appeared' | 'gone', control: StateControl, basis?: EndBasis): string {
-  return `${check}: ${describeStateControl(control)}${basis === undefined ? '' : ` (${basis})`}`;
+/** The actions an outcome is caused by, as words: `caused by actions 1, 3` (1-based), or nothing. */
+function describeCause(causedBy: readonly number[] | undefined): string {
+  if (causedBy === undefined || causedBy.length === 0) return '';
+  return `caused by action${causedBy.length === 1 ? '' : 's'} ${causedBy.map((action) => action + 1).join(', ')}`;
+}
+
+/** An end check as a line: `appeared: status "Saved" (announced)`, `gone: dialog "Confirm"`, `appeared: text "0 items left" (incidental, caused by action 3)`. */
+export function describeEndCheck(check: 'appeared' | 'gone', control: StateControl & { causedBy?: readonly number[] | undefined }, basis?: EndBasis): string {
+  const notes = [basis, describeCause(control.causedBy)].filter((note) => note !== undefined && note !== '');
+  return `${check}: ${describeStateControl(control)}${notes.length === 0 ? '' : ` (${notes.join(', ')})`}`;
 }
 
 /** A control the step acted on, as a line: `acted: unnamed checkbox in listitem "Buy milk" ends [checked]`. */
 export function describeActedCheck(check: ActedCheck): string {
+  const cause = describeCause(check.causedBy);
+  return `acted: ${actedPhrase(check)}${cause === '' ? '' : ` (${cause})`}`;
+}
+
+/** `unnamed checkbox in listitem "Buy milk" ends [checked]`. */
+function actedPhrase(check: ActedCheck): string {
   const end = check.present ? (check.states.length === 0 ? 'stays' : `ends [${check.states.join(' ')}]`) : 'ends gone';
-  return `acted: ${describeTargetPhrase(check.target)} ${end}`;
+  return `${describeTargetPhrase(check.target)} ${end}`;
+}
+
+/** An outcome that proves an action, as words: `text "0 items left" appeared`. */
+function describeCausalOutcome(outcome: CausalOutcome): string {
+  if (outcome.list === 'acted') return actedPhrase(outcome.check);
+  return `${describeStateControl(outcome.control)} ${outcome.list === 'appeared' ? 'appeared' : 'went away'}`;
+}
+
+/**
+ * Under each action of an entry recorded with causal end checks, what it is proven by: the
+ * outcomes its audit mutants removed (`proven by: text "0 items left" appeared; …`), or that
+ * none of the entry's end checks is tied to it (its mutants stopped the replay before the end,
+ * or changed nothing the entry records). Nothing for an entry recorded without the audit.
+ */
+export function causalLinkLines(entry: ActEntry): string[][] {
+  if (!hasCausalChecks(entry)) return entry.actions.map(() => []);
+  return causalLinks(entry).map((outcomes) =>
+    outcomes.length === 0 ? ['proven by: no end check (its mutants stop the replay earlier, or change nothing recorded)'] : [`proven by: ${outcomes.map(describeCausalOutcome).join('; ')}`],
+  );
 }
 
 /** What an action dismissed, as words after its sentence: ` (dismisses dialog "Cookie consent")`, or nothing. */
@@ -125,7 +158,11 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
   lines.push('Key parts:', ...alignColumns(keyRows.map(([name, value]) => [`${name}:`, value!]), '  '), '');
   if (entry.kind === 'act') {
     lines.push(`Starts at ${formatRoute(entry.startRoute)}`, 'Actions:');
-    entry.actions.forEach((action, index) => lines.push(`  ${index + 1}. ${describeAction(action)}${describeDismissal(action)}`));
+    const links = causalLinkLines(entry);
+    entry.actions.forEach((action, index) => {
+      lines.push(`  ${index + 1}. ${describeAction(action)}${describeDismissal(action)}`);
+      for (const link of links[index] ?? []) lines.push(`     ${link}`);
+    });
     lines.push(`Ends at ${formatRoute(entry.endRoute)}`);
   } else {
     lines.push(`Judged at ${formatRoute(entry.route)}`);

@@ -4,9 +4,15 @@
  * result, and {@link EXIT_CODES} maps it to the exit code. The only place (besides the
  * runner entry) that touches the console and `process.exit`.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, type CommanderError } from 'commander';
 import { isE2EError, messageOf } from '../errors/index.js';
-import { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditOptions } from './cache-audit.js';
+import { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditHandle, type AuditOptions, type AuditResult } from './cache-audit.js';
+import { renderCausalAudit, startCausalAudit } from './causal-record.js';
+import { readConfigProbe } from './project-config.js';
+import { ENVIRONMENT } from '../runner/environment.js';
 import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
@@ -31,7 +37,7 @@ interface RunCommandSpec {
   modes: boolean;
   /** `--propose <dir>` (run and replay). */
   propose: boolean;
-  /** `--audit` (record): audit the entries once recorded. */
+  /** `--audit` (record): record causal end checks once recorded, and re-audit. */
   audit: boolean;
 }
 
@@ -58,15 +64,17 @@ function worse(left: CommandOutcome, right: CommandOutcome): CommandOutcome {
   return EXIT_CODES[right] > EXIT_CODES[left] ? right : left;
 }
 
-/** Run an audit, forwarding interrupts; prints the table (or JSON) and returns its outcome. */
-async function audit(options: AuditOptions, json: boolean): Promise<CommandOutcome> {
-  const handle = startAudit({ ...options, childStdout: json ? 'stderr' : undefined });
+/** Run an audit (or, after `record --audit`, the causal one), forwarding interrupts; prints the table (or JSON) and returns its outcome. */
+async function audit(options: AuditOptions, json: boolean, causal = false): Promise<CommandOutcome> {
+  const start = causal ? startCausalAudit : startAudit;
+  const handle: AuditHandle = start({ ...options, childStdout: json ? 'stderr' : undefined });
+  const render = (result: AuditResult): string => (json ? renderAuditJson(result) : causal ? renderCausalAudit(result) : renderAudit(result));
   const onInterrupt = () => handle.interrupt();
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
   try {
     const result = await handle.result;
-    process.stdout.write(`${json ? renderAuditJson(result) : renderAudit(result)}\n`);
+    process.stdout.write(`${render(result)}\n`);
     return result.outcome;
   } catch (error) {
     process.stderr.write(`${isE2EError(error) ? `${error.code}: ` : 'error: '}${messageOf(error)}\n`);
@@ -92,7 +100,7 @@ for (const spec of RUN_COMMANDS) {
       .option('--strict-cache', 'a step whose entry no longer replays fails REPLAY_STALE instead of calling the model');
   }
   if (spec.propose) command.option('--propose <dir>', 'keep the cache read-only and write new and healed recordings to <dir> (merge with `e2e cache accept <dir>`)');
-  if (spec.audit) command.option('--audit', 'then audit the cache model-free (`e2e cache audit`) and print its score');
+  if (spec.audit) command.option('--audit', 'record causal end checks: run the audit\'s mutants on the recorded entries, require every outcome a mutant removes, re-audit and print the score before and after (also `cache: { audit: \'record\' }`)');
   command
     .option('--debug', 'attach model transcripts, print debug lines and a per-step table of time, model calls, tokens and cache outcome')
     .allowExcessArguments(false)
@@ -113,6 +121,10 @@ for (const spec of RUN_COMMANDS) {
         cwd: process.cwd(),
         env: process.env,
       };
+      // `e2e record` learns from its own run whether the config asks for causal end checks.
+      const probeFolder = spec.audit ? await mkdtemp(join(tmpdir(), 'e2e-record-')) : undefined;
+      const probePath = probeFolder === undefined ? undefined : join(probeFolder, 'config.json');
+      if (probePath !== undefined) options.env = { ...process.env, [ENVIRONMENT.configProbeFile]: probePath };
       const run = startRun(options);
       const onInterrupt = () => run.interrupt();
       process.on('SIGINT', onInterrupt);
@@ -120,9 +132,12 @@ for (const spec of RUN_COMMANDS) {
       const result = await run.result;
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
-      if (flags['audit'] === true && (result.outcome === 'passed' || result.outcome === 'test-failure')) {
+      const configured = probePath === undefined ? undefined : await readConfigProbe(probePath);
+      if (probeFolder !== undefined) await rm(probeFolder, { recursive: true, force: true });
+      const causal = flags['audit'] === true || configured?.recordAudit === true;
+      if (causal && (result.outcome === 'passed' || result.outcome === 'test-failure')) {
         if (result.message !== undefined) process.stderr.write(`${result.message}\n`);
-        finish(worse(result.outcome, await audit({ filters: options.filters, config: options.config, playwright: options.playwright, extra, debug: options.debug, cwd: options.cwd, env: options.env }, false)));
+        finish(worse(result.outcome, await audit({ filters: options.filters, config: options.config, playwright: options.playwright, extra, debug: options.debug, cwd: options.cwd, env: process.env }, false, true)));
       }
       finish(result.outcome, result.message);
     });
