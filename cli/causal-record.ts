@@ -162,7 +162,8 @@ export function renderCausalAudit(result: AuditResult): string {
     for (const link of entry.links) lines.push(`    ${link}`);
   }
   for (const entry of causal.restored) lines.push(`  ${entry.key.slice(0, 8)} put back as recorded: ${entry.reason}`);
-  lines.push('', 'Re-audited:', renderAudit(result));
+  if (causal.amended.length === 0 && causal.restored.length === 0) lines.push('  No entry changed; the audit as recorded stands.');
+  else lines.push('', 'Re-audited:', renderAudit(result));
   lines.push(`  Causal  score ${formatScore(causal.before.score)} → ${formatScore(result.score)}`);
   return lines.join('\n');
 }
