@@ -7,11 +7,14 @@
  * `e2e record --audit` ties those outcomes to the tick, requires them, and the re-audit catches
  * every mutant (score 1.0 for the entry); a plain `cache audit` afterwards agrees and leaves the
  * cache byte-identical; the config's `cache.audit: 'record'` does the same on `e2e record`.
- * The agent (the model's stand-in) is never called by an audit.
+ * The agent (the model's stand-in) is never called by an audit. No good entry is lost: when the
+ * app stops showing "Clear completed" between the two audits, the amended entry no longer
+ * replays and is put back exactly as recorded.
  *
  * The steps build on each other, in order.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -161,4 +164,51 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(auditJson().causal!.unchanged).toEqual([expect.objectContaining({ reason: 'its end checks already name their causes' })]);
     expect(contentsOf(cacheDir)).toEqual(before);
   }, 900_000);
+});
+
+describe('e2e record --audit when the app changes before the re-audit', () => {
+  let flaky: StaticServer;
+  const index = readFileSync(join(VUE, 'index.html'), 'utf8');
+  const broken = index.replace('v-show="todos.length > remaining"', 'v-show="false"');
+
+  beforeAll(async () => {
+    expect(broken).not.toBe(index);
+    flaky = await serveStatic(undefined);
+    // The re-audit's plan is the one without end facts: from then on "Clear completed" never shows.
+    flaky.route(async (request, response) => {
+      if ((request.url ?? '/').split('?')[0] !== '/') return false;
+      const plan = await readFile(join(FIXTURE, '.e2e', 'audit-plan.json'), 'utf8').catch(() => undefined);
+      const reaudit = plan !== undefined && !plan.includes('"facts"');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(reaudit ? broken : index);
+      return true;
+    });
+    flaky.route(folderRoute(() => VUE));
+    rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  }, 300_000);
+
+  afterAll(async () => {
+    await flaky?.close();
+  });
+
+  it('puts the amended entry back as recorded, byte for byte, and keeps the audit as recorded', async () => {
+    const flakyEnv = { ...env(), E2E_FIXTURE_APP_URL: flaky.url };
+    const recorded = await runE2E(['record'], { cwd: FIXTURE, env: flakyEnv });
+    expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0);
+    const before = contentsOf(cacheDir);
+    const { key } = await theEntry();
+
+    const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: flakyEnv });
+    expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^ {2}${key.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear\\)$`, 'm'));
+    expect(run.stdout).toMatch(/^ {2}Causal {2}score 0\.83 → 0\.83$/m);
+    const audit = auditJson();
+    expect(audit.causal!.restored).toEqual([expect.objectContaining({ key })]);
+    expect(audit.causal!.amended).toEqual([]);
+    expect(audit.entries).toEqual([expect.objectContaining({ key, caught: 5, total: 6, survivors: [SURVIVOR] })]);
+    // The recorded blob is named again; the amended one is left for `cache prune`.
+    const after = contentsOf(cacheDir);
+    for (const [path, digest] of Object.entries(before)) expect(after[path], path).toBe(digest);
+    expect(JSON.stringify(await theEntry())).not.toContain('causedBy');
+  }, 1_200_000);
 });
