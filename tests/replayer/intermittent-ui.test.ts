@@ -19,6 +19,7 @@ import type { DismissingAction } from '../../semantics/dismissal.js';
 import { startAttempt } from '../support/attempt-harness.js';
 import { startLiveScreen, type LiveScreen } from '../support/live-screen.js';
 import { allNodes, nodeNamed } from '../support/screen-tree.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ADD = 'add {title} to the list';
@@ -104,7 +105,7 @@ async function runOnce(page: string, store: FileCacheStore, options: RunOptions 
   const { executor = groceryExecutor(), instruction = ADD, strict = false, timeoutMs } = options;
   await live.open(page);
   const attempt = startAttempt(live, { cache: { store, strict }, executor });
-  const outcome = await attempt.runner.runStep('act', instruction, { params: { title: 'Oat milk' }, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) });
+  const outcome = await attempt.runner.runStep('act', instruction, { params: { title: 'Oat milk' }, ...(timeoutMs === undefined ? {} : { timeout: scaledTimeout(timeoutMs) }) });
   const passed = outcome.verdict.status === 'passed';
   if (passed) attempt.verify();
   const reports = await attempt.finish(passed);
