@@ -5,8 +5,9 @@
  */
 import type { ElementHandle, Page } from '@playwright/test';
 import { EngineError, type EngineAction, type KeyModifier, type PointAction, type Point, type ScrollDirection, type SessionAction } from '../../contract/engine.js';
+import { inPageFunction } from './observe-page.js';
 import { checkedState, pointerReady } from './pointer-ready.js';
-import { noOptionError, notSelectError } from './quick-action.js';
+import { noOptionError, notSelectError, optionIndexInPage } from './quick-action.js';
 
 /** How long a long press holds the pointer down. */
 export const LONG_PRESS_MS = 800;
@@ -68,20 +69,11 @@ async function scrollElement(element: ElementHandle<Element>, direction: ScrollD
   );
 }
 
-/** The index of the option whose value or label is `wanted` (exact, then trimmed and case-blind). */
-async function optionIndex(element: ElementHandle<Element>, wanted: string): Promise<{ index: number; choices: string[] } | { notSelect: true }> {
-  return element.evaluate((node, value) => {
-    if (node.localName !== 'select') return { notSelect: true as const };
-    const options = Array.from((node as HTMLSelectElement).options);
-    const looseValue = value.replace(/\s+/g, ' ').trim().toLowerCase();
-    let index = options.findIndex((option) => option.value === value || option.label === value);
-    if (index < 0) {
-      index = options.findIndex(
-        (option) => option.label.replace(/\s+/g, ' ').trim().toLowerCase() === looseValue || option.value.trim().toLowerCase() === looseValue,
-      );
-    }
-    return { index, choices: options.map((option) => option.label) };
-  }, wanted);
+const OPTION_INDEX = inPageFunction(optionIndexInPage);
+
+/** The index of the option whose value or label is `wanted` (see {@link optionIndexInPage}). */
+function optionIndex(element: ElementHandle<Element>, wanted: string): Promise<{ index: number; choices: string[] } | { notSelect: true }> {
+  return element.evaluate(OPTION_INDEX, wanted);
 }
 
 /** Playwright's `modifiers` option for a tap that holds keys. */

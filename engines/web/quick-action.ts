@@ -16,6 +16,18 @@ import { EngineError, type EngineAction } from '../../contract/engine.js';
 import { STILL_GAP_MS } from './page-walk.js';
 import { checkedInPage, FRAME_WAIT_MS, readinessInPage } from './pointer-ready.js';
 
+/** In page: the index of the `<select>`'s option whose value or label is `wanted` (exact, then trimmed and case-blind), -1 for none, with the choices. */
+export function optionIndexInPage(node: Element, wanted: string): { index: number; choices: string[] } | { notSelect: true } {
+  if (node.localName !== 'select') return { notSelect: true as const };
+  const options = Array.from((node as HTMLSelectElement).options);
+  const looseValue = wanted.replace(/\s+/g, ' ').trim().toLowerCase();
+  let index = options.findIndex((option) => option.value === wanted || option.label === wanted);
+  if (index < 0) {
+    index = options.findIndex((option) => option.label.replace(/\s+/g, ' ').trim().toLowerCase() === looseValue || option.value.trim().toLowerCase() === looseValue);
+  }
+  return { index, choices: options.map((option) => option.label) };
+}
+
 /** What the quick path needs from the page, by verb. */
 type QuickRequest = { kind: 'pointer'; needsEnabled: boolean } | { kind: 'check'; checked: boolean } | { kind: 'fill' } | { kind: 'select'; value: string } | { kind: 'checked' };
 
@@ -35,12 +47,13 @@ type QuickAnswer =
 
 /*
  * In page (sent as source): `readiness` and `checked` are pointer-ready.ts's in-page functions,
- * passed in. Inner functions are arrow functions bound to constants (see inPageFunction).
+ * `optionIndex` the one above (the usual way's too), passed in. Inner functions are arrow functions bound to constants (see inPageFunction).
  */
 async function quickInPage(
   args: { id: string; request: QuickRequest; frameWaitMs: number; stillGapMs: number },
   readiness: typeof readinessInPage,
   checked: typeof checkedInPage,
+  optionIndex: typeof optionIndexInPage,
 ): Promise<QuickAnswer> {
   const state = (window as unknown as Record<symbol, { elements: Map<string, Node> } | undefined>)[Symbol.for('e2e.observer')];
   const node = state?.elements.get(args.id);
@@ -96,17 +109,11 @@ async function quickInPage(
       return { a: 'input' };
     }
     case 'select': {
-      if (element.localName !== 'select') return { a: 'notSelect' };
+      const found = optionIndex(element, request.value);
+      if ('notSelect' in found) return { a: 'notSelect' };
+      if (found.index < 0) return { a: 'noOption', choices: found.choices };
       const select = element as HTMLSelectElement;
-      const options = Array.from(select.options);
-      const value = request.value;
-      const looseValue = value.replace(/\s+/g, ' ').trim().toLowerCase();
-      let index = options.findIndex((option) => option.value === value || option.label === value);
-      if (index < 0) {
-        index = options.findIndex((option) => option.label.replace(/\s+/g, ' ').trim().toLowerCase() === looseValue || option.value.trim().toLowerCase() === looseValue);
-      }
-      if (index < 0) return { a: 'noOption', choices: options.map((option) => option.label) };
-      const option = options[index]!;
+      const option = select.options[found.index]!;
       if (!usable() || option.disabled || option.closest('optgroup[disabled]') !== null) return { a: 'usual' };
       // Playwright's selectOptions.
       (select as unknown as { value: unknown }).value = undefined;
@@ -121,10 +128,11 @@ async function quickInPage(
 const QUICK = quickInPage.toString();
 const READINESS = readinessInPage.toString();
 const CHECKED = checkedInPage.toString();
+const OPTION_INDEX = optionIndexInPage.toString();
 
 function ask(page: Page, id: string, request: QuickRequest): Promise<QuickAnswer> {
   const args = JSON.stringify({ id, request, frameWaitMs: FRAME_WAIT_MS, stillGapMs: STILL_GAP_MS });
-  return page.mainFrame().evaluate(`(() => { const __name = (target) => target; return (${QUICK})(${args}, ${READINESS}, ${CHECKED}); })()`) as Promise<QuickAnswer>;
+  return page.mainFrame().evaluate(`(() => { const __name = (target) => target; return (${QUICK})(${args}, ${READINESS}, ${CHECKED}, ${OPTION_INDEX}); })()`) as Promise<QuickAnswer>;
 }
 
 /** What came of {@link quickAction}: done, or go the usual way (`notReady`: the pointer is known not ready now). */
