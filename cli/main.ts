@@ -13,6 +13,7 @@ import { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditHand
 import { renderCausalAudit, startCausalAudit } from './causal-record.js';
 import { readConfigProbe } from './project-config.js';
 import { ENVIRONMENT } from '../runner/environment.js';
+import { e2eVersion } from '../runner/attempt-cache-host.js';
 import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
@@ -26,6 +27,7 @@ function finish(outcome: CommandOutcome, message?: string): never {
 
 const program = new Command('e2e')
   .description('Cache-first record/replay for end-to-end tests written in plain language.')
+  .version(e2eVersion(), '-V, --version', "print e2e's version")
   .showHelpAfterError()
   // Inherited by every command created after it: a usage error exits 2, not Playwright's 1.
   .exitOverride((error: CommanderError) => process.exit(error.exitCode === 0 ? EXIT_CODES.passed : EXIT_CODES.configuration));

@@ -4,7 +4,9 @@
  * errors exit 2 with commander's message (a typo is not a failing suite).
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OWN_OPTIONS } from '../../cli/playwright-options.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
@@ -63,6 +65,14 @@ describe('Playwright Test options on record, replay and run', () => {
     const value = run([E2E_BIN, 'replay', '--retries']);
     expect(value.status).toBe(2);
     expect(value.stderr).toContain("error: option '--retries <retries>' argument missing");
+  });
+
+  it("prints e2e's version from its package.json with --version or -V, exit 0", () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const result = run([E2E_BIN, flag]);
+      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 
   it('exits 2 before running anything when a numeric option is not a number', () => {

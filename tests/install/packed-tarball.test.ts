@@ -29,9 +29,12 @@ function command(cwd: string, file: string, args: string[], extra: Record<string
   return userCommand(cwd, file, args, { E2E_INSTALL_APP_URL: app.origin, ...extra });
 }
 
-/** `npx e2e …` as the user types it (`--no`: never fetch `e2e` from the registry, which is another project). */
+/**
+ * `npx e2e …` as the user types it. `--no`: never fetch `e2e` from the registry, which is
+ * another project; `--`: with an npx flag in front, npx would take `--version` as its own.
+ */
 function npxE2E(project: string, args: string[]): Promise<Finished> {
-  return command(project, 'npx', ['--no', 'e2e', ...args]);
+  return command(project, 'npx', ['--no', '--', 'e2e', ...args]);
 }
 
 /** The same binary npx runs, without npx's start-up. */
@@ -72,6 +75,10 @@ describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "t
       const map = JSON.parse(readFileSync(join(project, 'node_modules', 'e2e', 'dist', name), 'utf8')) as { sources: string[]; sourcesContent?: string[] };
       expect(map.sourcesContent?.length, name).toBe(map.sources.length);
     }
+
+    // The installed binary finds its own package.json from dist/.
+    const version = await npxE2E(project, ['--version']);
+    expect({ code: version.code, stdout: version.stdout }).toEqual({ code: 0, stdout: '0.1.0\n' });
 
     const init = await npxE2E(project, ['init']);
     expect(init.code, init.stderr).toBe(0);
