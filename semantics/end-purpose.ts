@@ -8,6 +8,7 @@ import type { ScreenNode } from '../contract/engine.js';
 import { ANNOUNCEMENT_ROLES, recordedStatesOf, stateControlIdentity, stateControlKey, stateControlOf, stateControlLabel } from './state-controls.js';
 import { describeIndexedNode } from './describe-target.js';
 import { containerKey, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
+import { NATIVELY_TOGGLED_ROLES } from './produced-outcomes.js';
 import { comparableText } from './volatile-text.js';
 
 /** The bases a replay requires to hold, every one. */
@@ -21,8 +22,6 @@ const LOOKED_AT_DEPTH = 3;
 const MIN_TYPED_CHARS = 2;
 /** Roles a person types into: a field showing typed text proves nothing. */
 const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
-/** Roles whose checked state the browser flips on a click by itself, whether or not the app's handler runs. */
-const NATIVELY_TOGGLED_ROLES: ReadonlySet<string> = new Set(['checkbox', 'radio', 'switch']);
 
 /**
  * True when the browser's default behaviour alone could have produced this outcome of the
