@@ -200,7 +200,7 @@ export function actedChecks(acted: readonly ActedTarget[], end: TreeIndex, mask:
 /** How strongly an entry's end is proven, for `cache show` and `cache diff`. */
 export interface EndEvidence {
   strength: 'strong' | 'weak';
-  /** In words: `2 typed, 1 acted` or `only the route`. */
+  /** In words: `1 acted, 2 typed, 3 produced` or `only the route`. */
   restsOn: string;
 }
 
@@ -213,14 +213,14 @@ export function endEvidenceOf(entry: Pick<ActEntry, 'actions' | 'appeared' | 'go
   };
   for (const control of [...entry.appeared, ...entry.gone]) {
     const basis = basisFromEntry(control, context);
-    // An incidental outcome an audit mutant removed is caused by the step, and required.
-    add(control.causedBy !== undefined && !STRONG_BASES.has(basis) ? 'caused' : basis);
+    // An incidental outcome an audit mutant removed is caused by the step, one the step produced right after an action is produced: both required.
+    add(STRONG_BASES.has(basis) ? basis : control.causedBy !== undefined ? 'caused' : control.producedBy !== undefined ? 'produced' : basis);
   }
   // A control acted on proves something only when the step left it changed (gone, or in a state).
   for (const check of entry.acted ?? []) if (!check.present || check.states.length > 0) add('acted');
   for (const _control of entry.verified ?? []) add('verified');
-  const strong = [...counts.keys()].some((basis) => basis === 'caused' || STRONG_BASES.has(basis as EndBasis));
-  const order = ['acted', 'announced', 'verified', 'typed', 'caused', 'incidental'];
+  const strong = [...counts.keys()].some((basis) => basis === 'caused' || basis === 'produced' || STRONG_BASES.has(basis as EndBasis));
+  const order = ['acted', 'announced', 'verified', 'typed', 'caused', 'produced', 'incidental'];
   const parts = order.filter((basis) => counts.has(basis)).map((basis) => `${counts.get(basis)!} ${basis}`);
   if (parts.length === 0) return { strength: 'weak', restsOn: 'only the route' };
   const incidental = counts.get('incidental') ?? 0;
