@@ -23,6 +23,11 @@ import { readScreen, type ScreenElement, type ScreenReading } from './screen-ele
 import { buildTree, NodeIds, nodesOf } from './screen-tree.js';
 import { TerminalProcess, describeExit, type ProgramSpec, type SettleRule } from './terminal-process.js';
 
+/** True when a read screen holds something a person could act on: a list, a field, a button or a mark. */
+function hasControl(reading: ScreenReading): boolean {
+  return reading.lists.length > 0 || reading.elements.some((element) => element.kind !== 'text');
+}
+
 /** How `tap` and `check` reach a control (see `terminal({ tap })`). */
 export type TapMode = 'keys' | 'mouse' | 'off';
 
@@ -231,24 +236,20 @@ export class TerminalAttempt implements EngineInstance {
     }
   }
 
-  performOnPage(action: SessionAction): Promise<void> {
+  async performOnPage(action: SessionAction): Promise<void> {
     const process = this.#running();
     const keys = { applicationCursorKeys: process.applicationCursorKeys };
     switch (action.verb) {
       case 'press':
-        process.write(keyBytes(action.key, keys));
-        return Promise.resolve();
+        return process.write(keyBytes(action.key, keys));
       case 'typeText':
-        process.write(textBytes(action.value));
-        return Promise.resolve();
+        return process.write(textBytes(action.value));
       case 'scroll':
-        process.write(keyBytes(action.direction === 'up' ? 'PageUp' : 'PageDown', keys));
-        return Promise.resolve();
+        return process.write(keyBytes(action.direction === 'up' ? 'PageUp' : 'PageDown', keys));
       case 'resize':
-        process.resize(action.width, action.height);
-        return Promise.resolve();
+        return process.resize(action.width, action.height);
       default:
-        return Promise.reject(new EngineError('UNSUPPORTED_CAPABILITY', `A terminal cannot ${action.verb}; there is no location to go to.`));
+        throw new EngineError('UNSUPPORTED_CAPABILITY', `A terminal cannot ${action.verb}; there is no location to go to.`);
     }
   }
 
@@ -256,10 +257,18 @@ export class TerminalAttempt implements EngineInstance {
     return Promise.reject(new EngineError('UNSUPPORTED_CAPABILITY', 'The terminal engine has no pixels; its screen is the observation\'s text.'));
   }
 
-  waitForChange(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult> {
+  async waitForChange(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult> {
     const process = this.#process;
-    if (process === undefined) return Promise.resolve({ changed: since !== 'none', mark: 'none' });
-    return process.waitForChange(since, options);
+    if (process === undefined) return { changed: since !== 'none', mark: 'none' };
+    const started = performance.now();
+    const result = await process.waitForChange(since, options);
+    if (options.until !== 'quiet' || process.exit !== undefined) return result;
+    // A running program whose screen shows nothing to act on is often between two of its screens
+    // (a script starting its next dialog): it must hold still longer to count as settled.
+    const left = options.maxMs - (performance.now() - started);
+    if (left <= 0 || hasControl(readScreen(process.grid()))) return result;
+    const longer = await process.waitForChange(since, { ...options, maxMs: left, quietMs: Math.max(options.quietMs ?? 0, this.#spec.rule.bareQuietMs) });
+    return longer;
   }
 
   async close(): Promise<void> {

@@ -31,10 +31,12 @@ export interface SettleRule {
   cursorGraceMs: number;
   /** Longest an observation waits for an open synchronized-output frame to close. */
   frameWaitMs: number;
+  /** The quiet a running program's screen with no control on it needs (a script between two dialogs). */
+  bareQuietMs: number;
 }
 
 /** Defaults of {@link SettleRule}. */
-export const SETTLE_RULE: SettleRule = { quietMs: 50, frameQuietMs: 10, cursorGraceMs: 200, frameWaitMs: 250 };
+export const SETTLE_RULE: SettleRule = { quietMs: 50, frameQuietMs: 10, cursorGraceMs: 200, frameWaitMs: 250, bareQuietMs: 300 };
 
 /** How a program's mouse reports are encoded. */
 export type MouseMode = { tracking: 'none' | 'x10' | 'vt200' | 'drag' | 'any'; sgr: boolean };
@@ -102,15 +104,20 @@ export class TerminalProcess {
   #cursorHiddenAt = -Infinity;
   #sgrMouse = false;
   #syncUsed = false;
+  /** When a full-screen program last left its keypad mode or the alternate screen (it ended; the next may start). */
+  #leftFullScreenAt = -Infinity;
   #frameEndedAt = -Infinity;
   #lastOutputAt: number;
   #pendingWrites = 0;
+  /** When keys were last sent: the program's answer to them is not in yet until it had its quiet period. */
+  #lastInputAt = -Infinity;
   /** False until the program's first output: a program that has not drawn yet has not settled. */
   #wrote = false;
   #exit: { exitCode: number; signal?: number } | undefined;
   #version = 0;
   #digest = '';
   #dirty = true;
+  #digestScheduled = false;
   readonly #listeners = new Set<() => void>();
   #closed = false;
 
@@ -149,6 +156,7 @@ export class TerminalProcess {
           if (!set && this.#cursorVisible) this.#cursorHiddenAt = performance.now();
           this.#cursorVisible = set;
         } else if (mode === 1006) this.#sgrMouse = set;
+        else if (!set && (mode === 1 || mode === 47 || mode === 1047 || mode === 1049)) this.#leftFullScreenAt = performance.now();
         else if (mode === 2026) {
           this.#syncUsed = true;
           if (!set) this.#frameEndedAt = performance.now();
@@ -173,7 +181,14 @@ export class TerminalProcess {
         this.#pendingWrites--;
         this.#lastOutputAt = performance.now();
         this.#dirty = true;
-        this.#notify();
+        // The digest is taken once per burst of parsed output, so a change that is undone a moment later still moves the mark.
+        if (this.#digestScheduled) return;
+        this.#digestScheduled = true;
+        setImmediate(() => {
+          this.#digestScheduled = false;
+          if (!this.#closed) this.mark();
+          this.#notify();
+        });
       });
     });
     this.#pty.onExit((event) => {
@@ -229,6 +244,7 @@ export class TerminalProcess {
   write(bytes: string): void {
     if (this.#closed) throw new EngineError('NOT_ACTIONABLE', 'The terminal was closed.');
     if (this.#exit !== undefined) throw new EngineError('NOT_ACTIONABLE', `The program "${this.spec.command}" has ended (${describeExit(this.#exit)}); nothing reads keys any more. Start it again with app.restart().`);
+    this.#lastInputAt = performance.now();
     this.#pty.write(bytes);
   }
 
@@ -245,9 +261,11 @@ export class TerminalProcess {
   #settled(now: number, quietMs: number): boolean {
     if (this.#exit !== undefined && this.#pendingWrites === 0) return true;
     if (this.#pendingWrites > 0 || this.inFrame || !this.#wrote) return false;
-    const quiet = now - this.#lastOutputAt;
+    const quiet = now - Math.max(this.#lastOutputAt, this.#lastInputAt);
     const frameJustEnded = this.#syncUsed && this.#frameEndedAt >= this.#lastOutputAt - 1;
     if (quiet < (frameJustEnded ? Math.min(quietMs, this.#rule.frameQuietMs) : quietMs)) return false;
+    // A full-screen program that just ended: a script may be starting the next one.
+    if (now - this.#leftFullScreenAt < this.#rule.bareQuietMs) return false;
     // A cursor hidden moments ago: the program is drawing and will show it again.
     return this.#cursorVisible || now - this.#cursorHiddenAt >= this.#rule.cursorGraceMs;
   }
@@ -282,9 +300,10 @@ export class TerminalProcess {
         }
         if (this.#settled(now, quietMs) || left <= 0) return finish();
         if (timer !== undefined) clearTimeout(timer);
-        const quietLeft = quietMs - (now - this.#lastOutputAt);
+        const quietLeft = quietMs - (now - Math.max(this.#lastOutputAt, this.#lastInputAt));
         const cursorLeft = this.#cursorVisible ? 0 : this.#rule.cursorGraceMs - (now - this.#cursorHiddenAt);
-        timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, 5))));
+        const endedLeft = this.#rule.bareQuietMs - (now - this.#leftFullScreenAt);
+        timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 5))));
       };
       if (options.signal?.aborted === true) return abort();
       options.signal?.addEventListener('abort', abort, { once: true });
