@@ -264,8 +264,8 @@ describe('checkEndState on what the step produced', () => {
       appeared: [{ role: 'text', name: '1 item left', states: [], basis: 'incidental' as const, producedBy: [2] }],
       gone: [{ role: 'text', name: '2 items left', states: [], basis: 'incidental' as const, producedBy: [2] }],
     };
-    const withCount = (text: string) => screen(node('list', '', [node('listitem', 'Buy milk', [node('checkbox', '', { states: text === '3 items left' ? [] : ['checked'] })])]), node('text', text));
-    const replay = (start: string, end: string) => checkEndState({ entry, replayStart: { tree: withCount(start), url: `${ORIGIN}/` }, end: { tree: withCount(end), url: `${ORIGIN}/` } });
+    const withCount = (text: string, checked: boolean) => screen(node('list', '', [node('listitem', 'Buy milk', [node('checkbox', '', { states: checked ? ['checked'] : [] })])]), node('text', text));
+    const replay = (start: string, end: string) => checkEndState({ entry, replayStart: { tree: withCount(start, false), url: `${ORIGIN}/` }, end: { tree: withCount(end, true), url: `${ORIGIN}/` } });
     expect(replay('3 items left', '2 items left')).toEqual({
       ok: true,
       changedForms: ['text "1 item left" as text "2 items left", moved the same way', 'text "2 items left" went away as the count moved on from where this replay started'],
@@ -277,6 +277,11 @@ describe('checkEndState on what the step produced', () => {
     expect(check(app(['Buy milk'], { toggleAll: 'unnamed' }))).toEqual({ ok: true, changedForms: ['checkbox "Mark all as complete" [checked] as an unlabelled checkbox [checked]'] });
     // No "toggle all" at all: only the ticked todo's own box is checked, and it proves the click, not the app.
     expect(check(app(['Buy milk'], { toggleAll: 'none' }))).toMatchObject({ ok: false, detail: 'checkbox "Mark all as complete" [checked] did not appear' });
+  });
+
+  it("names the step's purpose first when several required outcomes are missing", () => {
+    // Enter added nothing: the typed todo is missing, and so is everything the step produced after it.
+    expect(check(screen(node('textbox', 'New todo')))).toMatchObject({ ok: false, detail: 'listitem "Buy milk" did not appear' });
   });
 
   it('reads an entry recorded before produced outcomes existed as before', () => {

@@ -67,6 +67,8 @@ interface Evaluated {
   byDefault?: boolean;
   /** A required outcome met in a changed form: where. */
   changedForm?: string;
+  /** Strong by its basis (acted, announced, verified, typed), not only because the step produced it. */
+  purpose?: boolean;
 }
 
 function sameStates(left: readonly string[], right: readonly string[]): boolean {
@@ -154,6 +156,7 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
       holds: atEnd > 0,
       changed: atEnd > countStateControl(startIndex, control),
       strong: isStrong(recorded),
+      purpose: STRONG_BASES.has(basisFromEntry(recorded, purpose)),
       byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} did not appear${statesHint(endIndex, control)}`,
     };
@@ -173,6 +176,7 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
       holds: countStateControl(endIndex, control) === 0,
       changed: countStateControl(startIndex, control) > 0,
       strong: isStrong(recorded),
+      purpose: STRONG_BASES.has(basisFromEntry(recorded, purpose)),
       byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} is still on the screen`,
     };
@@ -184,7 +188,7 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
   (entry.acted ?? []).forEach((check, index) => {
     if (!check.present && skippedKeys.has(containerKey(check.target.container))) return;
     const acted = evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex);
-    outcomes.push({ ...acted, place: { list: 'acted', index }, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
+    outcomes.push({ ...acted, place: { list: 'acted', index }, purpose: true, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
   });
   (entry.verified ?? []).forEach((recorded, index) => {
     const control = fill(recorded);
@@ -193,6 +197,7 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
       holds: countStateControl(endIndex, control) > 0,
       changed: false,
       strong: true,
+      purpose: true,
       failure: `${describeStateControl(control)}, which the verification after the step looked at, is not on the screen${statesHint(endIndex, control)}`,
     });
   });
@@ -229,7 +234,9 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
   if (route.kind === 'mismatch') return mismatch(`end route ${route.detail}`);
   const fill = <T extends StateControl>(control: T): T => mapTextFields(control, (text) => fillUniquePlaceholders(text, input.uniqueValues ?? {}));
 
-  const strongFailure = evaluated.find((check) => check.strong && !check.holds);
+  // The step's purpose first (what it acted on, announced, typed, or the verification saw), then what it produced.
+  const firstFailure = (ofPurpose: boolean) => evaluated.find((check) => check.strong && !check.holds && (check.purpose === true) === ofPurpose);
+  const strongFailure = firstFailure(true) ?? firstFailure(false);
   if (strongFailure !== undefined) return mismatch(strongFailure.failure);
   const incidental = evaluated.filter((check) => !check.strong);
   const failing = incidental.filter((check) => !check.holds);
