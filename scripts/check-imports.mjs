@@ -25,13 +25,15 @@ export const RULES = {
   'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'recorder', 'replayer'], packages: [] },
   // The project's own Playwright, through the peer: one copy per project (engines/web/README.md).
   'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['@playwright/test'] },
+  // The cache review tools behind `e2e cache …`: they read caches (folders, git revisions), never run a test.
+  review: { folders: ['errors', 'contract', 'cache-format', 'semantics'], packages: ['diff'] },
   runner: {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache', 'engines/web'],
     packages: ['@playwright/test', 'zod'],
   },
   cli: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'runner'],
-    packages: ['commander', 'diff', 'zod'],
+    folders: ['errors', 'contract', 'cache-format', 'semantics', 'review', 'runner'],
+    packages: ['commander', 'zod'],
   },
   tests: '*',
   golden: '*',

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { blobPath, encodeEntry, FileCacheStore, refPath } from '../../cache-format/index.js';
 import { RunLedger } from '../../cache-format/run-ledger.js';
 import { nodeFileSystem } from '../../cache-format/index.js';
-import { pruneCache, renderPrune, type PruneItem } from '../../cli/cache-prune.js';
+import { pruneCache, renderPrune, type PruneItem } from '../../review/cache-prune.js';
 import type { TestInventory } from '../../cli/test-inventory.js';
 import { isE2EError } from '../../errors/index.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
