@@ -22,7 +22,7 @@ import { listCache } from '../review/cache-ls.js';
 import { pruneCache } from '../review/cache-prune.js';
 import { showCacheEntry } from '../review/cache-show.js';
 import { cacheStats } from '../review/cache-stats.js';
-import type { TestInventory } from '../cli/test-inventory.js';
+import type { TestInventory } from '../launch/test-inventory.js';
 import { numberedActEntry } from '../tests/support/sample-entries.js';
 import type { BenchSection } from './run.js';
 

@@ -19,9 +19,7 @@ import type { Report, ReportTest } from '../runner/report.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
-import type { CommandOutcome } from './exit-codes.js';
-import { findConfigFile, cacheLocationOf } from './project-config.js';
-import { startRun, type RunCommandOptions, type RunHandle } from './run-command.js';
+import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type RunCommandOptions, type RunHandle } from '../launch/index.js';
 import { alignColumns, plural } from '../review/index.js';
 
 /** Where the audit writes, relative to the config's folder. */

@@ -39,8 +39,7 @@ import {
 import { runCommandWork, type CommandIo } from './command-io.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { initProject, renderInit } from './init-command.js';
-import { cacheLocationOf, findConfigFile } from './project-config.js';
-import { listTestInventory } from './test-inventory.js';
+import { cacheLocationOf, findConfigFile, listTestInventory } from '../launch/index.js';
 
 interface LocationFlags {
   cacheDir?: string;

@@ -15,7 +15,7 @@ import { amendCausally, type MutantFacts } from '../semantics/causal-outcomes.js
 import { describeAction } from '../semantics/describe-action.js';
 import type { EndFacts } from '../contract/mutation.js';
 import { auditOutcome, auditSetupOf, formatScore, noteAudit, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
-import type { RunHandle } from './run-command.js';
+import type { RunHandle } from '../launch/index.js';
 import { causalLinkLines, plural } from '../review/index.js';
 
 /** Where the mutants' end facts go, relative to the config's folder (removed afterwards). */

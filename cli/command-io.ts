@@ -5,7 +5,8 @@
  */
 import { exitClassOf, isE2EError, messageOf } from '../errors/index.js';
 import { visibleOutput, visibleText } from '../semantics/visible-text.js';
-import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
+import { outcomeOfExitClass, type CommandOutcome } from '../launch/index.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 /** A stream a command writes text to. */
 export interface OutputStream {

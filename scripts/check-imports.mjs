@@ -31,9 +31,11 @@ export const RULES = {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache', 'engines/web'],
     packages: ['@playwright/test', 'zod'],
   },
+  // Running Playwright Test on the user's project from the outside: config, child process, report.
+  launch: { folders: ['errors', 'cache-format', 'runner'], packages: ['zod'] },
   cli: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'review', 'runner'],
-    packages: ['commander', 'zod'],
+    folders: ['errors', 'contract', 'cache-format', 'semantics', 'review', 'runner', 'launch'],
+    packages: ['commander'],
   },
   tests: '*',
   golden: '*',

@@ -6,7 +6,7 @@ import { blobPath, encodeEntry, FileCacheStore, refPath } from '../../cache-form
 import { RunLedger } from '../../cache-format/run-ledger.js';
 import { nodeFileSystem } from '../../cache-format/index.js';
 import { pruneCache, renderPrune, type PruneItem } from '../../review/cache-prune.js';
-import type { TestInventory } from '../../cli/test-inventory.js';
+import type { TestInventory } from '../../launch/test-inventory.js';
 import { isE2EError } from '../../errors/index.js';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import { actEntry, age, bytesWithVersion, control, writeEntries, writeFile, writeRawEntry, temporaryFolder } from '../support/cache-fixtures.js';
