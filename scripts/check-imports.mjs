@@ -33,8 +33,10 @@ export const RULES = {
   },
   // Running Playwright Test on the user's project from the outside: config, child process, report.
   launch: { folders: ['errors', 'cache-format', 'runner'], packages: ['zod'] },
+  // `e2e cache audit` and `e2e record --audit`: plans mutants, runs them through launch/, judges, scores, amends.
+  audit: { folders: ['errors', 'contract', 'cache-format', 'semantics', 'review', 'runner', 'launch'], packages: [] },
   cli: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'review', 'runner', 'launch'],
+    folders: ['errors', 'cache-format', 'semantics', 'review', 'runner', 'launch', 'audit'],
     packages: ['commander'],
   },
   tests: '*',

@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { canonicalEncode, FileCacheStore, type ActEntry, type Entry } from '../cache-format/index.js';
 import { readEndFacts, type PlannedMutant } from '../runner/audit-plan.js';
-import { amendCausally, type MutantFacts } from '../semantics/causal-outcomes.js';
+import { amendCausally, type MutantFacts } from './causal-amendment.js';
 import { describeAction } from '../semantics/describe-action.js';
 import type { EndFacts } from '../contract/mutation.js';
 import { auditOutcome, auditSetupOf, formatScore, noteAudit, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
