@@ -8,6 +8,7 @@
  */
 import { E2EError } from '../../errors/index.js';
 import { EngineError, type ChangeWaitOptions, type ChangeWaitResult } from '../../contract/engine.js';
+import { sessionBusy } from './process-activity.js';
 import { readGrid, type BufferLike, type Grid } from './screen-grid.js';
 
 /** How the program is started. */
@@ -267,7 +268,9 @@ export class TerminalProcess {
     // A full-screen program that just ended: a script may be starting the next one.
     if (now - this.#leftFullScreenAt < this.#rule.bareQuietMs) return false;
     // A cursor hidden moments ago: the program is drawing and will show it again.
-    return this.#cursorVisible || now - this.#cursorHiddenAt >= this.#rule.cursorGraceMs;
+    if (!this.#cursorVisible && now - this.#cursorHiddenAt < this.#rule.cursorGraceMs) return false;
+    // A program of the terminal's session still running (not waiting): more output may come.
+    return !sessionBusy(this.#pty.pid);
   }
 
   /** Wait for a change since `since`, or for the output to settle (see {@link SettleRule}); a timeout is an answer. */
@@ -303,7 +306,7 @@ export class TerminalProcess {
         const quietLeft = quietMs - (now - Math.max(this.#lastOutputAt, this.#lastInputAt));
         const cursorLeft = this.#cursorVisible ? 0 : this.#rule.cursorGraceMs - (now - this.#cursorHiddenAt);
         const endedLeft = this.#rule.bareQuietMs - (now - this.#leftFullScreenAt);
-        timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 5))));
+        timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 10))));
       };
       if (options.signal?.aborted === true) return abort();
       options.signal?.addEventListener('abort', abort, { once: true });
