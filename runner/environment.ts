@@ -40,7 +40,13 @@ const ORPHAN_GRACE_MS = 10_000;
  * First an interrupt (the run ends cleanly, the cache unchanged), then a kill after a grace.
  */
 export function stopWithParent(): void {
-  const fd = runRequest().parentPipe;
+  let fd: number | undefined;
+  try {
+    fd = runRequest().parentPipe;
+  } catch {
+    // An unusable request already failed the config load, which reports it.
+    return;
+  }
   // Workers read the same request, and their fd 3 is Playwright's IPC channel.
   if (fd === undefined || process.send !== undefined) return;
   let socket: Socket;
