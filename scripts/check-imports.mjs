@@ -25,6 +25,8 @@ export const RULES = {
   'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'recorder', 'replayer'], packages: [] },
   // The project's own Playwright, through the peer: one copy per project (engines/web/README.md).
   'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['@playwright/test'] },
+  // A program in a pseudo-terminal, drawn by a headless emulator (engines/terminal/README.md).
+  'engines/terminal': { folders: ['errors', 'contract'], packages: ['@lydell/node-pty', '@xterm/headless', 'zod'] },
   // The cache review tools behind `e2e cache …`: they read caches (folders, git revisions), never run a test.
   review: { folders: ['errors', 'contract', 'cache-format', 'semantics'], packages: ['diff'] },
   runner: {

@@ -1,5 +1,5 @@
 /**
- * Each public subpath (`e2e`, `e2e/agent`, `e2e/engine`, `e2e/web`) exports exactly the
+ * Each public subpath (`e2e`, `e2e/agent`, `e2e/engine`, `e2e/web`, `e2e/terminal`) exports exactly the
  * documented API, values and types alike, as the built declarations a user's project reads
  * declare it (the TypeScript checker lists each entry's exports).
  */
@@ -33,6 +33,7 @@ const EXPECTED: Record<string, string[]> = {
     'ENGINE_CONTRACT_VERSION', 'VERBS', 'Verb', 'NODE_STATES', 'NodeState', 'Rect', 'ScreenNode', 'EngineObservation', 'emptyScreenRoot', 'ChangeMark', 'ChangeWaitOptions', 'ChangeWaitResult', 'NodeRef', 'Point', 'ScrollDirection', 'KEY_MODIFIERS', 'KeyModifier', 'EngineAction', 'SessionAction', 'PointAction', 'ENGINE_ERROR_CODES', 'EngineErrorCode', 'EngineError', 'isEngineError', 'EngineSession', 'ScreenshotOptions', 'EngineInstance', 'EngineStartOptions', 'Engine',
   ],
   'e2e/web': ['WebEngineOptions', 'WebSurface', 'surfaceOf', 'web'],
+  'e2e/terminal': ['TerminalApp', 'TerminalEngine', 'TerminalEngineOptions', 'terminal'],
 };
 
 /** The documented values of `e2e/agent` (README "Writing an executor"): nine. */
@@ -43,6 +44,7 @@ const ENTRIES: Record<string, string> = {
   'e2e/agent': 'dist/executor/index.d.ts',
   'e2e/engine': 'dist/contract/engine.d.ts',
   'e2e/web': 'dist/engines/web/index.d.ts',
+  'e2e/terminal': 'dist/engines/terminal/index.d.ts',
 };
 
 let exported: Record<string, { names: string[]; values: string[] }>;
@@ -76,5 +78,9 @@ describe('the public subpaths', () => {
 
   it('e2e/web exports no runner helpers (browser discovery, launch options, node lookup)', () => {
     expect(exported['e2e/web']?.values).toEqual(['surfaceOf', 'web']);
+  });
+
+  it('e2e/terminal exports terminal() and its types only', () => {
+    expect(exported['e2e/terminal']?.values).toEqual(['terminal']);
   });
 });

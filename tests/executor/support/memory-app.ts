@@ -24,6 +24,8 @@ export interface MemoryAppState {
   signedIn: boolean;
   /** Extra rows to make the screen large (for the bench). */
   filler: number;
+  /** How deep a chain of groups nests, with the `Deepest` button at its bottom (0: no chain). */
+  nesting: number;
   status: string;
 }
 
@@ -36,10 +38,10 @@ export interface MemoryApp extends EngineInstance {
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Start a memory app; `filler` adds that many static rows. */
-export function memoryApp(options: { filler?: number; status?: string } = {}): MemoryApp {
+/** Start a memory app; `filler` adds that many static rows, `nesting` a chain of groups that deep. */
+export function memoryApp(options: { filler?: number; nesting?: number; status?: string } = {}): MemoryApp {
   let nextId = 100;
-  const state: MemoryAppState = { draft: '', todos: [], password: '', signedIn: false, filler: options.filler ?? 0, status: options.status ?? 'Ready' };
+  const state: MemoryAppState = { draft: '', todos: [], password: '', signedIn: false, filler: options.filler ?? 0, nesting: options.nesting ?? 0, status: options.status ?? 'Ready' };
   const performed: string[] = [];
   let url = 'http://127.0.0.1:4173/';
   const history: string[] = [];
@@ -68,11 +70,25 @@ export function memoryApp(options: { filler?: number; status?: string } = {}): M
         leaf('archive', 'list', 'Archive', { children: filler }),
       ],
     });
-    const setDepth = (node: ScreenNode, depth: number): number => {
-      node.depth = depth;
-      return 1 + node.children.reduce((total, child) => total + setDepth(child, depth + 1), 0);
-    };
-    setDepth(root, 0);
+    if (state.nesting > 0) {
+      const chain = leaf('g1', 'group', 'Level 1');
+      let parent = chain;
+      for (let level = 2; level <= state.nesting; level++) {
+        const group = leaf(`g${level}`, 'group', `Level ${level}`);
+        parent.children.push(group);
+        parent = group;
+      }
+      parent.children.push(leaf('deepest', 'button', 'Deepest'));
+      root.children.push(chain);
+    }
+    // Depths with a stack: the chain may nest thousands deep.
+    const stack = [root];
+    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+      for (const child of node.children) {
+        child.depth = node.depth + 1;
+        stack.push(child);
+      }
+    }
     return root;
   };
 
@@ -105,7 +121,7 @@ export function memoryApp(options: { filler?: number; status?: string } = {}): M
       while (stack.length > 0) {
         const node = stack.pop()!;
         count++;
-        stack.push(...node.children);
+        for (const child of node.children) stack.push(child);
       }
       return Promise.resolve({ root, url, title: 'Todos', nodeCount: count });
     },
@@ -122,6 +138,7 @@ export function memoryApp(options: { filler?: number; status?: string } = {}): M
         case 'tap':
           if (ref.id === 'add') addDraft();
           else if (ref.id === 'signin') state.signedIn = state.password === 'hunter2';
+          else if (ref.id === 'deepest') state.status = 'Deepest pressed';
           else if (todo !== undefined && ref.id.startsWith('d')) state.todos = state.todos.filter((item) => item !== todo);
           else if (todo !== undefined && ref.id.startsWith('c')) todo.done = !todo.done;
           break;
