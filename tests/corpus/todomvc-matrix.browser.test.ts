@@ -15,11 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
 import type { CacheOutcome } from '../../contract/cache-outcome.js';
 import type { Engine } from '../../contract/engine.js';
-import { surfaceOf, web } from '../../engines/web/index.js';
+import { surfaceOf } from '../../engines/web/index.js';
 import { startAttempt } from '../support/attempt-harness.js';
 import type { LiveScreen } from '../support/live-screen.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { testWeb } from '../support/test-browser.js';
 import { MATRIX_STEP } from './support/todo-matrix.js';
 import { MUTANT_KINDS, plantMutant, TODOMVC_EXAMPLES, type MutatedImplementation } from './support/todo-mutants.js';
 import { todoExecutor, todoItems } from './support/todo-steps.js';
@@ -77,7 +78,7 @@ async function play(folder: string, cacheFolder: string, mode: 'read-write' | 'r
 beforeAll(async () => {
   server = await serveStatic(undefined);
   server.route(folderRoute(() => root));
-  engine = web({ env: process.env });
+  engine = testWeb();
 });
 
 afterAll(async () => {
