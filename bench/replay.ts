@@ -8,7 +8,9 @@
  *
  * Figures, on a 1,000-element page: `replay_step_ms` and `playwright_step_ms` (medians of one
  * 10-action step) and `replay_vs_playwright_ratio` (goal ≤ 1.15, must be ≤ 1.3); and
- * `replay_vs_playwright_ratio_small_page`, the same on the form alone.
+ * `replay_vs_playwright_ratio_small_page`, the same on the form alone. `replay_recording_ms`
+ * is what recording the replay's 10 actions costs (a recorder fed the very action events of
+ * each round): work a full replay no longer does, since its step is never written.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,8 @@ import type { Page } from '@playwright/test';
 import { FileCacheStore, initHashing } from '../cache-format/index.js';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { ScreenNode } from '../contract/engine.js';
+import type { ActionEvent } from '../contract/step-seams.js';
+import { StepRecorder } from '../recorder/record-step.js';
 import type { StepContext, StepExecutor } from '../contract/step-contract.js';
 import { startAttempt } from '../tests/support/attempt-harness.js';
 import type { LiveScreen } from '../tests/support/live-screen.js';
@@ -99,7 +103,7 @@ async function compare(
   page: Page,
   path: string,
   folder: string,
-): Promise<{ replayMs: number; scriptMs: number; observeMs: number; actionMs: number }> {
+): Promise<{ replayMs: number; scriptMs: number; observeMs: number; actionMs: number; recordingMs: number }> {
   const open = async (): Promise<void> => {
     await live.instance.session.open('about:blank');
     await live.instance.session.open(`${live.server.origin}${path}`);
@@ -117,9 +121,11 @@ async function compare(
   const scriptTimes: number[] = [];
   const observeTimes: number[] = [];
   const actionTimes: number[] = [];
+  const recordingTimes: number[] = [];
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     await open();
-    const attempt = startAttempt(live, { cache: { store, waitForTargetMs: 5_000 } });
+    const events: ActionEvent[] = [];
+    const attempt = startAttempt(live, { cache: { store, waitForTargetMs: 5_000 }, onAction: (event) => events.push(event) });
     let started = performance.now();
     const replayed = await attempt.act(INSTRUCTION, { name: NAME });
     const replayMs = performance.now() - started;
@@ -127,6 +133,12 @@ async function compare(
     const timing = attempt.runner.records[0]?.timing;
     const mode = (replayed.cache as { mode?: string } | undefined)?.mode;
     if (mode !== 'self-finalized') throw new Error(`${path} round ${round}: the step did not replay (${JSON.stringify(replayed.cache)})`);
+    // What recording this replay's actions costs: the recorder, fed the same events.
+    started = performance.now();
+    const recorder = new StepRecorder({ instruction: INSTRUCTION, literalParams: { name: NAME } });
+    for (const event of events) recorder.recordEvent(event);
+    const recordingMs = performance.now() - started;
+    if (recorder.actions.length !== 10) throw new Error(`${path} round ${round}: ${recorder.actions.length} of 10 replayed actions recorded`);
 
     await open();
     started = performance.now();
@@ -137,9 +149,10 @@ async function compare(
       scriptTimes.push(scriptMs);
       observeTimes.push(timing?.observeMs ?? 0);
       actionTimes.push(timing?.actionMs ?? 0);
+      recordingTimes.push(recordingMs);
     }
   }
-  return { replayMs: median(replayTimes), scriptMs: median(scriptTimes), observeMs: median(observeTimes), actionMs: median(actionTimes) };
+  return { replayMs: median(replayTimes), scriptMs: median(scriptTimes), observeMs: median(observeTimes), actionMs: median(actionTimes), recordingMs: median(recordingTimes) };
 }
 
 /** The `replay` section. */
@@ -161,7 +174,7 @@ export const replaySection: BenchSection = {
       const page = surfaceOf(engine).page();
       const large = await compare(live, page, '/booking', folder);
       context.log(
-        `  1k-element page: replay ${large.replayMs.toFixed(1)} ms (observing ${large.observeMs.toFixed(1)}, acting ${large.actionMs.toFixed(1)}) vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`,
+        `  1k-element page: replay ${large.replayMs.toFixed(1)} ms (observing ${large.observeMs.toFixed(1)}, acting ${large.actionMs.toFixed(1)}; recording its actions would add ${large.recordingMs.toFixed(1)}) vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`,
       );
       const small = await compare(live, page, '/booking-small', folder);
       context.log(`  form-only page: replay ${small.replayMs.toFixed(1)} ms (observing ${small.observeMs.toFixed(1)}, acting ${small.actionMs.toFixed(1)}) vs Playwright ${small.scriptMs.toFixed(1)} ms for 10 actions`);
@@ -170,6 +183,7 @@ export const replaySection: BenchSection = {
         replay_step_ms: Number(large.replayMs.toFixed(1)),
         replay_observe_ms: Number(large.observeMs.toFixed(1)),
         replay_action_ms: Number(large.actionMs.toFixed(1)),
+        replay_recording_ms: Number(large.recordingMs.toFixed(2)),
         playwright_step_ms: Number(large.scriptMs.toFixed(1)),
         replay_vs_playwright_ratio: Number((large.replayMs / large.scriptMs).toFixed(3)),
         replay_vs_playwright_ratio_small_page: Number((small.replayMs / small.scriptMs).toFixed(3)),
