@@ -66,14 +66,16 @@ export function observerFor(host: StepContextHost, session: StepSession, options
   const firstScreen = options.firstScreen ?? 'now';
   return async (options) => {
     if (options !== undefined && (typeof options !== 'object' || options === null)) {
-      throw new E2EError('INVALID_ARGUMENT', 'ctx.observe takes { tree?: boolean, pixels?: boolean }.');
+      throw new E2EError('INVALID_ARGUMENT', 'ctx.observe takes { tree?: boolean, pixels?: boolean, find?: string }.');
     }
+    const find = options?.find;
+    if (find !== undefined && typeof find !== 'string') throw new E2EError('INVALID_ARGUMENT', 'ctx.observe({ find }) takes the words to look for as a string.');
     session.assertUsable('ctx.observe');
     return session.serialize(async () => {
       session.assertUsable('ctx.observe');
       const signal = session.deadline.signal;
-      const mounting = firstScreen === 'mounted' && session.latest === undefined;
-      const observation = await session.timed('observeMs', () => (mounting ? host.observer.mounted(signal) : host.observer.capture(signal)));
+      const mounting = firstScreen === 'mounted' && session.latest === undefined && find === undefined;
+      const observation = await session.timed('observeMs', () => (mounting ? host.observer.mounted(signal) : host.observer.capture(signal, { find })));
       session.latest = observation;
       const presented = presentObservation(observation, { tree: options?.tree });
       // Without a tree, pixels are all there is to go on: they come along unless policy withholds them.
