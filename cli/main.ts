@@ -9,16 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, type CommanderError } from 'commander';
 import { isE2EError, messageOf } from '../errors/index.js';
-import { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditHandle, type AuditOptions, type AuditResult } from './cache-audit.js';
-import { renderCausalAudit, startCausalAudit } from './causal-record.js';
-import { readConfigProbe } from './project-config.js';
-import { ENVIRONMENT } from '../runner/environment.js';
+import { parseMinScore, renderAudit, renderAuditJson, renderCausalAudit, startAudit, startCausalAudit, type AuditHandle, type AuditOptions, type AuditResult } from '../audit/index.js';
 import { e2eVersion } from '../runner/attempt-cache-host.js';
-import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
-import { startRun, type RunCommandOptions, type RunKind } from './run-command.js';
-import { mergeReports } from './merge-reports.js';
+import { mergeReports, readConfigProbe, startRun, type CommandOutcome, type RunCommandOptions, type RunKind } from '../launch/index.js';
 
 function finish(outcome: CommandOutcome, message?: string): never {
   if (message !== undefined) process.stderr.write(`${message}\n`);
@@ -126,7 +122,7 @@ for (const spec of RUN_COMMANDS) {
       // `e2e record` learns from its own run whether the config asks for causal end checks.
       const probeFolder = spec.audit ? await mkdtemp(join(tmpdir(), 'e2e-record-')) : undefined;
       const probePath = probeFolder === undefined ? undefined : join(probeFolder, 'config.json');
-      if (probePath !== undefined) options.env = { ...process.env, [ENVIRONMENT.configProbeFile]: probePath };
+      if (probePath !== undefined) options.configProbe = probePath;
       const run = startRun(options);
       const onInterrupt = () => run.interrupt();
       process.on('SIGINT', onInterrupt);

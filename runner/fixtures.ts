@@ -28,7 +28,7 @@ import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runne
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { pageMutationSurface } from '../engines/web/page-mutations.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
-import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-plan.js';
+import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -79,7 +79,7 @@ export interface E2EOptions {
    * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
    */
   agentContext: string | undefined;
-  /** Internal: the mutant this project replays (`e2e cache audit`, see audit-plan.ts). */
+  /** Internal: the mutant this project replays (`e2e cache audit`, see audit-mutants.ts). */
   e2eMutant: PlannedMutant | undefined;
 }
 

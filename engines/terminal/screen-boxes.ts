@@ -122,3 +122,27 @@ export function innermostBox(boxes: readonly Box[], row: number, column: number)
   for (const box of boxes) if (inside(box, row, column) && (best === undefined || contains(best, box))) best = box;
   return best;
 }
+
+/** Where every cell sits: the innermost box whose inside holds it (an index into the boxes, -1 for none), and whether it is border. */
+export interface BoxMap {
+  owner: Int32Array;
+  border: Uint8Array;
+  cols: number;
+}
+
+/** The {@link BoxMap} of a grid's boxes (outermost first, as {@link findBoxes} gives them). */
+export function mapBoxes(boxes: readonly Box[], size: { cols: number; rows: number }): BoxMap {
+  const owner = new Int32Array(size.cols * size.rows).fill(-1);
+  const border = new Uint8Array(size.cols * size.rows);
+  // Outermost first: an inner box overwrites the cells of the box around it.
+  for (const [index, box] of boxes.entries()) {
+    for (let row = box.top; row <= box.bottom; row++) {
+      for (let column = box.left; column <= box.right; column++) {
+        const at = row * size.cols + column;
+        if (row === box.top || row === box.bottom || column === box.left || column === box.right || box.separators.includes(row)) border[at] = 1;
+        else owner[at] = index;
+      }
+    }
+  }
+  return { owner, border, cols: size.cols };
+}

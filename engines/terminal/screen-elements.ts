@@ -6,7 +6,7 @@
  * carries a pointer (`❯`). Roles are the ARIA words the rest of e2e reads (`menuitem`,
  * `checkbox`, `button`, `textbox`), so recording and replay work unchanged.
  */
-import { findBoxes, innermostBox, onBorder, type Box } from './screen-boxes.js';
+import { findBoxes, mapBoxes, type Box, type BoxMap } from './screen-boxes.js';
 import type { Cell, Grid } from './screen-grid.js';
 
 /** The kinds of thing found on a line. */
@@ -74,16 +74,14 @@ function cellText(cells: readonly Cell[], from: number, to: number): string {
 }
 
 /** The background most cells inside `box` (or outside every box) have. */
-function baseBackground(grid: Grid, boxes: readonly Box[], box: Box | undefined): string {
+function baseBackground(grid: Grid, map: BoxMap, boxIndex: number): string {
   const counts = new Map<string, number>();
-  const top = box === undefined ? 0 : box.top + 1;
-  const bottom = box === undefined ? grid.rows : box.bottom;
-  for (let row = top; row < bottom; row++) {
-    const left = box === undefined ? 0 : box.left + 1;
-    const right = box === undefined ? grid.cols : box.right;
-    for (let column = left; column < right; column++) {
-      if (innermostBox(boxes, row, column) !== box) continue;
-      const bg = grid.cells[row]![column]!.bg;
+  for (let row = 0; row < grid.rows; row++) {
+    const cells = grid.cells[row]!;
+    for (let column = 0; column < grid.cols; column++) {
+      const at = row * map.cols + column;
+      if (map.border[at] === 1 || map.owner[at] !== boxIndex) continue;
+      const bg = cells[column]!.bg;
       counts.set(bg, (counts.get(bg) ?? 0) + 1);
     }
   }
@@ -102,25 +100,26 @@ interface Chunk {
   text: string;
 }
 
-function chunksOf(grid: Grid, boxes: readonly Box[]): Chunk[] {
+function chunksOf(grid: Grid, boxes: readonly Box[], map: BoxMap): Chunk[] {
   const chunks: Chunk[] = [];
   for (let row = 0; row < grid.rows; row++) {
     const cells = grid.cells[row]!;
+    const offset = row * map.cols;
     let column = 0;
     while (column < grid.cols) {
-      if (onBorder(boxes, row, column)) {
+      if (map.border[offset + column] === 1) {
         column++;
         continue;
       }
-      const box = innermostBox(boxes, row, column);
+      const owner = map.owner[offset + column]!;
       let end = column;
-      while (end < grid.cols && !onBorder(boxes, row, end) && innermostBox(boxes, row, end) === box) end++;
+      while (end < grid.cols && map.border[offset + end] !== 1 && map.owner[offset + end] === owner) end++;
       // One chunk per run: the text from its first to its last visible character.
       let start = column;
       while (start < end && cells[start]!.char === ' ') start++;
       let stop = end;
       while (stop > start && (cells[stop - 1]!.char === ' ' || cells[stop - 1]!.char === '')) stop--;
-      if (stop > start) chunks.push({ box, row, from: start, to: stop, text: cellText(cells, start, stop) });
+      if (stop > start) chunks.push({ box: owner < 0 ? undefined : boxes[owner], row, from: start, to: stop, text: cellText(cells, start, stop) });
       column = end;
     }
   }
@@ -199,19 +198,24 @@ function withoutHint(question: string): string {
 /** Read a grid. */
 export function readScreen(grid: Grid): ScreenReading {
   const boxes = findBoxes(grid);
+  const map = mapBoxes(boxes, grid);
   const bases = new Map<Box | undefined, string>();
   const baseOf = (box: Box | undefined): string => {
     let base = bases.get(box);
-    if (base === undefined) bases.set(box, (base = baseBackground(grid, boxes, box)));
+    if (base === undefined) bases.set(box, (base = baseBackground(grid, map, box === undefined ? -1 : boxes.indexOf(box))));
     return base;
+  };
+  const boxAt = (row: number, column: number): Box | undefined => {
+    const owner = map.owner[row * map.cols + column] ?? -1;
+    return owner < 0 ? undefined : boxes[owner];
   };
   const elements: ScreenElement[] = [];
   const cursor = grid.cursor;
   let fieldPlaced = false;
-  const chunks = chunksOf(grid, boxes);
+  const chunks = chunksOf(grid, boxes, map);
 
   // The field the cursor sits in: a prompt line ending at the cursor, or a coloured field in a box.
-  const cursorBox = cursor.visible ? innermostBox(boxes, cursor.y, cursor.x) : undefined;
+  const cursorBox = cursor.visible ? boxAt(cursor.y, cursor.x) : undefined;
   // A prompt line: the cursor at its end (where typing goes), or anywhere in a line that starts like a prompt.
   const fieldChunk = cursor.visible
     ? chunks

@@ -59,9 +59,12 @@ export interface BufferLike {
   getNullCell(): BufferCellLike;
 }
 
+/** Palette colour keys, made once: a screen has thousands of cells and a few colours. */
+const PALETTE_KEYS = Array.from({ length: 256 }, (_, index) => `p${index}`);
+
 function colourKey(isDefault: boolean, isRgb: boolean, value: number): string {
   if (isDefault) return 'd';
-  return isRgb ? `r${value.toString(16)}` : `p${value}`;
+  return isRgb ? `r${value.toString(16)}` : (PALETTE_KEYS[value] ?? `p${value}`);
 }
 
 /** A blank cell in default colours. */

@@ -23,6 +23,9 @@ import { readScreen, type ScreenElement, type ScreenReading } from './screen-ele
 import { buildTree, NodeIds, nodesOf } from './screen-tree.js';
 import { TerminalProcess, describeExit, type ProgramSpec, type SettleRule } from './terminal-process.js';
 
+/** The stand-in location of every terminal attempt (see {@link TerminalAttempt.location}). */
+export const TERMINAL_LOCATION = 'http://terminal.invalid/';
+
 /** True when a read screen holds something a person could act on: a list, a field, a button or a mark. */
 function hasControl(reading: ScreenReading): boolean {
   return reading.lists.length > 0 || reading.elements.some((element) => element.kind !== 'text');
@@ -67,9 +70,14 @@ export class TerminalAttempt implements EngineInstance {
     };
   }
 
-  /** Where the attempt is, as a URL-like string: `terminal:<command>`. */
+  /**
+   * A terminal has no location. Until the contract's location capability lands (a location-less
+   * engine: no routes, no origin policy), it reports one fixed address on the reserved `.invalid`
+   * domain, which nothing resolves and the engine never navigates to, so the cache's routes and
+   * the origin policy see one unchanging place: {@link TERMINAL_LOCATION}.
+   */
   location(): string {
-    return this.#process === undefined ? 'about:blank' : `terminal:${this.#spec.program.command.split('/').at(-1) ?? ''}`;
+    return TERMINAL_LOCATION;
   }
 
   /** The running program (tests read its pid). */
@@ -131,12 +139,14 @@ export class TerminalAttempt implements EngineInstance {
     return describeNode(this.#latest?.nodes.get(id), id);
   }
 
+  /** Send a key of a tap's moves and wait for its effect: a change (at most 2 s), then quiet (at most 2 s), so the tap ends on the screen it led to. */
   async #pressAndSettle(key: string, timeoutMs: number): Promise<boolean> {
     const process = this.#running();
     const before = process.mark();
     process.write(keyBytes(key, { applicationCursorKeys: process.applicationCursorKeys }));
-    const changed = await process.waitForChange(before, { until: 'change', maxMs: Math.min(timeoutMs, 1000) });
-    await process.waitForChange(changed.mark, { until: 'quiet', maxMs: Math.min(timeoutMs, 1000) });
+    const bound = Math.min(timeoutMs / 4, 2000);
+    const changed = await process.waitForChange(before, { until: 'change', maxMs: bound });
+    await this.waitForChange(changed.mark, { until: 'quiet', maxMs: bound });
     return changed.changed;
   }
 
@@ -193,7 +203,7 @@ export class TerminalAttempt implements EngineInstance {
         if (element.role === 'radio' && !action.checked) throw new EngineError('NOT_ACTIONABLE', `${this.#describe(ref.id)} is a radio mark; pick another one instead of clearing it.`);
         if (this.#spec.tap === 'mouse') return this.#click(element);
         await moveToRow(this.#freshHost(options.timeoutMs), ref.id);
-        process.write(' ');
+        await this.#pressAndSettle('Space', options.timeoutMs);
         return;
       }
       case 'scroll':
@@ -210,13 +220,13 @@ export class TerminalAttempt implements EngineInstance {
     if (this.#spec.tap === 'mouse') return this.#click(element);
     if (element.list !== undefined) {
       await moveToRow(this.#freshHost(timeoutMs), id);
-      process.write(element.role === 'menuitem' ? '\r' : ' ');
+      await this.#pressAndSettle(element.role === 'menuitem' ? 'Enter' : 'Space', timeoutMs);
       return;
     }
     if (element.role === 'button' || element.role === 'textbox') {
       const focusables = [...(this.#latest?.elements.values() ?? [])].filter((each) => each.role === 'button' || each.role === 'textbox').length + (this.#latest?.reading.lists.length ?? 0);
       await tabTo(this.#freshHost(timeoutMs), id, focusables);
-      if (element.role === 'button') process.write('\r');
+      if (element.role === 'button') await this.#pressAndSettle('Enter', timeoutMs);
       return;
     }
     throw new EngineError('NOT_ACTIONABLE', `${this.#describe(id)} is text; there is nothing to tap.`);

@@ -8,6 +8,7 @@
  */
 import { E2EError } from '../../errors/index.js';
 import { EngineError, type ChangeWaitOptions, type ChangeWaitResult } from '../../contract/engine.js';
+import { sessionBusy } from './process-activity.js';
 import { readGrid, type BufferLike, type Grid } from './screen-grid.js';
 
 /** How the program is started. */
@@ -106,6 +107,8 @@ export class TerminalProcess {
   #syncUsed = false;
   /** When a full-screen program last left its keypad mode or the alternate screen (it ended; the next may start). */
   #leftFullScreenAt = -Infinity;
+  /** When a full-screen program last entered its keypad mode or the alternate screen (the next one started). */
+  #enteredFullScreenAt = -Infinity;
   #frameEndedAt = -Infinity;
   #lastOutputAt: number;
   #pendingWrites = 0;
@@ -114,6 +117,7 @@ export class TerminalProcess {
   /** False until the program's first output: a program that has not drawn yet has not settled. */
   #wrote = false;
   #exit: { exitCode: number; signal?: number } | undefined;
+  #exitedAt = -Infinity;
   #version = 0;
   #digest = '';
   #dirty = true;
@@ -156,7 +160,10 @@ export class TerminalProcess {
           if (!set && this.#cursorVisible) this.#cursorHiddenAt = performance.now();
           this.#cursorVisible = set;
         } else if (mode === 1006) this.#sgrMouse = set;
-        else if (!set && (mode === 1 || mode === 47 || mode === 1047 || mode === 1049)) this.#leftFullScreenAt = performance.now();
+        else if (mode === 1 || mode === 47 || mode === 1047 || mode === 1049) {
+          if (set) this.#enteredFullScreenAt = performance.now();
+          else this.#leftFullScreenAt = performance.now();
+        }
         else if (mode === 2026) {
           this.#syncUsed = true;
           if (!set) this.#frameEndedAt = performance.now();
@@ -193,6 +200,7 @@ export class TerminalProcess {
     });
     this.#pty.onExit((event) => {
       this.#exit = event;
+      this.#exitedAt = performance.now();
       this.#dirty = true;
       this.#notify();
     });
@@ -259,15 +267,18 @@ export class TerminalProcess {
 
   /** Whether the output has settled now (the rule in engines/terminal/README.md), with `quietMs` at least. */
   #settled(now: number, quietMs: number): boolean {
-    if (this.#exit !== undefined && this.#pendingWrites === 0) return true;
+    // An ended program is settled once its last output is in: the pty may report the exit before that output arrives.
+    if (this.#exit !== undefined) return this.#pendingWrites === 0 && now - Math.max(this.#lastOutputAt, this.#exitedAt) >= this.#rule.frameQuietMs * 3;
     if (this.#pendingWrites > 0 || this.inFrame || !this.#wrote) return false;
     const quiet = now - Math.max(this.#lastOutputAt, this.#lastInputAt);
     const frameJustEnded = this.#syncUsed && this.#frameEndedAt >= this.#lastOutputAt - 1;
     if (quiet < (frameJustEnded ? Math.min(quietMs, this.#rule.frameQuietMs) : quietMs)) return false;
     // A full-screen program that just ended: a script may be starting the next one.
-    if (now - this.#leftFullScreenAt < this.#rule.bareQuietMs) return false;
+    if (now - this.#leftFullScreenAt < this.#rule.bareQuietMs && this.#enteredFullScreenAt <= this.#leftFullScreenAt) return false;
     // A cursor hidden moments ago: the program is drawing and will show it again.
-    return this.#cursorVisible || now - this.#cursorHiddenAt >= this.#rule.cursorGraceMs;
+    if (!this.#cursorVisible && now - this.#cursorHiddenAt < this.#rule.cursorGraceMs) return false;
+    // A program of the terminal's session still running (not waiting): more output may come.
+    return !sessionBusy(this.#pty.pid);
   }
 
   /** Wait for a change since `since`, or for the output to settle (see {@link SettleRule}); a timeout is an answer. */
@@ -302,8 +313,9 @@ export class TerminalProcess {
         if (timer !== undefined) clearTimeout(timer);
         const quietLeft = quietMs - (now - Math.max(this.#lastOutputAt, this.#lastInputAt));
         const cursorLeft = this.#cursorVisible ? 0 : this.#rule.cursorGraceMs - (now - this.#cursorHiddenAt);
-        const endedLeft = this.#rule.bareQuietMs - (now - this.#leftFullScreenAt);
-        timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 5))));
+        const endedLeft =
+          this.#exit !== undefined ? this.#rule.frameQuietMs * 3 : this.#enteredFullScreenAt > this.#leftFullScreenAt ? 0 : this.#rule.bareQuietMs - (now - this.#leftFullScreenAt);
+        timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 10))));
       };
       if (options.signal?.aborted === true) return abort();
       options.signal?.addEventListener('abort', abort, { once: true });

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
-import { renderCacheShow, showCacheEntry } from '../../cli/cache-show.js';
+import { renderCacheShow, showCacheEntry } from '../../review/cache-show.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
 import { memoryApp, onMemoryApp } from '../executor/support/memory-app.js';
 import { startAttempt } from '../support/attempt-harness.js';

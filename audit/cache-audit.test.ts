@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
+import { auditProjects, mutantVerdict } from '../runner/audit-mutants.js';
+import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
+import { formatScore, mutantsOf, parseMinScore, type AuditPlan } from './cache-audit.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the mutants of an entry', () => {
+  it('skips and breaks every action of an act entry, in the step grammar, and leaves a dismissal unskipped', async () => {
+    const entry = await sampleActEntry();
+    const dismissal = { ...entry.actions[0]!, dismisses: { role: 'dialog', name: 'Cookie consent' } } as (typeof entry.actions)[number];
+    const mutants = mutantsOf({ ...entry, actions: [dismissal, ...entry.actions.slice(1)] });
+    const changes = mutants.map((mutant) => mutant.change);
+    expect(changes).not.toContain(expect.stringMatching(/^action 1 of 6:/));
+    expect(changes[0]).toMatch(/^a broken handler at action 1 of 6: tap textbox "New todo"/);
+    expect(changes).toContain('action 6 of 6: check checkbox "Toggle Todo" (1st of 2) in listitem "Buy milk 0"');
+    expect(mutants.filter((mutant) => mutant.mutation.kind === 'skip-action')).toHaveLength(5);
+    expect(mutants.filter((mutant) => mutant.mutation.kind === 'break-handlers')).toHaveLength(6);
+    expect(new Set(mutants.map((mutant) => mutant.id)).size).toBe(mutants.length);
+  });
+
+  it('hides the evidence of a judgment once, and gives an entry resting only on absences none', async () => {
+    const judgment = await sampleJudgmentEntry();
+    expect(mutantsOf(judgment)).toEqual([{ id: `${judgment.key}-hide`, mutation: { kind: 'hide-evidence' }, change: expect.stringMatching(/^hidden evidence: /) as string }]);
+    expect(mutantsOf({ ...judgment, evidence: judgment.evidence.map((check) => ({ ...check, expect: 'absent' as const, count: undefined })) })).toEqual([]);
+  });
+});
+
+describe('a mutant verdict', () => {
+  const entry = 'aaaaaaaaaaaaaaaa';
+  const passed = { kind: 'act', instruction: 'add a todo', status: 'passed' as const, summary: 'Added.', cache: { mode: 'self-finalized' as const, entry: 'bbbbbbbbbbbbbbbb' } };
+
+  it("is caught only when the mutated step's own replay stopped", () => {
+    const stopped = { ...passed, status: 'blocked' as const, errorCode: 'REPLAY_STALE' as const, summary: 'stale', cache: { mode: 'missed' as const, reason: 'end-mismatch' as const, detail: 'after all 1 actions, text "1 item left" did not appear', entry } };
+    expect(mutantVerdict([passed, stopped], entry)).toEqual({ kind: 'caught', detail: 'after all 1 actions, text "1 item left" did not appear' });
+    expect(mutantVerdict([passed, { ...passed, cache: { mode: 'self-finalized', entry } }], entry)).toEqual({ kind: 'survived' });
+    // Every action ran and the outcome is missing: the replay calls it a regression and fails the step (exit class 1).
+    const regressed = { ...stopped, status: 'failed' as const, errorCode: 'ASSERTION_FAILED' as const, cache: { ...stopped.cache, classification: 'regression' as const } };
+    expect(mutantVerdict([passed, regressed], entry)).toEqual({ kind: 'caught', detail: 'after all 1 actions, text "1 item left" did not appear' });
+  });
+
+  it('is not run when an earlier step failed, the step was never reached, or it ended for another reason', () => {
+    const failed = { ...passed, status: 'failed' as const, errorCode: 'ACTION_FAILED' as const, summary: 'no field' };
+    expect(mutantVerdict([failed], entry)).toMatchObject({ kind: 'not-run', reason: expect.stringMatching(/^an earlier step did not pass: agent.act "add a todo" \(ACTION_FAILED\)/) as string });
+    expect(mutantVerdict([passed], entry, 'Test timeout of 60000ms exceeded.')).toEqual({ kind: 'not-run', reason: 'the test ended before the mutated step: Test timeout of 60000ms exceeded.' });
+    const timedOut = { ...passed, status: 'failed' as const, errorCode: 'TEST_TIMEOUT' as const, summary: 'timed out', cache: { mode: 'missed' as const, reason: 'action-failed' as const, detail: 'the replay was stopped (TEST_TIMEOUT)', entry } };
+    // A timeout mid-replay stops the replay too, but it is not the mutant's doing.
+    expect(mutantVerdict([timedOut], entry)).toEqual({ kind: 'not-run', reason: 'the mutated step ended for another reason (TEST_TIMEOUT): timed out' });
+  });
+});
+
+describe('the mutants of the run request in the config', () => {
+  it("makes one project per mutant on its target's settings, with its file, title and the mutant as a fixture option", () => {
+    const plan: AuditPlan = {
+      mutants: [
+        { id: 'control-1', project: 'web', testId: 'tests/a.e2e.ts::todos › adds (one)', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'none' } },
+        { id: 'aaaaaaaaaaaaaaaa-skip-1', project: 'web', testId: 'tests/a.e2e.ts::todos › adds (one)', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'skip-action', action: 0 } },
+        { id: 'gone-1', project: 'mobile', testId: 'tests/a.e2e.ts::x', file: 'tests/a.e2e.ts', titlePath: ['x'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'hide-evidence' } },
+      ],
+    };
+    const projects = auditProjects([{ name: 'web', use: { e2eProject: 'settings' } }], plan.mutants);
+    expect(projects.map((project) => project.name)).toEqual(['web · audit control-1', 'web · audit aaaaaaaaaaaaaaaa-skip-1']);
+    expect(projects[1]!.use).toEqual({ e2eProject: 'settings', e2eMutant: plan.mutants[1] });
+    expect(projects[1]!.testMatch.test('/home/me/project/tests/a.e2e.ts')).toBe(true);
+    expect(projects[1]!.testMatch.test('/home/me/project/tests/ba.e2e.ts')).toBe(false);
+    expect(projects[1]!.grep.test('tests/a.e2e.ts todos adds (one)')).toBe(true);
+    expect(projects[1]!.grep.test('tests/a.e2e.ts todos adds (one) more')).toBe(false);
+  });
+});
+
+describe('the audit ledger', () => {
+  it('keeps the last audit per key outside the cache and leaves out files that are not audits', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'e2e-audit-ledger-'));
+    folders.push(folder);
+    const ledger = new AuditLedger(nodeFileSystem, folder);
+    const record = { auditedAt: '2026-12-01T21:00:00.000Z', caught: 1, total: 2, notRun: 0, survivors: ['blind to action 1 of 1: tap button "Save"'], proofs: [] };
+    await expect(ledger.record('0123456789abcdef', record)).resolves.toBe(true);
+    await expect(ledger.record('0123456789abcdef', { ...record, caught: 2, survivors: [] })).resolves.toBe(true);
+    await expect(ledger.record('not a key', record)).resolves.toBe(false);
+    mkdirSync(join(folder, 'audits', 'fe'), { recursive: true });
+    writeFileSync(join(folder, 'audits', 'fe', 'fedcba9876543210.json'), '{"caught": "many"}');
+    const all = await ledger.readAll();
+    expect([...all.keys()]).toEqual(['0123456789abcdef']);
+    expect(all.get('0123456789abcdef')).toMatchObject({ caught: 2, total: 2, survivors: [] });
+  });
+});
+
+describe('the score', () => {
+  it('reads --min-score from 0 to 1 and prints the score with two decimals, rounded down', () => {
+    expect(parseMinScore('0.9')).toBe(0.9);
+    expect(() => parseMinScore('1.5')).toThrow(/from 0 to 1/);
+    expect(() => parseMinScore('')).toThrow(/from 0 to 1/);
+    expect(formatScore(0.999)).toBe('0.99');
+    expect(formatScore(undefined)).toBe('none');
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * The project's config file, as every command finds it (`--config`, else the first of
+ * {@link CONFIG_FILE_NAMES} in the working folder), the Playwright Test CLI that runs it, and
+ * the e2e folders the config sets: the cache commands default to the config's `cache.dir`
+ * (relative to the config's folder) and the hit ledger beside it. The folders come from
+ * Playwright evaluating the config in list mode with a filter that loads no test file, so a
+ * TypeScript config reads exactly as a run reads it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { E2EError } from '../errors/index.js';
+import { DEFAULT_CACHE_DIR, DEFAULT_HITS_DIR } from '../runner/project-paths.js';
+import { PLAIN_RUN_REQUEST } from '../runner/run-request.js';
+import type { CacheLocation } from '../cache-format/index.js';
+import { loadableConfig } from './plain-config.js';
+import { writeRunRequest } from './run-request-file.js';
+
+/** Config file names looked for in the working folder, in order. */
+export const CONFIG_FILE_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'] as const;
+
+/** The config file: `config` (relative to `cwd`) when given, else the first of {@link CONFIG_FILE_NAMES} in `cwd`; undefined when none exists. */
+export function findConfigFile(cwd: string, config: string | undefined): string | undefined {
+  if (config !== undefined) {
+    const path = resolve(cwd, config);
+    return existsSync(path) ? path : undefined;
+  }
+  return CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+}
+
+/** Playwright Test's CLI as the project installed it (one copy per project), else ours. */
+export function playwrightCli(configPath: string): string {
+  try {
+    return createRequire(configPath).resolve('@playwright/test/cli');
+  } catch {
+    return createRequire(import.meta.url).resolve('@playwright/test/cli');
+  }
+}
+
+/**
+ * The problem when the project's `@playwright/test` is not the one e2e imports: Playwright
+ * refuses a second copy (`did not expect test.describe() to be called here`), and a linked e2e
+ * (a folder install) is also compiled as the project's own code. Undefined when there is one copy.
+ */
+export function secondPlaywrightProblem(configPath: string): string | undefined {
+  let project: string;
+  let ours: string;
+  try {
+    project = realpathSync(createRequire(configPath).resolve('@playwright/test/package.json'));
+    ours = realpathSync(createRequire(import.meta.url).resolve('@playwright/test/package.json'));
+  } catch {
+    return undefined;
+  }
+  if (project === ours) return undefined;
+  const linked = !realpathSync(fileURLToPath(import.meta.url)).split(sep).includes('node_modules');
+  const fix = linked
+    ? 'e2e is linked from a folder (npm i ../e2e makes a symlink), which brings that folder\'s own @playwright/test; install it as a copy instead: `npm i -D --install-links <folder>` (or `install-links=true` in .npmrc), or `npm i -D ./e2e-<version>.tgz` from `npm pack`'
+    : 'install one @playwright/test that satisfies e2e\'s peer range, e.g. `npm i -D @playwright/test@latest`, then `npm dedupe`';
+  return `two copies of @playwright/test: the project's (${dirname(project)}) and e2e's (${dirname(ours)}); ${fix}.`;
+}
+
+/** The probe reporter: built JavaScript, or its TypeScript source when the CLI runs from source (Playwright compiles it). */
+function probeReporter(): string {
+  const built = fileURLToPath(new URL('../runner/config-probe-reporter.js', import.meta.url));
+  return existsSync(built) ? built : built.replace(/\.js$/, '.ts');
+}
+/** A file filter no test file matches: Playwright then evaluates the config and loads no test. */
+const NO_TEST_FILE = '^$e2e-config-probe';
+const probeSchema = z.object({ configDir: z.string(), cacheDirectory: z.string(), recordAudit: z.boolean().optional() });
+
+/** What a run's reporter said about its config (see `runner/config-probe-reporter.ts`); undefined when it wrote nothing readable. */
+export async function readConfigProbe(path: string): Promise<z.infer<typeof probeSchema> | undefined> {
+  try {
+    const parsed = probeSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Options of {@link cacheLocationOf}. */
+export interface CacheLocationOptions {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--cache-dir` / `--hits-dir` (relative to `cwd`): used as given, without reading the config. */
+  cacheDir?: string | undefined;
+  hitsDir?: string | undefined;
+  /** `--config`; default the config in `cwd`. */
+  config?: string | undefined;
+}
+
+/**
+ * Where the cache and its hit ledger are: `--cache-dir`/`--hits-dir` when given; else the
+ * config's `cache.dir` and `.e2e/hits`, relative to the config's folder; without a config,
+ * `.e2e/cache` and `.e2e/hits` in the working folder. A `--config` that does not exist, or a
+ * config that does not load, is `INVALID_CONFIG`.
+ */
+export async function cacheLocationOf(options: CacheLocationOptions): Promise<CacheLocation> {
+  const given = (path: string | undefined): string | undefined => (path === undefined ? undefined : resolve(options.cwd, path));
+  const cacheDirectory = given(options.cacheDir);
+  const hitsDirectory = given(options.hitsDir);
+  if (cacheDirectory !== undefined && hitsDirectory !== undefined) return { cacheDirectory, hitsDirectory };
+  const configPath = findConfigFile(options.cwd, options.config);
+  if (configPath === undefined && options.config !== undefined) {
+    throw new E2EError('INVALID_CONFIG', `no config ${options.config} in ${options.cwd}; pass an existing file to --config.`);
+  }
+  // The config is evaluated only when its cache folder is wanted.
+  const project =
+    configPath === undefined
+      ? { configDir: options.cwd, cacheDirectory: cacheDirectory ?? resolve(options.cwd, DEFAULT_CACHE_DIR) }
+      : cacheDirectory !== undefined
+        ? { configDir: dirname(configPath), cacheDirectory }
+        : await probeConfig(configPath, options.cwd, options.env);
+  return { cacheDirectory: project.cacheDirectory, hitsDirectory: hitsDirectory ?? resolve(project.configDir, DEFAULT_HITS_DIR) };
+}
+
+/** The config's folder and cache folder, as Playwright loads the config. */
+async function probeConfig(configPath: string, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<{ configDir: string; cacheDirectory: string }> {
+  const twoCopies = secondPlaywrightProblem(configPath);
+  if (twoCopies !== undefined) throw new E2EError('INVALID_CONFIG', twoCopies);
+  const folder = await mkdtemp(join(tmpdir(), 'e2e-config-'));
+  const output = join(folder, 'probe.json');
+  const loadable = await loadableConfig(configPath);
+  const written = await writeRunRequest({ ...PLAIN_RUN_REQUEST, configProbe: output });
+  try {
+    const args = [playwrightCli(configPath), 'test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', loadable.path, NO_TEST_FILE];
+    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
+      const child = spawn(process.execPath, args, { cwd, env: { ...env, ...written.variables }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const chunks: Buffer[] = [];
+      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+      child.on('error', reject);
+      child.on('close', (exitCode) => resolveExit({ code: exitCode ?? 1, stderr: Buffer.concat(chunks).toString('utf8') }));
+    });
+    let probe: unknown;
+    try {
+      probe = JSON.parse(await readFile(output, 'utf8'));
+    } catch {
+      const reason = stderr.trim().split('\n').find((line) => line.trim() !== '') ?? `exit ${code}`;
+      throw new E2EError('INVALID_CONFIG', `${configPath} did not load (${reason}); fix it, or pass --cache-dir to skip reading it.`);
+    }
+    const parsed = probeSchema.safeParse(probe);
+    if (!parsed.success) throw new E2EError('INVALID_CONFIG', `${configPath} did not load as an e2e config; pass --cache-dir to skip reading it.`);
+    return parsed.data;
+  } finally {
+    await loadable.dispose();
+    await rm(folder, { recursive: true, force: true });
+    await written.dispose();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The declared peer range, at both ends: the packed tarball (packed once) installed into a fresh
+ * project with the oldest `@playwright/test` of `^1.56.0` and one with the newest (copies of the
+ * projects the install tier installed once, `support/install-once.ts`), each with no
+ * Playwright browser installed and `E2E_CHROMIUM_PATH` unset. There e2e must bring no Playwright
+ * of its own (`npm ls` shows one copy), record and replay with the system Chromium the discovery
+ * finds on `PATH`, and, once a browser sits where that project's Playwright installs it, launch
+ * that one: the lookup asks the project's Playwright, not a copy of e2e's.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StaticServer } from '../support/static-server.js';
+import { serveApp } from '../runner/support/fixture-servers.js';
+import { command, copyOfTemplate, NPM, PLAYWRIGHT_RANGE, reportOf, runE2E, TODO_TEST, TYPIST_CONFIG } from './support/packed-project.js';
+import { scaledTimeout } from '../support/load-scaled.js';
+
+type End = keyof typeof PLAYWRIGHT_RANGE;
+
+let app: StaticServer;
+const projects: Partial<Record<End, string>> = {};
+
+/** Each project's own (empty) Playwright browser folder: nothing installed there. */
+const browsersOf = (project: string): string => join(project, 'playwright-browsers');
+
+function environmentOf(project: string): Record<string, string> {
+  return { E2E_INSTALL_APP_URL: app.origin, PLAYWRIGHT_BROWSERS_PATH: browsersOf(project) };
+}
+
+/** A system Chromium on `PATH`, the last place the discovery looks. */
+function systemChromium(): string {
+  for (const folder of (process.env['PATH'] ?? '').split(delimiter)) {
+    for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+      if (folder !== '' && existsSync(join(folder, name))) return join(folder, name);
+    }
+  }
+  throw new Error('No system Chromium on PATH for the install range test (apt-get install -y chromium).');
+}
+
+/** Every `playwright` / `playwright-core` node of `npm ls --all --json`, as `name@version` at its path. */
+function copiesIn(tree: unknown, path = ''): string[] {
+  const found: string[] = [];
+  const dependencies = (tree as { dependencies?: Record<string, { version?: string }> }).dependencies ?? {};
+  for (const [name, node] of Object.entries(dependencies)) {
+    if (name === 'playwright' || name === 'playwright-core') found.push(`${path}${name}@${node.version ?? '?'}`);
+    found.push(...copiesIn(node, `${path}${name} > `));
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  app = await serveApp();
+  for (const end of Object.keys(PLAYWRIGHT_RANGE) as End[]) projects[end] = copyOfTemplate(`range-${end}`, 'commonjs', end);
+}, scaledTimeout(60_000));
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe.each(['oldest', 'newest'] as const)('the %s @playwright/test of the peer range', (end) => {
+  it("installs one Playwright, records and replays with the system Chromium, then launches the browser the project's Playwright installed", async () => {
+    const project = projects[end]!;
+    const env = environmentOf(project);
+    mkdirSync(browsersOf(project), { recursive: true });
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules', '@playwright', 'test', 'package.json'), 'utf8')) as { version: string };
+    if (end === 'oldest') expect(installed.version).toBe('1.56.0');
+
+    // One copy: e2e brings no Playwright of its own.
+    const listed = await command(project, NPM, ['ls', 'playwright', 'playwright-core', '--all', '--json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(copiesIn(JSON.parse(listed.stdout))).toEqual([`@playwright/test > playwright@${installed.version}`, `@playwright/test > playwright > playwright-core@${installed.version}`]);
+
+    writeFileSync(join(project, 'e2e.config.ts'), TYPIST_CONFIG);
+    mkdirSync(join(project, 'tests'), { recursive: true });
+    writeFileSync(join(project, 'tests', 'todo.e2e.ts'), TODO_TEST);
+
+    // No Playwright browser installed: the discovery falls through to the system Chromium.
+    const record = await runE2E(project, ['record'], env);
+    expect(record.code, record.stdout + record.stderr).toBe(0);
+    expect(reportOf(project).tests[0]?.attempts[0]?.steps[0]?.cache).toMatchObject({ mode: 'missed', write: 'saved' });
+    const replay = await runE2E(project, ['replay'], env);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    expect(replay.stdout + replay.stderr).toContain('Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
+
+    // A browser where this project's Playwright puts its own build (a wrapper that notes each launch).
+    const expected = await command(project, 'node', ['-e', "process.stdout.write(require('@playwright/test').chromium.executablePath())"], env);
+    expect(expected.code, expected.stderr).toBe(0);
+    const executable = expected.stdout;
+    expect(executable.startsWith(browsersOf(project))).toBe(true);
+    const launches = join(project, 'launches.txt');
+    mkdirSync(dirname(executable), { recursive: true });
+    writeFileSync(executable, `#!/bin/sh\necho launched >> '${launches}'\nexec '${systemChromium()}' "$@"\n`);
+    chmodSync(executable, 0o755);
+    const again = await runE2E(project, ['replay'], env);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).toContain('Cache  1 replayed');
+    expect(readFileSync(launches, 'utf8')).toContain('launched');
+  }, scaledTimeout(300_000));
+});
