@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeState, ScreenNode } from '../contract/engine.js';
 import { maskTickingText } from '../semantics/volatile-text.js';
-import { copyTree, deepTree, DEEP_LEVELS, nodeById, wideTree, WIDE_SIBLINGS } from '../tests/support/page-sized-trees.js';
+import { copyTree, deepTree, DEEP_LEVELS, nodeById, PIN_EVERY, wideTree, WIDE_SIBLINGS } from '../tests/support/page-sized-trees.js';
 import { diffScreens, elideHref, escapeQuoted, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 
 /** A node with defaults, children at the right depth. */
@@ -247,7 +247,7 @@ describe('page-sized screens', () => {
   it('renders, diffs and shapes a list of 200,000 siblings', () => {
     const root = wideTree();
     const text = renderScreen({ root, url }, { revision: 1 });
-    expect(text.split('\n')).toHaveLength(1 + 5 + 2 * WIDE_SIBLINGS);
+    expect(text.split('\n')).toHaveLength(1 + 5 + WIDE_SIBLINGS + WIDE_SIBLINGS / PIN_EVERY);
     expect(text).toContain('  #i200000 listitem "Item 200,000"');
     const changed = copyTree(root);
     nodeById(changed, 'i150000').name = 'Item 150,000 (pinned)';
