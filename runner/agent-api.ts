@@ -154,8 +154,6 @@ export interface AgentApiOptions {
   details?: StepDetails | undefined;
   /** Each step's call site in the user's code, by step index (for the report). */
   locations?: Map<number, SourceLocation> | undefined;
-  /** Called after each step that passed, before its result returns to the test (`e2e cache audit` stops the test here). */
-  afterStep?: ((outcome: StepOutcome) => void) | undefined;
   /** The agent calls in flight, so an attempt that ends under one can name it (a forgotten `await`). */
   running?: Set<RunningStep> | undefined;
 }
@@ -170,7 +168,7 @@ export interface RunningStep {
 
 /** Build the `agent` fixture over an attempt's runner. */
 export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiOptions: AgentApiOptions = {}): Agent {
-  const { host, details, locations, afterStep, running } = apiOptions;
+  const { host, details, locations, running } = apiOptions;
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
     const title = agentStepTitle(kind, instruction, (text) => runner.redact(text));
     const location = callerLocation();
@@ -212,7 +210,6 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           throw raised.note(new AgentError(code, visibleLines([`${subject} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n')), status));
         }
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
-        afterStep?.(outcome);
         return outcome;
       },
       location === undefined ? { box: true } : { box: true, location },

@@ -130,13 +130,6 @@ interface TestOptions {
   mutant: PlannedMutant | undefined;
 }
 
-/** Ends the test once its mutated step passed: what follows it says nothing about the mutant. */
-function stopAfterMutatedStep(testInfo: TestInfo, cache: () => AttemptCache | undefined): (outcome: { index: number }) => void {
-  return (outcome) => {
-    if (cache()?.mutatedStep === outcome.index) testInfo.skip(true, 'e2e cache audit: the mutated step passed (the mutant survived); the test stops here');
-  };
-}
-
 async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
   const { target } = settings;
@@ -203,7 +196,6 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     details,
     locations,
     running,
-    afterStep: mutation === undefined || mutation.kind === 'none' ? undefined : stopAfterMutatedStep(testInfo, () => wired.cache),
   });
   return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, endFacts, app: createApp(engine, target.app.url, runner, raised), agent };
 }
@@ -211,8 +203,15 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
 /** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
 function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner, redact: (text: string) => string): void {
   const firstError = testInfo.errors[0]?.message?.split('\n')[0];
-  const verdict = mutantVerdict(runner.records, mutant.entry, firstError === undefined ? undefined : redact(firstError));
-  const text = verdict.kind === 'caught' ? `caught: ${verdict.detail}` : verdict.kind === 'survived' ? 'survived: the mutated step still passed' : `not run: ${verdict.reason}`;
+  const verdict = mutantVerdict(runner.records, mutant.entry, firstError === undefined ? undefined : redact(firstError), testInfo.status === 'passed' && testInfo.errors.length === 0);
+  const text =
+    verdict.kind === 'caught'
+      ? `caught: ${verdict.detail}`
+      : verdict.kind === 'survived'
+        ? `survived, a real blind spot: the mutated step still passed, then the test failed (${verdict.then ?? 'after it'})`
+        : verdict.kind === 'equivalent'
+          ? "equivalent: the mutated step and the test's own checks after it still passed"
+          : `not run: ${verdict.reason}`;
   testInfo.annotations.push({ type: 'e2e audit', description: redact(`${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`) });
 }
 
