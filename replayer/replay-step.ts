@@ -226,7 +226,7 @@ class StepReplay {
       // These end the step rather than the replay (the `endsReplay` trait); they propagate to the runner.
       if (this.#options.signal?.aborted === true || (isE2EError(error) && hasTrait(error.code, 'endsReplay'))) throw error;
       const failure = failureLine(error);
-      return { kind: 'stopped', stop: (await this.#screen.obstructed(failure, target)) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error)) };
+      return { kind: 'stopped', stop: (await this.#screen.obstructed(error, target)) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error)) };
     } finally {
       await silenced?.();
     }

@@ -25,10 +25,13 @@ export const RULES = {
   'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'recorder', 'replayer'], packages: [] },
   // The project's own Playwright, through the peer: one copy per project (engines/web/README.md).
   'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['@playwright/test'] },
+  // The Playwright Test host: engines reach it only through contract/ (the host delegate, DESIGN §8).
   runner: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache', 'engines/web'],
+    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache'],
     packages: ['@playwright/test', 'zod'],
   },
+  // The `e2e` package entry: the runner's test API beside the built-in web engine.
+  api: { folders: ['errors', 'contract', 'runner', 'engines/web'], packages: [] },
   cli: {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'runner'],
     packages: ['commander', 'diff', 'zod'],

@@ -88,7 +88,7 @@ export function memoryApp(options: { filler?: number; status?: string } = {}): M
     session: {
       open: (next) => {
         history.push(url);
-        url = next;
+        url = next ?? url;
         return Promise.resolve();
       },
       back: () => {
