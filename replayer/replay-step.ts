@@ -185,9 +185,10 @@ class StepReplay {
     return undefined;
   }
 
-  /** The page is on an origin the recording visited, and a navigation goes to one. */
+  /** The page is on an origin the recording visited, and a navigation goes to one (an entry without a location has no origins to keep to). */
   #checkOrigin(action: RecordedAction): ReplayStop | undefined {
     const { origins } = this.#entry;
+    if (origins === undefined) return undefined;
     const current = this.#screen.current.url;
     const origin = originOf(current);
     if (origin !== undefined && !origins.includes(origin)) return new ReplayStop('wrong-context', `the page is on ${origin}, which the recording never visited`);

@@ -198,7 +198,7 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
   const wired = wireAttempt({
     cache: cacheOptions,
     engine,
-    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
+    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true, location: target.engine.location },
     secrets: vault,
     origins: settings.origins,
     projectRoot: projectRootOf(testInfo),

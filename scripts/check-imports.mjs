@@ -30,6 +30,8 @@ export const RULES = {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache'],
     packages: ['@playwright/test', 'zod'],
   },
+  // The engine conformance suite (`e2e/conformance`): the contract, and the cache through the runner's wiring.
+  conformance: { folders: ['errors', 'contract', 'cache-format', 'secrets', 'step', 'runner'], packages: [] },
   // The `e2e` package entry: the runner's test API beside the built-in web engine.
   api: { folders: ['errors', 'contract', 'runner', 'engines/web'], packages: [] },
   cli: {

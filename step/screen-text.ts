@@ -98,7 +98,9 @@ export function renderScreen(screen: RenderableScreen, options: RenderOptions): 
     for (const child of node.children) visit(child, depth + 1);
   };
   visit(screen.root, 0);
-  const header = `Screen (revision ${options.revision}, path ${redact(screenPathOf(screen.url))}, ${lines.length} nodes):`;
+  // A screen of an engine without a location has no URL (`''`), so no path.
+  const path = screen.url === '' ? '' : `path ${redact(screenPathOf(screen.url))}, `;
+  const header = `Screen (revision ${options.revision}, ${path}${lines.length} nodes):`;
   return header + '\n' + lines.join('\n');
 }
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-const SOURCE_FOLDERS = ['api', 'errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'step-cache', 'recorder', 'replayer', 'executor', 'engines', 'runner', 'cli'];
+const SOURCE_FOLDERS = ['api', 'conformance', 'errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'step-cache', 'recorder', 'replayer', 'executor', 'engines', 'runner', 'cli'];
 const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'api', 'index.js')];
 const LOCK = join(ROOT, 'dist', '.build-lock');
 
