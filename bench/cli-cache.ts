@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { blobPath, encodeEntry, initHashing, refPath, type Entry } from '../cache-format/index.js';
-import { diffCache } from '../cli/cache-diff.js';
-import { listCache } from '../cli/cache-ls.js';
-import { pruneCache } from '../cli/cache-prune.js';
-import { showCacheEntry } from '../cli/cache-show.js';
-import { cacheStats } from '../cli/cache-stats.js';
-import type { TestInventory } from '../cli/test-inventory.js';
+import { diffCache } from '../review/cache-diff.js';
+import { listCache } from '../review/cache-ls.js';
+import { pruneCache } from '../review/cache-prune.js';
+import { showCacheEntry } from '../review/cache-show.js';
+import { cacheStats } from '../review/cache-stats.js';
+import type { TestInventory } from '../launch/test-inventory.js';
 import { numberedActEntry } from '../tests/support/sample-entries.js';
 import type { BenchSection } from './run.js';
 

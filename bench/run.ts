@@ -39,6 +39,7 @@ const SECTIONS: SectionEntry[] = [
   { name: 'replay', load: async () => (await import('./replay.js')).replaySection },
   { name: 'redact', load: async () => (await import('./redact.js')).redactSection },
   { name: 'audit', load: async () => (await import('./audit.js')).auditSection },
+  { name: 'terminal', load: async () => (await import('./terminal.js')).terminalSection },
 ];
 
 /** A goal a figure must meet; the first target whose `figure` matches a key applies to it. */

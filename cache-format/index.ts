@@ -42,3 +42,4 @@ export type {
 export { FileCacheStore, type FileCacheStoreOptions } from './file-cache-store.js';
 export { blobPath, PROPOSAL_MARKER_FILE, refPath } from './layout.js';
 export { AuditLedger, AUDITS_FOLDER, type AuditRecord } from './audit-ledger.js';
+export type { CacheLocation } from './cache-location.js';

@@ -6,21 +6,40 @@
  */
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { acceptProposals, renderAccept, renderAcceptJson } from './cache-accept.js';
-import { clearCache, renderClear } from './cache-clear.js';
-import { diffCache } from './cache-diff.js';
-import { DIFF_FORMATS, renderDiff, type DiffFormat } from './cache-diff-render.js';
-import { listCache, renderCacheList, renderCacheListJson } from './cache-ls.js';
-import { moveTest, renderMove, renderMoveJson } from './cache-mv.js';
-import { DEFAULT_PRUNE_GRACE_MS, pruneCache, renderPrune, renderPruneJson } from './cache-prune.js';
-import { renderCacheShow, renderCacheShowJson, showCacheEntry } from './cache-show.js';
-import { cacheStats, renderCacheStats, renderCacheStatsJson } from './cache-stats.js';
-import { textconvCacheFile } from './cache-textconv.js';
-import { runCommandWork, usageError, type CacheLocation, type CommandIo } from './command-io.js';
+import type { CacheLocation } from '../cache-format/index.js';
+import {
+  acceptProposals,
+  cacheStats,
+  clearCache,
+  DEFAULT_PRUNE_GRACE_MS,
+  diffCache,
+  DIFF_FORMATS,
+  listCache,
+  moveTest,
+  pruneCache,
+  renderAccept,
+  renderAcceptJson,
+  renderCacheList,
+  renderCacheListJson,
+  renderCacheShow,
+  renderCacheShowJson,
+  renderCacheStats,
+  renderCacheStatsJson,
+  renderClear,
+  renderDiff,
+  renderMove,
+  renderMoveJson,
+  renderPrune,
+  renderPruneJson,
+  showCacheEntry,
+  textconvCacheFile,
+  usageError,
+  type DiffFormat,
+} from '../review/index.js';
+import { runCommandWork, type CommandIo } from './command-io.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { initProject, renderInit } from './init-command.js';
-import { cacheLocationOf, findConfigFile } from './project-config.js';
-import { listTestInventory } from './test-inventory.js';
+import { cacheLocationOf, findConfigFile, listTestInventory } from '../launch/index.js';
 
 interface LocationFlags {
   cacheDir?: string;

@@ -3,9 +3,10 @@
  * one wrapper that turns a command's result or error into output and an exit code through
  * {@link EXIT_CODES}. Usage errors are `INVALID_ARGUMENT` errors: one line naming the fix, exit 2.
  */
-import { E2EError, exitClassOf, isE2EError, messageOf } from '../errors/index.js';
+import { exitClassOf, isE2EError, messageOf } from '../errors/index.js';
 import { visibleOutput, visibleText } from '../semantics/visible-text.js';
-import { EXIT_CODES, outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
+import { outcomeOfExitClass, type CommandOutcome } from '../launch/index.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 /** A stream a command writes text to. */
 export interface OutputStream {
@@ -30,11 +31,6 @@ export interface CommandOutput {
   text: string;
   /** Printed to stderr, e.g. the reason behind a failing outcome. */
   problem?: string;
-}
-
-/** A usage error: exit 2 with one line that names the fix. */
-export function usageError(message: string): E2EError {
-  return new E2EError('INVALID_ARGUMENT', message);
 }
 
 /** The text as printed: a newline at the end, and no raw control, bidi or zero-width character (entry text reaches every command's output). */
@@ -66,12 +62,4 @@ export async function runCommandWork(io: CommandIo, work: () => Promise<CommandO
   io.stdout.write(withNewline(output.text));
   if (output.problem !== undefined) io.stderr.write(withNewline(output.problem));
   exit(EXIT_CODES[output.outcome]);
-}
-
-/** Where a command finds the cache and its hit ledger. */
-export interface CacheLocation {
-  /** Absolute cache folder. */
-  cacheDirectory: string;
-  /** Absolute hit-ledger folder. */
-  hitsDirectory: string;
 }

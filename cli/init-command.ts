@@ -16,14 +16,12 @@ import {
   GITIGNORE_COMMENT,
   GITIGNORE_LINES,
   MODEL_PROVIDERS,
-  MODEL_VARIABLES_TEXT,
   PLAIN_REPLAY_COMMAND,
   PLAYWRIGHT_CONFIG_NAMES,
   playwrightConfigTemplate,
   TEXTCONV_COMMAND,
 } from './init-templates.js';
-import { isPlainE2EConfig } from './plain-config.js';
-import { CONFIG_FILE_NAMES } from './project-config.js';
+import { CONFIG_FILE_NAMES, isPlainE2EConfig, MODEL_VARIABLES_TEXT } from '../launch/index.js';
 
 /** What happened to one file. */
 export interface InitFile {

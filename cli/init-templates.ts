@@ -51,9 +51,6 @@ export const MODEL_PROVIDERS: readonly ModelProvider[] = [
   },
 ];
 
-/** The environment variables that choose the model, for messages: `OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL`. */
-export const MODEL_VARIABLES_TEXT = 'OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL (E2E_MODEL picks the model)';
-
 function commentedUnless(installed: boolean, lines: readonly string[], indent: string): string[] {
   return lines.map((line) => `${indent}${installed ? '' : '// '}${line}`);
 }

@@ -9,16 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, type CommanderError } from 'commander';
 import { isE2EError, messageOf } from '../errors/index.js';
-import { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditHandle, type AuditOptions, type AuditResult } from './cache-audit.js';
-import { renderCausalAudit, startCausalAudit } from './causal-record.js';
-import { readConfigProbe } from './project-config.js';
+import { parseMinScore, renderAudit, renderAuditJson, renderCausalAudit, startAudit, startCausalAudit, type AuditHandle, type AuditOptions, type AuditResult } from '../audit/index.js';
 import { ENVIRONMENT } from '../runner/environment.js';
 import { e2eVersion } from '../runner/attempt-cache-host.js';
-import { EXIT_CODES, type CommandOutcome } from './exit-codes.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
-import { startRun, type RunCommandOptions, type RunKind } from './run-command.js';
-import { mergeReports } from './merge-reports.js';
+import { mergeReports, readConfigProbe, startRun, type CommandOutcome, type RunCommandOptions, type RunKind } from '../launch/index.js';
 
 function finish(outcome: CommandOutcome, message?: string): never {
   if (message !== undefined) process.stderr.write(`${message}\n`);

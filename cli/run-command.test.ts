@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, outcomeOfExitClass } from './exit-codes.js';
+import { outcomeOfExitClass } from '../launch/command-outcome.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
-import { findConfigFile } from './project-config.js';
-import { cacheEnvironment, playwrightArguments, startRun, type RunCommandOptions } from './run-command.js';
+import { findConfigFile } from '../launch/project-config.js';
+import { cacheEnvironment, playwrightArguments, startRun, type RunCommandOptions } from '../launch/run-command.js';
 
 let folder: string;
 

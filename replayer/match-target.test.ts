@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeTarget } from '../semantics/describe-target.js';
 import { find, node, screen } from '../tests/support/hand-built-tree.js';
 import type { TargetDescription } from '../cache-format/entry.js';
+import { deepTree, wideTree } from '../tests/support/page-sized-trees.js';
 import { matchTarget } from './match-target.js';
 
 function recorded(tree: ReturnType<typeof screen>, id: string): TargetDescription {
@@ -150,5 +151,15 @@ describe('matchTarget', () => {
       const after = screen(node('button', 'POST /pets Add a pet', { id: 'summary-now' }), node('button', 'post /pets', { id: 'arrow' }));
       expect(matchTarget(recorded(before, 'summary'), after)).toEqual({ kind: 'found', id: 'summary-now', evidence: 'role + name' });
     });
+  });
+});
+
+describe('matchTarget on page-sized trees', () => {
+  it('re-finds a control among 200,000 siblings and 5,000 levels deep', () => {
+    const wide = wideTree();
+    expect(matchTarget(recorded(wide, 'p150000'), wideTree())).toEqual({ kind: 'found', id: 'p150000', evidence: 'role + name + container' });
+    expect(matchTarget(recorded(wide, 'last'), wideTree())).toEqual({ kind: 'found', id: 'last', evidence: 'role + name' });
+    const deep = deepTree();
+    expect(matchTarget(recorded(deep, 'deepest'), deepTree())).toEqual({ kind: 'found', id: 'deepest', evidence: 'role + name + container' });
   });
 });

@@ -25,6 +25,10 @@ export const RULES = {
   'step-cache': { folders: ['errors', 'contract', 'cache-format', 'semantics', 'recorder', 'replayer'], packages: [] },
   // The project's own Playwright, through the peer: one copy per project (engines/web/README.md).
   'engines/web': { folders: ['errors', 'contract', 'semantics'], packages: ['@playwright/test'] },
+  // A program in a pseudo-terminal, drawn by a headless emulator (engines/terminal/README.md).
+  'engines/terminal': { folders: ['errors', 'contract'], packages: ['@lydell/node-pty', '@xterm/headless', 'zod'] },
+  // The cache review tools behind `e2e cache …`: they read caches (folders, git revisions), never run a test.
+  review: { folders: ['errors', 'contract', 'cache-format', 'semantics'], packages: ['diff'] },
   // The Playwright Test host: engines reach it only through contract/ (the host delegate, DESIGN §8).
   runner: {
     folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache'],
@@ -34,9 +38,13 @@ export const RULES = {
   conformance: { folders: ['errors', 'contract', 'cache-format', 'secrets', 'step', 'runner'], packages: [] },
   // The `e2e` package entry: the runner's test API beside the built-in web engine.
   api: { folders: ['errors', 'contract', 'runner', 'engines/web'], packages: [] },
+  // Running Playwright Test on the user's project from the outside: config, child process, report.
+  launch: { folders: ['errors', 'cache-format', 'runner'], packages: ['zod'] },
+  // `e2e cache audit` and `e2e record --audit`: plans mutants, runs them through launch/, judges, scores, amends.
+  audit: { folders: ['errors', 'contract', 'cache-format', 'semantics', 'review', 'runner', 'launch'], packages: [] },
   cli: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'runner'],
-    packages: ['commander', 'diff', 'zod'],
+    folders: ['errors', 'cache-format', 'semantics', 'review', 'runner', 'launch', 'audit'],
+    packages: ['commander'],
   },
   tests: '*',
   golden: '*',

@@ -153,15 +153,34 @@ export function createSecretRedactor(secrets: Iterable<readonly [name: string, v
   };
 }
 
-/** Redact every string inside a JSON-like value (objects, arrays); other values pass through. */
+/**
+ * Redact every string inside a JSON-like value (objects, arrays); other values pass through.
+ * Copies with an explicit stack, never recursion: a screen tree may nest thousands deep.
+ */
 export function redactDeep<T>(value: T, redact: (text: string) => string): T {
-  if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, redact)) as T;
-  if (isSecretRef(value)) return value;
-  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = redactDeep(item, redact);
-    return copy as T;
+  const copyOf = (item: unknown, pending: Array<{ source: unknown; target: Record<string, unknown> | unknown[] }>): unknown => {
+    if (typeof item === 'string') return redact(item);
+    if (Array.isArray(item)) {
+      const target: unknown[] = new Array<unknown>(item.length);
+      pending.push({ source: item, target });
+      return target;
+    }
+    if (item === null || typeof item !== 'object' || item instanceof Uint8Array || isSecretRef(item)) return item;
+    const target: Record<string, unknown> = {};
+    pending.push({ source: item, target });
+    return target;
+  };
+  const pending: Array<{ source: unknown; target: Record<string, unknown> | unknown[] }> = [];
+  const result = copyOf(value, pending);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { source, target } = next;
+    if (Array.isArray(source)) {
+      const list = target as unknown[];
+      for (let index = 0; index < source.length; index++) list[index] = copyOf(source[index], pending);
+    } else {
+      const record = target as Record<string, unknown>;
+      for (const [key, item] of Object.entries(source as object)) record[key] = copyOf(item, pending);
+    }
   }
-  return value;
+  return result as T;
 }

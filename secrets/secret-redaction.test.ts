@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leakedForms, shortestClippedStart } from '../tests/support/secret-leaks.js';
 import { seededKey } from '../tests/support/seeded-text.js';
-import { clippedPrefixLength, createSecretRedactor, embeddedBase64Forms } from './redactor.js';
+import { deepTree, nodeById, wideTree } from '../tests/support/page-sized-trees.js';
+import { clippedPrefixLength, createSecretRedactor, embeddedBase64Forms, redactDeep } from './redactor.js';
 
 const VALUE = 'Kx9 canary/Vault+81';
 const redactor = createSecretRedactor([['canary', VALUE]]);
@@ -247,5 +248,21 @@ describe('the secret redactor on long and Unicode values', () => {
     expect(own.redact('Loaded…')).toBe('Loaded…');
     expect(own.redact('Wait for the gam…')).toBe('Wait for the …');
     expect(own.redact('gam… is fine mid-text')).toBe('gam… is fine mid-text');
+  });
+});
+
+describe('redacting page-sized trees', () => {
+  it('redacts a tree of 200,000 siblings and one nested 5,000 deep, copying every node', () => {
+    const redactor = createSecretRedactor([['token', 'tok-123456']]);
+    for (const [tree, id] of [
+      [wideTree(), 'i200000'],
+      [deepTree(), 'deepest'],
+    ] as const) {
+      nodeById(tree, id).name = 'Token tok-123456';
+      const redacted = redactDeep(tree, (text) => redactor.redact(text));
+      expect(redacted === tree).toBe(false);
+      expect(nodeById(redacted, id).name).toBe('Token <secret:token>');
+      expect(nodeById(tree, id).name).toBe('Token tok-123456');
+    }
   });
 });

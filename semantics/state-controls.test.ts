@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { node, screen } from '../tests/support/hand-built-tree.js';
 import { countStateControl, diffStateControls } from './state-controls.js';
-import { indexTree } from './tree-index.js';
+import { copyTree, deepTree, nodeById, wideTree } from '../tests/support/page-sized-trees.js';
+import { childLabelOf, contentNameOf, indexTree } from './tree-index.js';
 
 function todoList(items: { title: string; done: boolean }[], extra: ReturnType<typeof node>[] = []) {
   return screen(
@@ -67,5 +68,40 @@ describe('countStateControl', () => {
     expect(countStateControl(tree, { role: 'checkbox', name: 'Toggle', states: [] })).toBe(1);
     expect(countStateControl(tree, { role: 'button', name: 'delete', states: [] })).toBe(2);
     expect(countStateControl(tree, { role: 'button', name: 'Delete', states: [], container: { role: 'listitem', name: 'B' } })).toBe(1);
+  });
+});
+
+describe('indexing and diffing page-sized trees', () => {
+  it('indexes and diffs a list of 200,000 siblings', () => {
+    const tree = wideTree();
+    const index = indexTree(tree);
+    expect(index.nodes).toHaveLength(4 + 1 + 2 * 200_000);
+    expect(index.byId.get('p150000')?.container).toEqual({ role: 'listitem', name: 'Item 150,000' });
+    // An unnamed item names itself by its first words that hold no control: here it reads past all 200,000 items and finds none.
+    const unnamed = copyTree(tree);
+    const log = nodeById(unnamed, 'log');
+    log.role = 'listitem';
+    log.name = '';
+    expect(contentNameOf(log)).toBe('');
+    expect(childLabelOf(log)).toBe('Item 1');
+    const after = copyTree(tree);
+    nodeById(after, 'last').states = ['pressed'];
+    expect(diffStateControls(index, indexTree(after)).appeared).toEqual([{ role: 'button', name: 'Last', states: ['pressed'] }]);
+  });
+
+  it('indexes and diffs a chain nested 5,000 deep', () => {
+    const tree = deepTree();
+    const index = indexTree(tree);
+    expect(index.nodes).toHaveLength(2 + 5_000 + 1);
+    expect(index.byId.get('deepest')?.container).toEqual({ role: 'group', name: 'Level 5000' });
+    // The top group, unnamed, looks through the whole chain for words that hold no control.
+    const unnamed = copyTree(tree);
+    const top = nodeById(unnamed, 'g1');
+    top.role = 'listitem';
+    top.name = '';
+    expect(contentNameOf(top)).toBe('');
+    const after = copyTree(tree);
+    nodeById(after, 'deepest').states = ['pressed'];
+    expect(diffStateControls(index, indexTree(after)).appeared).toEqual([{ role: 'button', name: 'Deepest', states: ['pressed'], container: { role: 'group', name: 'Level 5000' } }]);
   });
 });

@@ -146,9 +146,8 @@ export function containerKey(container: ContainerInfo | undefined): string {
  * `Milk` in `Milk | $2 | [Add to cart]`). Empty when there is none.
  */
 export function contentNameOf(container: ScreenNode): string {
-  const holdsControl = (node: ScreenNode): boolean =>
-    INTERACTIVE_ROLES.has(node.role) || node.children.some((child) => holdsControl(child));
-  const stack = [...container.children].reverse();
+  const stack: ScreenNode[] = [];
+  for (let index = container.children.length - 1; index >= 0; index--) stack.push(container.children[index]!);
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!INTERACTIVE_ROLES.has(node.role)) {
@@ -158,6 +157,16 @@ export function contentNameOf(container: ScreenNode): string {
     }
   }
   return '';
+}
+
+/** True when `node` or a node below it is a control; walked with a stack, as trees may nest thousands deep. */
+function holdsControl(node: ScreenNode): boolean {
+  const stack = [node];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (INTERACTIVE_ROLES.has(next.role)) return true;
+    for (const child of next.children) stack.push(child);
+  }
+  return false;
 }
 
 /** The name a container is known by: its own, else (rows and items) its content's ({@link contentNameOf}). */
@@ -220,8 +229,9 @@ const CHILD_LABEL_DEPTH = 3;
 export function childLabelOf(node: ScreenNode): string {
   if (!CONTENT_NAMED_CONTAINERS.has(node.role) || containerNameOf(node) !== '') return '';
   const queue: { node: ScreenNode; depth: number }[] = node.children.map((child) => ({ node: child, depth: 1 }));
-  while (queue.length > 0) {
-    const next = queue.shift()!;
+  // A read position rather than `shift()`, which copies the queue: an item may hold 200,000 children.
+  for (let position = 0; position < queue.length; position++) {
+    const next = queue[position]!;
     const label = next.node.role === 'textbox' || next.node.role === 'checkbox' ? '' : labelOf(next.node);
     if (label !== '') return clipText(label, MAX_CONTAINER_NAME_CHARS);
     if (next.depth < CHILD_LABEL_DEPTH) for (const child of next.node.children) queue.push({ node: child, depth: next.depth + 1 });

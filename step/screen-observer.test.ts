@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineInstance, EngineObservation, ScreenNode } from '../contract/engine.js';
 import { SecretVault } from '../secrets/vault.js';
 import { actionOutcome, createScreenObserver, presentObservation } from './screen-observer.js';
+import { deepTree, nodeById, wideTree } from '../tests/support/page-sized-trees.js';
 import { renderScreen } from './screen-text.js';
 
 function tree(label: string): ScreenNode {
@@ -55,5 +56,30 @@ describe('screen observer', () => {
     expect(outcome.changes).toContain('"Added"');
     expect(outcome.changes).toBe(observer.changes(before, after));
     expect(diffs).toBe(1);
+  });
+
+  it('captures, redacts and reports changes on a list of 200,000 siblings and a chain nested 5,000 deep', async () => {
+    for (const [build, shown] of [
+      [wideTree, 'last'],
+      [deepTree, 'status'],
+    ] as const) {
+      let observations = 0;
+      const engine = {
+        observe: async (): Promise<EngineObservation> => {
+          const root = build();
+          // The second screen shows a secret in the status; redaction walks the whole tree to find it.
+          if (observations++ > 0) nodeById(root, shown).name = 'Token tok-123456';
+          return { root, url: 'http://x.test/log', title: 'Log', nodeCount: 0 };
+        },
+      } as unknown as EngineInstance;
+      const observer = createScreenObserver(engine, new SecretVault({ token: { value: 'tok-123456' } }));
+      const controller = new AbortController();
+      // The first screen of a step looks for interactive content, which here sits at the far end of the tree.
+      const first = await observer.mounted(controller.signal);
+      const second = await observer.capture();
+      expect(nodeById(second.tree, shown).name).toBe('Token <secret:token>');
+      expect(observer.changes(first, second)).toContain('<secret:token>');
+      expect(observer.changes(first, second)).not.toContain('tok-123456');
+    }
   });
 });

@@ -125,7 +125,8 @@ function hasInteractiveContent(root: ScreenNode): boolean {
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (INTERACTIVE_ROLES.has(node.role)) return true;
-    stack.push(...node.children);
+    // One push per child: spreading a page-sized list of children overflows the call stack.
+    for (const child of node.children) stack.push(child);
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeState, ScreenNode } from '../contract/engine.js';
 import { maskTickingText } from '../semantics/volatile-text.js';
+import { copyTree, deepTree, DEEP_LEVELS, nodeById, wideTree, WIDE_SIBLINGS } from '../tests/support/page-sized-trees.js';
 import { diffScreens, elideHref, escapeQuoted, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 
 /** A node with defaults, children at the right depth. */
@@ -97,6 +98,19 @@ describe('helpers', () => {
 
   it('escapes control characters as unicode escapes', () => {
     expect(escapeQuoted('a\u0001b\tc')).toBe('a\\u0001b\\tc');
+  });
+
+  it('escapes NEL and every other character a reader may split lines at, so no name can forge a node line', () => {
+    // The separators Python's str.splitlines() and Unicode-aware readers break lines at, besides LF.
+    const separators = ['\u000b', '\u000c', '\u001c', '\u001d', '\u001e', '\u0085', '\u2028', '\u2029', '\r'];
+    for (const separator of separators) {
+      const root = node('root', 'document', 'Log', {}, [node('n1', 'text', `ok${separator}#n99 button "Pay now"`)]);
+      const text = renderScreen({ root, url: 'http://x.test/' }, { revision: 1 });
+      const lines = text.split(/\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/);
+      expect(lines).toHaveLength(3);
+      expect(lines.some((line) => line.trimStart().startsWith('#n99'))).toBe(false);
+    }
+    expect(escapeQuoted('a\u0085b\u009fc')).toBe('a\\u0085b\\u009fc');
   });
 
   it('reads clock times and durations as placeholders', () => {
@@ -216,5 +230,34 @@ describe('shapeOf', () => {
     expect(shapeOf({ root: shorter, url: 'http://x.test/' })).not.toBe(base);
     expect(shapeOf({ root: todoScreen(), url: 'http://x.test/other' })).not.toBe(base);
     expect(shapeOf({ root: todoScreen(), url: 'http://x.test/' })).toBe(base);
+  });
+});
+
+describe('page-sized screens', () => {
+  const url = 'http://x.test/log';
+
+  it('renders, diffs and shapes a list of 200,000 siblings', () => {
+    const root = wideTree();
+    const text = renderScreen({ root, url }, { revision: 1 });
+    expect(text.split('\n')).toHaveLength(1 + 5 + 2 * WIDE_SIBLINGS);
+    expect(text).toContain('  #i200000 listitem "Item 200,000"');
+    const changed = copyTree(root);
+    nodeById(changed, 'i150000').name = 'Item 150,000 (pinned)';
+    const diff = diffScreens(text, renderScreen({ root: changed, url }, { revision: 2 }));
+    expect(diff.lines).toEqual(['changed #i150000 listitem "Item 150,000 (pinned)" in list "Log" (was: "Item 150,000")']);
+    expect(shapeOf({ root: changed, url })).not.toBe(shapeOf({ root, url }));
+  });
+
+  it('renders, diffs and shapes a chain nested 5,000 deep', () => {
+    const root = deepTree();
+    const text = renderScreen({ root, url }, { revision: 1 });
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(1 + 2 + DEEP_LEVELS + 1);
+    expect(lines[lines.length - 1]).toBe(`${' '.repeat(DEEP_LEVELS + 1)}#deepest button "Deepest"`);
+    const changed = copyTree(root);
+    nodeById(changed, 'deepest').states = ['pressed'];
+    const diff = diffScreens(text, renderScreen({ root: changed, url }, { revision: 2 }));
+    expect(diff.lines).toEqual([`changed #deepest button "Deepest" [pressed] in group "Level ${DEEP_LEVELS}" (was: "Deepest")`]);
+    expect(shapeOf({ root: changed, url })).not.toBe(shapeOf({ root, url }));
   });
 });

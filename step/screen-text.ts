@@ -25,8 +25,12 @@ export interface RenderOptions {
 /** Replace every configured secret value, in every recognisable form, in `text` by `<secret:name>`. */
 export type Redactor = (text: string) => string;
 
-/** Quote-safe form of a value inside `"…"`: backslash, quote, newlines and control characters escaped. */
+/** A character {@link escapeQuoted} rewrites; most texts have none and are kept as they are. */
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Quote-safe form of a value inside `"…"`: backslash, quote, newlines, every other line separator and control characters escaped. */
 export function escapeQuoted(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
   let escaped = '';
   for (const character of text) {
     const code = character.codePointAt(0) ?? 0;
@@ -35,7 +39,9 @@ export function escapeQuoted(text: string): string {
     else if (character === '\n') escaped += '\\n';
     else if (character === '\r') escaped += '\\r';
     else if (character === '\t') escaped += '\\t';
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) escaped += '\\u' + code.toString(16).padStart(4, '0');
+    // C0 and C1 controls (NEL, U+0085, among them) and the Unicode line and paragraph separators: a
+    // reader that splits lines on any of them must still see one node per line.
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) escaped += '\\u' + code.toString(16).padStart(4, '0');
     else escaped += character;
   }
   return escaped;
@@ -80,9 +86,20 @@ export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redact
   if (secure) line += ' value=<secure>';
   else if (node.value !== undefined && node.value !== '') line += ` value=${quoted(node.value)}`;
   if (node.href !== undefined && node.href !== '') line += ` href=${quoted(elideHref(node.href, pageUrl))}`;
-  const states = NODE_STATES.filter((state) => node.states.includes(state));
-  if (states.length > 0) line += ` [${states.join(' ')}]`;
+  if (node.states.length > 0) {
+    const states = NODE_STATES.filter((state) => node.states.includes(state));
+    if (states.length > 0) line += ` [${states.join(' ')}]`;
+  }
   return line;
+}
+
+/** Indentations by depth, made once each. */
+const INDENTS: string[] = [''];
+
+/** `depth` spaces. */
+function indentation(depth: number): string {
+  for (let next = INDENTS.length; next <= Math.min(depth, 1024); next++) INDENTS.push(INDENTS[next - 1] + ' ');
+  return depth < INDENTS.length ? INDENTS[depth]! : ' '.repeat(depth);
 }
 
 /**
@@ -93,11 +110,13 @@ export function renderScreen(screen: RenderableScreen, options: RenderOptions): 
   const redactor = createSecretRedactor(options.secrets ?? []);
   const redact: Redactor = (text) => redactor.redact(text);
   const lines: string[] = [];
-  const visit = (node: ScreenNode, depth: number): void => {
-    lines.push(' '.repeat(depth) + renderNodeLine(node, screen.url, redact));
-    for (const child of node.children) visit(child, depth + 1);
-  };
-  visit(screen.root, 0);
+  // An explicit stack: a page may nest thousands deep or hold hundreds of thousands of siblings.
+  const stack: Array<{ node: ScreenNode; depth: number }> = [{ node: screen.root, depth: 0 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    lines.push(indentation(next.depth) + renderNodeLine(next.node, screen.url, redact));
+    const { children } = next.node;
+    for (let index = children.length - 1; index >= 0; index--) stack.push({ node: children[index]!, depth: next.depth + 1 });
+  }
   // A screen of an engine without a location has no URL (`''`), so no path.
   const path = screen.url === '' ? '' : `path ${redact(screenPathOf(screen.url))}, `;
   const header = `Screen (revision ${options.revision}, ${path}${lines.length} nodes):`;
@@ -241,6 +260,8 @@ export function diffScreens(previous: string, next: string): ScreenDiff {
 export interface ShapeOptions {
   /** Count which node is focused (default true). */
   focus?: boolean;
+  /** Count where each node is (its rect), e.g. to tell whether scrolling moved anything (default false). */
+  rects?: boolean;
 }
 
 /**
@@ -249,6 +270,7 @@ export interface ShapeOptions {
  */
 export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string }, options: ShapeOptions = {}): string {
   const focus = options.focus ?? true;
+  const rects = options.rects ?? false;
   const root = 'root' in screen ? screen.root : screen;
   const url = 'root' in screen ? (screen.url ?? '') : '';
   // Two 32-bit multiplicative hashes over the fields, fed piece by piece (no giant string).
@@ -280,6 +302,7 @@ export function shapeOf(screen: ScreenNode | { root: ScreenNode; url?: string },
     }
     feed((focus ? node.states : node.states.filter((state) => state !== 'focused')).join(','));
     feed(String(node.children.length));
+    if (rects && node.rect !== undefined) feed(`${node.rect.x},${node.rect.y},${node.rect.width},${node.rect.height}`);
     for (let index = node.children.length - 1; index >= 0; index--) {
       const child = node.children[index];
       if (child !== undefined) stack.push(child);

@@ -6,6 +6,7 @@ import { E2EError } from '../errors/index.js';
 import type { NodeRef, ScrollDirection } from '../contract/engine.js';
 import type { ActionOutcome, Observation, ScrollUntilOptions } from '../contract/step-contract.js';
 import { normalizeRef } from './action-targets.js';
+import { shapeOf } from './screen-text.js';
 import type { PolicedScope } from './policed-scope.js';
 
 /** Default most scrolls of `scrollUntil`. */
@@ -37,11 +38,13 @@ export async function scrollUntil(
   let observation = host.present(start, { tree: true });
   if (holds(observation)) return { changes: `${label}: the condition already holds; nothing was scrolled.`, observation };
   for (let scrolled = 1; scrolled <= maxScrolls; scrolled++) {
-    const previous = JSON.stringify(observation.tree ?? observation.text);
+    // A signature, not JSON: a tree may nest deeper than JSON.stringify can go.
+    const signature = (shown: Observation): string => (shown.tree === undefined ? shown.text : shapeOf({ root: shown.tree, url: shown.url }, { rects: true }));
+    const previous = signature(observation);
     observation = (await scroll(direction, target)).observation;
     const changes = session.latest === undefined ? observation.text : host.observer.changes(start, session.latest);
     if (holds(observation)) return { changes, observation };
-    if (JSON.stringify(observation.tree ?? observation.text) === previous) {
+    if (signature(observation) === previous) {
       throw new E2EError('ACTION_FAILED', `${label}: scrolling ${direction} no longer changes the screen after ${scrolled} scroll(s), and the condition does not hold.\n${observation.text}`);
     }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isE2EError } from '../errors/index.js';
 import type { ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
+import { copyTree, deepTree, nodeById, wideTree } from '../tests/support/page-sized-trees.js';
 import { shapeOf } from './screen-text.js';
 import { SETTLE_DEFAULTS, settleAfterAction, type SettleClock } from './settle.js';
 
@@ -301,5 +302,24 @@ describe('settleAfterAction and focus', () => {
     const result = await settleAfterAction(observe, shapeOf(before), { clock: page.clock, waitForChange: page.waitForChange, beforeMark: 'm0', before });
     expect(result.root.children.map((node) => node.name)).toContain('Details loaded');
     expect(page.now()).toBe(800 + SETTLE_DEFAULTS.changeQuietMs);
+  });
+});
+
+describe('settling on page-sized screens', () => {
+  it('settles after an action on a list of 200,000 siblings and on a chain nested 5,000 deep', async () => {
+    for (const [tree, changedId] of [
+      [wideTree(), 'i150000'],
+      [deepTree(), 'deepest'],
+    ] as const) {
+      const before = { root: tree, url: 'http://x.test/' };
+      const changed = copyTree(tree);
+      nodeById(changed, changedId).states = ['pressed'];
+      const clock = fakeClock();
+      let observations = 0;
+      const observe = async (): Promise<{ root: ScreenNode; url: string }> => ({ root: observations++ === 0 ? tree : changed, url: 'http://x.test/' });
+      // `before` makes a full settle look for the focused node on both screens.
+      const result = await settleAfterAction(observe, shapeOf(before), { clock, before });
+      expect(result.root).toBe(changed);
+    }
   });
 });

@@ -110,7 +110,8 @@ function focusedNode(root: ScreenNode): ScreenNode | undefined {
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.states.includes('focused')) return node;
-    stack.push(...node.children);
+    // One push per child: spreading a page-sized list of children overflows the call stack.
+    for (const child of node.children) stack.push(child);
   }
   return undefined;
 }

@@ -83,14 +83,9 @@ function statesOf(mask: number): NodeState[] {
   return states;
 }
 
-/** Turn a walked node into a screen node, depth-first, counting as it goes. */
-function toScreenNode(walked: WalkedNode, depth: number, counter: { nodes: number; textIds: Set<string> }): ScreenNode {
-  counter.nodes++;
-  if (walked.r === 'text') counter.textIds.add(walked.i);
-  const walkedChildren = walked.c;
-  const children: ScreenNode[] = [];
-  if (walkedChildren !== undefined) for (const child of walkedChildren) children.push(toScreenNode(child, depth + 1, counter));
-  const node: ScreenNode = { id: walked.i, role: walked.r, name: walked.n, states: statesOf(walked.s), depth, children };
+/** One walked node as a screen node, without its children. */
+function screenNodeOf(walked: WalkedNode, depth: number): ScreenNode {
+  const node: ScreenNode = { id: walked.i, role: walked.r, name: walked.n, states: statesOf(walked.s), depth, children: [] };
   if (walked.t !== undefined) node.text = walked.t;
   if (walked.v !== undefined) node.value = walked.v;
   if (walked.d !== undefined) node.testId = walked.d;
@@ -98,6 +93,28 @@ function toScreenNode(walked: WalkedNode, depth: number, counter: { nodes: numbe
   if (walked.p !== undefined) node.placeholder = walked.p;
   if (walked.b !== undefined) node.rect = { x: walked.b[0], y: walked.b[1], width: walked.b[2], height: walked.b[3] };
   return node;
+}
+
+/**
+ * Turn the walked tree into screen nodes, counting as it goes. An explicit stack, never
+ * recursion: a page may nest thousands deep.
+ */
+function toScreenTree(walkedRoot: WalkedNode, counter: { nodes: number; textIds: Set<string> }): ScreenNode {
+  const root = screenNodeOf(walkedRoot, 0);
+  const stack: Array<{ walked: WalkedNode; node: ScreenNode }> = [{ walked: walkedRoot, node: root }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { walked, node } = next;
+    counter.nodes++;
+    if (walked.r === 'text') counter.textIds.add(walked.i);
+    const walkedChildren = walked.c;
+    if (walkedChildren === undefined) continue;
+    for (const walkedChild of walkedChildren) {
+      const child = screenNodeOf(walkedChild, node.depth + 1);
+      node.children.push(child);
+      stack.push({ walked: walkedChild, node: child });
+    }
+  }
+  return root;
 }
 
 /** Options of {@link observePage}. */
@@ -133,7 +150,7 @@ export async function observePage(page: Page, options: ObservePageOptions): Prom
       const newline = answer.indexOf('\n');
       const result = JSON.parse(answer.slice(newline + 1)) as WalkResult;
       const counter = { nodes: 0, textIds: new Set<string>() };
-      const root = toScreenNode(result.root, 0, counter);
+      const root = toScreenTree(result.root, counter);
       const observation = { root, url: page.url(), title: result.title, nodeCount: counter.nodes };
       return { observation, nextId: result.nextId, textIds: counter.textIds, pageMark: answer.slice(0, newline) };
     } catch (error) {

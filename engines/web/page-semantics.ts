@@ -32,16 +32,18 @@ export function pageSemantics() {
   // A label's words, without the text of controls nested in it.
   const labelText = (label: Element): string => {
     let text = '';
-    const visit = (node: Node): void => {
-      for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-        if (child.nodeType === 3) text += (child as Text).data;
-        else if (child.nodeType === 1) {
-          const tag = (child as Element).localName;
-          if (tag !== 'select' && tag !== 'textarea' && tag !== 'input' && tag !== 'script' && tag !== 'style') visit(child);
-        }
+    // In document order, with a stack of next siblings rather than recursion (labels may nest deep).
+    const pending: Array<Node | null> = [label.firstChild];
+    while (pending.length > 0) {
+      const child = pending.pop()!;
+      if (child === null) continue;
+      pending.push(child.nextSibling);
+      if (child.nodeType === 3) text += (child as Text).data;
+      else if (child.nodeType === 1) {
+        const tag = (child as Element).localName;
+        if (tag !== 'select' && tag !== 'textarea' && tag !== 'input' && tag !== 'script' && tag !== 'style') pending.push(child.firstChild);
       }
-    };
-    visit(label);
+    }
     return collapse(text);
   };
 

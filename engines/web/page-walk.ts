@@ -143,13 +143,34 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     return collapse(parts.join(' '));
   };
 
+  /** The words of a walked node, its nested nodes' first (a stack, not recursion: content may nest deep). */
   const contentOfNode = (node: WalkedNode): string => {
-    const memo = contentMemo.get(node);
-    if (memo !== undefined) return memo;
-    const leaf = leafContent.get(node);
-    const content = node.r === 'text' ? node.n : leaf !== undefined ? leaf : contentOfItems(itemsByNode.get(node) ?? []);
-    contentMemo.set(node, content);
-    return content;
+    const pending: WalkedNode[] = [node];
+    while (pending.length > 0) {
+      const current = pending[pending.length - 1]!;
+      if (contentMemo.has(current)) {
+        pending.pop();
+        continue;
+      }
+      const leaf = leafContent.get(current);
+      if (current.r === 'text' || leaf !== undefined) {
+        contentMemo.set(current, current.r === 'text' ? current.n : leaf!);
+        pending.pop();
+        continue;
+      }
+      const items = itemsByNode.get(current) ?? [];
+      let waiting = false;
+      for (const item of items) {
+        if (item !== null && !('text' in item) && !contentMemo.has(item)) {
+          pending.push(item);
+          waiting = true;
+        }
+      }
+      if (waiting) continue;
+      contentMemo.set(current, contentOfItems(items));
+      pending.pop();
+    }
+    return contentMemo.get(node)!;
   };
 
   // Fragments between nodes and breaks become `text` nodes; ids and rects come later (assignTextIds).
@@ -213,25 +234,45 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     Math.round(rect.height),
   ];
 
-  const walkChildren = (parent: Node, out: Item[], scope: Scope, visible: boolean): void => {
-    for (let child = parent.firstChild; child !== null; child = child.nextSibling) walkNode(child, out, scope, visible);
+  // The walk keeps its own stack of work, never the call stack: a page may nest thousands of
+  // elements deep (each level was three calls) or hold hundreds of thousands of siblings.
+  /** Nodes still to visit, in order, each into `out`. */
+  interface Sequence {
+    /** The next sibling to visit (a child list), or null once done. */
+    next: Node | null;
+    /** Or a fixed list (a slot's assigned nodes, a `<details>` summary), read from `index`. */
+    list: readonly Node[] | null;
+    index: number;
+    out: Item[];
+    scope: Scope;
+    visible: boolean;
+  }
+  /** Work on the stack: visit a sequence, or finish an element once its children were visited. */
+  type Task = Sequence | (() => void);
+  const tasks: Task[] = [];
+
+  const visitChildren = (parent: Node, out: Item[], scope: Scope, visible: boolean): void => {
+    tasks.push({ next: parent.firstChild, list: null, index: 0, out, scope, visible });
+  };
+  const visitList = (list: readonly Node[], out: Item[], scope: Scope, visible: boolean): void => {
+    tasks.push({ next: null, list, index: 0, out, scope, visible });
   };
 
   // Light children when there is no shadow root; the shadow tree (with slots) when there is.
-  const walkComposedChildren = (element: Element, out: Item[], scope: Scope, visible: boolean): void => {
+  const visitComposedChildren = (element: Element, out: Item[], scope: Scope, visible: boolean): void => {
     if (element.localName === 'slot') {
       const assigned = (element as HTMLSlotElement).assignedNodes();
       if (assigned.length > 0) {
-        for (const node of assigned) walkNode(node, out, scope, visible);
+        visitList(assigned, out, scope, visible);
         return;
       }
     }
     if (element.shadowRoot !== null) watch(element.shadowRoot);
-    walkChildren(element.shadowRoot ?? element, out, scope, visible);
+    visitChildren(element.shadowRoot ?? element, out, scope, visible);
   };
 
   // Same-origin iframe content, nested under the iframe node, in top-viewport coordinates.
-  const walkFrame = (frame: HTMLIFrameElement, box: DOMRect, out: Item[], scope: Scope): void => {
+  const visitFrame = (frame: HTMLIFrameElement, box: DOMRect, out: Item[], scope: Scope): void => {
     let frameDocument: Document | null = null;
     try {
       frameDocument = frame.contentDocument;
@@ -253,10 +294,11 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       offsetX: box.left + scope.offsetX + frame.clientLeft + parseFloat(frameStyle.paddingLeft),
       offsetY: box.top + scope.offsetY + frame.clientTop + parseFloat(frameStyle.paddingTop),
     };
-    walkChildren(frameDocument.body, out, frameScope, true);
+    visitChildren(frameDocument.body, out, frameScope, true);
   };
 
-  const walkNode = (node: Node, out: Item[], scope: Scope, parentVisible: boolean): void => {
+  /** Visit one node: text is taken at once; an element queues its children, then its own finish. */
+  const visitNode = (node: Node, out: Item[], scope: Scope, parentVisible: boolean): void => {
     if (node.nodeType === 3) {
       if (parentVisible) {
         const data = (node as Text).data;
@@ -294,13 +336,18 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       if (control !== null && control.getClientRects().length > 0) {
         // The label names its control; keep only nested nodes, not its words.
         const nested: Item[] = [];
-        walkComposedChildren(element, nested, scope, visible);
-        for (const item of nested) if (item !== null && !('text' in item)) out.push(item);
-      } else if (tag === 'details' && !(element as HTMLDetailsElement).open) {
+        tasks.push(() => {
+          for (const item of nested) if (item !== null && !('text' in item)) out.push(item);
+          if (!inline) out.push(null);
+        });
+        visitComposedChildren(element, nested, scope, visible);
+        return;
+      }
+      if (!inline) tasks.push(() => out.push(null));
+      if (tag === 'details' && !(element as HTMLDetailsElement).open) {
         const summary = element.querySelector(':scope > summary');
-        if (summary !== null) walkNode(summary, out, scope, visible);
-      } else walkComposedChildren(element, out, scope, visible);
-      if (!inline) out.push(null);
+        if (summary !== null) visitList([summary], out, scope, visible);
+      } else visitComposedChildren(element, out, scope, visible);
       return;
     }
     const box = element.getBoundingClientRect();
@@ -316,16 +363,37 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       const caption = element.querySelector(tag === 'fieldset' ? ':scope > legend' : ':scope > caption');
       if (caption !== null) consumed.add(caption);
     }
-    if (role === 'iframe') walkFrame(element as HTMLIFrameElement, box, items, scope);
+    tasks.push(() => finishElement({ element, tag, role, testId, visible, display, box, hasArea, walked, items, out, scope }));
+    if (role === 'iframe') visitFrame(element as HTMLIFrameElement, box, items, scope);
     else if (tag === 'select') {
       for (const option of Array.from((element as HTMLSelectElement).options)) {
         items.push({ i: idFor(scope.state, option), r: 'option', n: clip(collapse(option.label), args.textLimit), s: (option.selected ? 4 : 0) | (option.disabled ? 2 : 0) });
       }
     } else if (tag === 'details' && !(element as HTMLDetailsElement).open) {
       const summary = element.querySelector(':scope > summary');
-      if (summary !== null) walkNode(summary, items, scope, visible);
-    } else if (role !== 'textbox' && tag !== 'textarea' && tag !== 'input') walkComposedChildren(element, items, scope, visible);
+      if (summary !== null) visitList([summary], items, scope, visible);
+    } else if (role !== 'textbox' && tag !== 'textarea' && tag !== 'input') visitComposedChildren(element, items, scope, visible);
+  };
 
+  /** What an element's finish needs: what its visit found out, and where it goes. */
+  interface Visited {
+    element: Element;
+    tag: string;
+    role: string;
+    testId: string | null;
+    visible: boolean;
+    display: string;
+    box: DOMRect;
+    hasArea: boolean;
+    walked: WalkedNode;
+    items: Item[];
+    out: Item[];
+    scope: Scope;
+  }
+
+  /** An element once its children were visited: its name, states, value and children, into `out`. */
+  const finishElement = (visited: Visited): void => {
+    const { element, tag, role, testId, visible, display, box, hasArea, walked, items, out, scope } = visited;
     // Hidden or box-less elements stay only as structure for visible descendants.
     const hasDescendantNodes = items.some((item) => item !== null && !('text' in item));
     if ((!visible || (!hasArea && display !== 'contents')) && !hasDescendantNodes) {
@@ -427,9 +495,30 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     out.push(walked);
   };
 
+  /** Run the queued work until none is left. */
+  const drain = (): void => {
+    for (let task = tasks[tasks.length - 1]; task !== undefined; task = tasks[tasks.length - 1]) {
+      if (typeof task === 'function') {
+        tasks.pop();
+        task();
+        continue;
+      }
+      let node: Node | null;
+      if (task.list === null) {
+        node = task.next;
+        if (node !== null) task.next = node.nextSibling;
+      } else node = task.index < task.list.length ? task.list[task.index++]! : null;
+      if (node === null) tasks.pop();
+      else visitNode(node, task.out, task.scope, task.visible);
+    }
+  };
+
   const topScope: Scope = { state: topState, view: window, offsetX: 0, offsetY: 0 };
   const rootItems: Item[] = [];
-  if (document.body !== null) walkChildren(document.body, rootItems, topScope, true);
+  if (document.body !== null) {
+    visitChildren(document.body, rootItems, topScope, true);
+    drain();
+  }
   const root: WalkedNode = { i: 'root', r: 'document', n: clip(collapse(document.title), args.textLimit), s: 0 };
   topState.elements.set('root', document.documentElement);
   const rootChildren = textNodes(rootItems);

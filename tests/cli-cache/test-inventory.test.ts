@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTestId } from '../../cache-format/test-id.js';
-import { inventoryFromPlaywrightList, listTestInventory } from '../../cli/test-inventory.js';
+import { inventoryFromPlaywrightList, listTestInventory } from '../../launch/test-inventory.js';
 import { isE2EError } from '../../errors/index.js';
 import { temporaryFolder, writeFile } from '../support/cache-fixtures.js';
 

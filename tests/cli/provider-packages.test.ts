@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { missingProviderPackages, missingProviderProblem } from '../../cli/provider-packages.js';
+import { missingProviderPackages, missingProviderProblem } from '../../launch/provider-packages.js';
 
 let project: string | undefined;
 afterEach(() => {

@@ -4,11 +4,12 @@ import type { ScreenNode } from '../../contract/engine.js';
 /** Every node of a tree, depth-first. */
 export function allNodes(root: ScreenNode): ScreenNode[] {
   const nodes: ScreenNode[] = [];
-  const visit = (node: ScreenNode): void => {
+  // A stack, in pre-order: trees may nest thousands deep.
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     nodes.push(node);
-    node.children.forEach(visit);
-  };
-  visit(root);
+    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+  }
   return nodes;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Each public subpath (`e2e`, `e2e/agent`, `e2e/engine`, `e2e/web`) exports exactly the
+ * Each public subpath (`e2e`, `e2e/agent`, `e2e/engine`, `e2e/web`, `e2e/terminal`) exports exactly the
  * documented API, values and types alike, as the built declarations a user's project reads
  * declare it (the TypeScript checker lists each entry's exports).
  */
@@ -35,6 +35,7 @@ const EXPECTED: Record<string, string[]> = {
     'EngineErrorDetail', 'EngineLocation', 'AppCheck', 'AttemptHost', 'BrowserRequest', 'CheckedApp', 'EngineHost', 'HostEnvironment', 'HostServices', 'MutationSurface', 'RecordedFile', 'RecordingRequest',
   ],
   'e2e/web': ['WebEngineOptions', 'WebSurface', 'surfaceOf', 'web'],
+  'e2e/terminal': ['TerminalApp', 'TerminalEngine', 'TerminalEngineOptions', 'terminal'],
 };
 
 /** The documented values of `e2e/agent` (README "Writing an executor"): nine. */
@@ -45,6 +46,7 @@ const ENTRIES: Record<string, string> = {
   'e2e/agent': 'dist/executor/index.d.ts',
   'e2e/engine': 'dist/contract/engine.d.ts',
   'e2e/web': 'dist/engines/web/index.d.ts',
+  'e2e/terminal': 'dist/engines/terminal/index.d.ts',
 };
 
 let exported: Record<string, { names: string[]; values: string[] }>;
@@ -78,5 +80,9 @@ describe('the public subpaths', () => {
 
   it('e2e/web exports no runner helpers (browser discovery, launch options, node lookup)', () => {
     expect(exported['e2e/web']?.values).toEqual(['surfaceOf', 'web']);
+  });
+
+  it('e2e/terminal exports terminal() and its types only', () => {
+    expect(exported['e2e/terminal']?.values).toEqual(['terminal']);
   });
 });

@@ -25,6 +25,17 @@ async function open(path: string): Promise<EngineInstance> {
 }
 
 describe('web engine observation', () => {
+  it('observes a page nested 5,000 deep down to its deepest button, and acts on it', async () => {
+    const instance = await open('deep.html');
+    const observation = await instance.observe();
+    expect(observation.treeUnavailable).toBeUndefined();
+    const deepest = nodeNamed(observation.root, 'button', 'Deepest');
+    expect(deepest.depth).toBe(5_002);
+    expect(nodeNamed(observation.root, 'group', 'Level 5000').children).toEqual([deepest]);
+    await instance.perform({ id: deepest.id }, { verb: 'tap' }, { timeoutMs: 10_000 });
+    expect(allNodes((await instance.observe()).root).some((node) => node.role === 'status' && node.text === 'Pressed the deepest button')).toBe(true);
+  });
+
   it('renders the fixture page exactly as the golden screen', async () => {
     const instance = await open('screen.html');
     const observation = await instance.observe();

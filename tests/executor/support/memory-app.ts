@@ -40,6 +40,8 @@ export interface MemoryAppState {
   signedIn: boolean;
   /** Extra rows to make the screen large (for the bench). */
   filler: number;
+  /** How deep a chain of groups nests, with the `Deepest` button at its bottom (0: no chain). */
+  nesting: number;
   status: string;
 }
 
@@ -55,12 +57,13 @@ export interface MemoryApp extends EngineInstance {
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
- * Start a memory app; `filler` adds that many static rows. `at` gives it a location: screens
- * then have that URL (until it navigates), for tests of the origin policy.
+ * Start a memory app; `filler` adds that many static rows, `nesting` a chain of groups that
+ * deep. `at` gives it a location: screens then have that URL (until it navigates), for tests of
+ * the origin policy.
  */
-export function memoryApp(options: { filler?: number; status?: string; at?: string; brokenSubmit?: boolean } = {}): MemoryApp {
+export function memoryApp(options: { filler?: number; nesting?: number; status?: string; at?: string; brokenSubmit?: boolean } = {}): MemoryApp {
   let nextId = 100;
-  const state: MemoryAppState = { draft: '', todos: [], password: '', signedIn: false, filler: options.filler ?? 0, status: options.status ?? 'Ready' };
+  const state: MemoryAppState = { draft: '', todos: [], password: '', signedIn: false, filler: options.filler ?? 0, nesting: options.nesting ?? 0, status: options.status ?? 'Ready' };
   const performed: string[] = [];
   // Without a location the app has no URL at all (the contract's `''`).
   let url = options.at ?? '';
@@ -90,11 +93,25 @@ export function memoryApp(options: { filler?: number; status?: string; at?: stri
         leaf('archive', 'list', 'Archive', { children: filler }),
       ],
     });
-    const setDepth = (node: ScreenNode, depth: number): number => {
-      node.depth = depth;
-      return 1 + node.children.reduce((total, child) => total + setDepth(child, depth + 1), 0);
-    };
-    setDepth(root, 0);
+    if (state.nesting > 0) {
+      const chain = leaf('g1', 'group', 'Level 1');
+      let parent = chain;
+      for (let level = 2; level <= state.nesting; level++) {
+        const group = leaf(`g${level}`, 'group', `Level ${level}`);
+        parent.children.push(group);
+        parent = group;
+      }
+      parent.children.push(leaf('deepest', 'button', 'Deepest'));
+      root.children.push(chain);
+    }
+    // Depths with a stack: the chain may nest thousands deep.
+    const stack = [root];
+    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+      for (const child of node.children) {
+        child.depth = node.depth + 1;
+        stack.push(child);
+      }
+    }
     return root;
   };
 
@@ -157,7 +174,7 @@ export function memoryApp(options: { filler?: number; status?: string; at?: stri
       while (stack.length > 0) {
         const node = stack.pop()!;
         count++;
-        stack.push(...node.children);
+        for (const child of node.children) stack.push(child);
       }
       return Promise.resolve({ root, url, title: 'Todos', nodeCount: count });
     },
@@ -176,6 +193,7 @@ export function memoryApp(options: { filler?: number; status?: string; at?: stri
         case 'tap':
           if (ref.id === 'add') addDraft();
           else if (ref.id === 'signin') state.signedIn = state.password === 'hunter2';
+          else if (ref.id === 'deepest') state.status = 'Deepest pressed';
           else if (todo !== undefined && ref.id.startsWith('d')) state.todos = state.todos.filter((item) => item !== todo);
           else if (todo !== undefined && ref.id.startsWith('c')) todo.done = !todo.done;
           break;

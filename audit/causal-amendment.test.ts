@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActEntry } from '../cache-format/entry.js';
-import { amendCausally, causalLinks, hasCausalChecks } from './causal-outcomes.js';
+import { causalLinks, hasCausalChecks } from '../semantics/causal-outcomes.js';
+import { amendCausally } from './causal-amendment.js';
 
 const route = { origin: 'http://127.0.0.1:4173', path: '/', query: '' };
 const field = { role: 'textbox', name: 'What needs to be done?', twinIndex: 0, twinCount: 1 };

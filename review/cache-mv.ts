@@ -10,10 +10,10 @@
  * names exactly the moved bytes counts as moved).
  */
 import { E2EError, didYouMean, isE2EError, nearestName } from '../errors/index.js';
-import { computeKey, FileCacheStore, encodeEntry, type Entry, type FileSystem } from '../cache-format/index.js';
+import { computeKey, FileCacheStore, encodeEntry, type CacheLocation, type Entry, type FileSystem } from '../cache-format/index.js';
 import { mapWithLimit } from '../cache-format/map-with-limit.js';
 import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
-import { usageError, type CacheLocation } from './command-io.js';
+import { usageError } from './usage-error.js';
 import { describeStep } from './entry-text.js';
 import { alignColumns, plural } from './text-format.js';
 import { visibleText } from '../semantics/visible-text.js';

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { E2EError } from '../errors/index.js';
 import { ENVIRONMENT } from '../runner/environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HITS_DIR } from '../runner/project-paths.js';
-import type { CacheLocation } from './command-io.js';
+import type { CacheLocation } from '../cache-format/index.js';
 import { loadableConfig } from './plain-config.js';
 
 /** Config file names looked for in the working folder, in order. */

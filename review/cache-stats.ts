@@ -2,9 +2,8 @@
  * `e2e cache stats`: counts and bytes of a cache folder: entries (refs), how many read and
  * how many do not, blobs and their bytes, blobs no ref names, and writers' leftovers.
  */
-import { FileCacheStore } from '../cache-format/index.js';
+import { FileCacheStore, type CacheLocation } from '../cache-format/index.js';
 import { readFolderEntries } from './cache-state-source.js';
-import type { CacheLocation } from './command-io.js';
 import { alignColumns, formatBytes } from './text-format.js';
 
 /** The result of `cache stats`. */

@@ -14,11 +14,10 @@ import { exitClassOf, isErrorCode } from '../errors/index.js';
 import { ENVIRONMENT } from '../runner/environment.js';
 import { parseReport, type Report, type ReportReadResult } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
-import { outcomeOfExitClass, type CommandOutcome } from './exit-codes.js';
-import { MODEL_VARIABLES_TEXT } from './init-templates.js';
+import { outcomeOfExitClass, type CommandOutcome } from './command-outcome.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
 import { loadableConfig } from './plain-config.js';
-import { missingProviderPackages, missingProviderProblem } from './provider-packages.js';
+import { MODEL_VARIABLES_TEXT, missingProviderPackages, missingProviderProblem } from './provider-packages.js';
 import { environmentHints } from '../runner/environment-hints.js';
 
 /** Which command runs the tests. */

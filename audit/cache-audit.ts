@@ -9,7 +9,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AuditLedger, FileCacheStore, nodeFileSystem, type Entry } from '../cache-format/index.js';
-import type { CacheLocation } from './command-io.js';
+import type { CacheLocation } from '../cache-format/index.js';
 import { splitTestId, TEST_ID_TITLE_SEPARATOR, formatTestId } from '../cache-format/test-id.js';
 import type { StepMutation } from '../contract/mutation.js';
 import { E2EError } from '../errors/index.js';
@@ -19,10 +19,8 @@ import type { Report, ReportTest } from '../runner/report.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
-import type { CommandOutcome } from './exit-codes.js';
-import { findConfigFile, cacheLocationOf } from './project-config.js';
-import { startRun, type RunCommandOptions, type RunHandle } from './run-command.js';
-import { alignColumns, plural } from './text-format.js';
+import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type RunCommandOptions, type RunHandle } from '../launch/index.js';
+import { alignColumns, plural } from '../review/index.js';
 
 /** Where the audit writes, relative to the config's folder. */
 export const AUDIT_REPORT_PATH = join('.e2e', 'audit.json');

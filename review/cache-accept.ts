@@ -8,8 +8,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileCacheStore, type Entry } from '../cache-format/index.js';
-import { usageError, type CacheLocation } from './command-io.js';
+import { FileCacheStore, type CacheLocation, type Entry } from '../cache-format/index.js';
+import { usageError } from './usage-error.js';
 import { describeStep } from './entry-text.js';
 import { alignColumns, plural } from './text-format.js';
 import { visibleText } from '../semantics/visible-text.js';

@@ -7,6 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
+/** The environment variables that choose the model, for messages: `OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL`. */
+export const MODEL_VARIABLES_TEXT = 'OPENAI_API_KEY, ANTHROPIC_API_KEY or E2E_OPENAI_COMPATIBLE_URL (E2E_MODEL picks the model)';
+
 /** Model provider packages (AI SDK providers) are the ones users add for e2e and forget. */
 const PROVIDER = /^@ai-sdk\/[a-z0-9-]+$/;
 const STATIC_IMPORT = /(?:^|[\n;])\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g;

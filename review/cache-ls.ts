@@ -4,9 +4,8 @@
  * newer recording of the same step supersedes is counted, not listed. Ages are computed from
  * the recording time and an injected `now`.
  */
-import { AuditLedger, FileCacheStore, nodeFileSystem, type AuditRecord, type Entry } from '../cache-format/index.js';
+import { AuditLedger, FileCacheStore, nodeFileSystem, type AuditRecord, type CacheLocation, type Entry } from '../cache-format/index.js';
 import { readFolderEntries } from './cache-state-source.js';
-import type { CacheLocation } from './command-io.js';
 import { describeParams } from './entry-text.js';
 import { alignColumns, formatAge, plural } from './text-format.js';
 import { visibleText } from '../semantics/visible-text.js';

@@ -1,12 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { computeKey, FileCacheStore, type Entry, type JudgmentEntry } from '../cache-format/index.js';
+import { computeKey, FileCacheStore, type CacheLocation, type Entry, type JudgmentEntry } from '../cache-format/index.js';
 import { isE2EError } from '../errors/index.js';
 import { contentsOf } from '../tests/support/directory-snapshot.js';
 import { FaultyFileSystem } from '../tests/support/faulty-file-system.js';
 import { actEntry, assertEntry, control, keyPartsOf, stateControl, temporaryFolder, writeEntries, writeRawEntry } from '../tests/support/cache-fixtures.js';
-import type { CacheLocation } from './command-io.js';
 import { moveTest, renderMove, resolveTargetId } from './cache-mv.js';
 
 const OLD = 'tests/todos.e2e.ts::todos › adds';

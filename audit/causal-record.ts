@@ -11,13 +11,12 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { canonicalEncode, FileCacheStore, type ActEntry, type Entry } from '../cache-format/index.js';
 import { readEndFacts, type PlannedMutant } from '../runner/audit-plan.js';
-import { amendCausally, type MutantFacts } from '../semantics/causal-outcomes.js';
+import { amendCausally, type MutantFacts } from './causal-amendment.js';
 import { describeAction } from '../semantics/describe-action.js';
 import type { EndFacts } from '../contract/mutation.js';
-import { causalLinkLines } from './entry-text.js';
 import { auditOutcome, auditSetupOf, formatScore, noteAudit, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
-import type { RunHandle } from './run-command.js';
-import { plural } from './text-format.js';
+import type { RunHandle } from '../launch/index.js';
+import { causalLinkLines, plural } from '../review/index.js';
 
 /** Where the mutants' end facts go, relative to the config's folder (removed afterwards). */
 const FACTS_FOLDER = join('.e2e', 'audit-facts');

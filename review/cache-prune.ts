@@ -8,12 +8,11 @@
  * Always reports what it removes (or, dry-run, would remove) and the bytes freed.
  */
 import { join, relative } from 'node:path';
-import { OLDEST_WRITTEN_ENTRY_VERSION, FileCacheStore, nodeFileSystem, type CacheRef, type ReadEntryResult } from '../cache-format/index.js';
+import { OLDEST_WRITTEN_ENTRY_VERSION, FileCacheStore, nodeFileSystem, type CacheLocation, type CacheRef, type ReadEntryResult } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { E2EError } from '../errors/index.js';
 import { describeStep } from './entry-text.js';
-import { usageError, type CacheLocation } from './command-io.js';
-import type { TestInventory } from './test-inventory.js';
+import { usageError } from './usage-error.js';
 import { alignColumns, formatAge, formatBytes, plural } from './text-format.js';
 import { visibleText } from '../semantics/visible-text.js';
 
@@ -31,11 +30,16 @@ export interface PruneItem {
   detail: string;
 }
 
+/** The current tests, as prune reads them: which test (cache test id) runs in which project (Playwright's list mode gives it). */
+export interface ReachableTests {
+  tests: readonly { testId: string; project: string }[];
+}
+
 /** Options of {@link pruneCache}. */
 export interface PruneOptions {
   location: CacheLocation;
   /** Every current test (from Playwright's list mode). */
-  inventory: TestInventory;
+  inventory: ReachableTests;
   /** List what would go, remove nothing. */
   dryRun: boolean;
   /** Also remove entries neither hit nor saved during the last N recorded runs. */

@@ -3,8 +3,8 @@
  * unique key prefix, or a blob name (prefix); an ambiguous prefix is a usage error that lists
  * the candidates. The entry is read through the one pipeline, so a damaged one shows why.
  */
-import { AuditLedger, FileCacheStore, nodeFileSystem, type AuditRecord, type Entry, type InvalidEntryReason } from '../cache-format/index.js';
-import { usageError, type CacheLocation } from './command-io.js';
+import { AuditLedger, FileCacheStore, nodeFileSystem, type AuditRecord, type CacheLocation, type Entry, type InvalidEntryReason } from '../cache-format/index.js';
+import { usageError } from './usage-error.js';
 import { describeStep, entryLines } from './entry-text.js';
 
 /** The result of `cache show`. */

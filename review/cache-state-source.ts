@@ -11,7 +11,7 @@ import { blobPath, contentAddress, FileCacheStore, MAX_ENTRY_BYTES, nodeFileSyst
 import { blobOfBlobFile, keyOfRefFile, parseRef } from '../cache-format/layout.js';
 import { malformedRefResult, MAX_CONFLICTED_REF_BYTES } from '../cache-format/ref-problem.js';
 import { mapWithLimit } from '../cache-format/map-with-limit.js';
-import { usageError } from './command-io.js';
+import { usageError } from './usage-error.js';
 import { gitTopLevel, listTreeFiles, pathInRepository, readObjects, resolveCommit, type GitTreeFile } from './git-objects.js';
 
 /** Where a state comes from. */

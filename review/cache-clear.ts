@@ -4,10 +4,9 @@
  */
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileCacheStore, nodeFileSystem } from '../cache-format/index.js';
+import { FileCacheStore, nodeFileSystem, type CacheLocation } from '../cache-format/index.js';
 import { readdirOrEmpty } from '../cache-format/hit-ledger.js';
 import { BLOBS_FOLDER, REFS_FOLDER } from '../cache-format/layout.js';
-import type { CacheLocation } from './command-io.js';
 import { formatBytes, plural } from './text-format.js';
 
 /** The result of `cache clear`. */
