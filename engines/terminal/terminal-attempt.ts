@@ -23,6 +23,9 @@ import { readScreen, type ScreenElement, type ScreenReading } from './screen-ele
 import { buildTree, NodeIds, nodesOf } from './screen-tree.js';
 import { TerminalProcess, describeExit, type ProgramSpec, type SettleRule } from './terminal-process.js';
 
+/** The stand-in location of every terminal attempt (see {@link TerminalAttempt.location}). */
+export const TERMINAL_LOCATION = 'http://terminal.invalid/';
+
 /** True when a read screen holds something a person could act on: a list, a field, a button or a mark. */
 function hasControl(reading: ScreenReading): boolean {
   return reading.lists.length > 0 || reading.elements.some((element) => element.kind !== 'text');
@@ -67,9 +70,14 @@ export class TerminalAttempt implements EngineInstance {
     };
   }
 
-  /** A terminal has no location: `about:blank`, which the runner's origin policy lets be (the contract's location capability replaces it). */
+  /**
+   * A terminal has no location. Until the contract's location capability lands (a location-less
+   * engine: no routes, no origin policy), it reports one fixed address on the reserved `.invalid`
+   * domain, which nothing resolves and the engine never navigates to, so the cache's routes and
+   * the origin policy see one unchanging place: {@link TERMINAL_LOCATION}.
+   */
   location(): string {
-    return 'about:blank';
+    return TERMINAL_LOCATION;
   }
 
   /** The running program (tests read its pid). */

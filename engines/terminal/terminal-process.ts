@@ -115,6 +115,7 @@ export class TerminalProcess {
   /** False until the program's first output: a program that has not drawn yet has not settled. */
   #wrote = false;
   #exit: { exitCode: number; signal?: number } | undefined;
+  #exitedAt = -Infinity;
   #version = 0;
   #digest = '';
   #dirty = true;
@@ -194,6 +195,7 @@ export class TerminalProcess {
     });
     this.#pty.onExit((event) => {
       this.#exit = event;
+      this.#exitedAt = performance.now();
       this.#dirty = true;
       this.#notify();
     });
@@ -260,7 +262,8 @@ export class TerminalProcess {
 
   /** Whether the output has settled now (the rule in engines/terminal/README.md), with `quietMs` at least. */
   #settled(now: number, quietMs: number): boolean {
-    if (this.#exit !== undefined && this.#pendingWrites === 0) return true;
+    // An ended program is settled once its last output is in: the pty may report the exit before that output arrives.
+    if (this.#exit !== undefined) return this.#pendingWrites === 0 && now - Math.max(this.#lastOutputAt, this.#exitedAt) >= this.#rule.frameQuietMs * 3;
     if (this.#pendingWrites > 0 || this.inFrame || !this.#wrote) return false;
     const quiet = now - Math.max(this.#lastOutputAt, this.#lastInputAt);
     const frameJustEnded = this.#syncUsed && this.#frameEndedAt >= this.#lastOutputAt - 1;
@@ -305,7 +308,7 @@ export class TerminalProcess {
         if (timer !== undefined) clearTimeout(timer);
         const quietLeft = quietMs - (now - Math.max(this.#lastOutputAt, this.#lastInputAt));
         const cursorLeft = this.#cursorVisible ? 0 : this.#rule.cursorGraceMs - (now - this.#cursorHiddenAt);
-        const endedLeft = this.#rule.bareQuietMs - (now - this.#leftFullScreenAt);
+        const endedLeft = this.#exit === undefined ? this.#rule.bareQuietMs - (now - this.#leftFullScreenAt) : this.#rule.frameQuietMs * 3;
         timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 10))));
       };
       if (options.signal?.aborted === true) return abort();

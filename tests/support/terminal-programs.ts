@@ -13,7 +13,7 @@ import { scaledTimeout } from './load-scaled.js';
 export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = join(REPOSITORY_ROOT, 'tests', 'engines', 'terminal', 'fixtures');
 
-/** A bug planted in an order program: a renamed menu item (drift), or the wrong fruit shown (regression). */
+/** A bug planted in an order program: Banana renamed Plantain in the menu (drift), or Apple shown whatever was picked (regression). */
 export type OrderFault = 'none' | 'rename' | 'wrong-fruit';
 
 /** The order script drawn by `ui`. */
@@ -63,6 +63,10 @@ export async function openTerminal(app: TerminalApp, options: TerminalEngineOpti
     await action(instance);
     const deadline = Date.now() + scaledTimeout(10_000);
     let mark = before.mark ?? '';
+    if (until !== undefined) {
+      const now = await instance.observe();
+      if (until(now)) return now;
+    }
     for (;;) {
       const changed = await instance.waitForChange!(mark, { until: 'change', maxMs: scaledTimeout(5000) });
       await instance.waitForChange!(changed.mark, { until: 'quiet', maxMs: scaledTimeout(3000), quietMs: 100 });

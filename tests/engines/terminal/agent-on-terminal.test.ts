@@ -20,7 +20,7 @@ async function terminalScreen(app: TerminalApp, options: Parameters<typeof openT
   const program = await openTerminal(app, options);
   open.push(program);
   await program.settled();
-  return { instance: program.instance, engine: program.engine, origin: 'http://127.0.0.1:9' };
+  return { instance: program.instance, engine: program.engine, origin: 'http://terminal.invalid' };
 }
 
 function toolNames(options: { tools?: ReadonlyArray<{ name: string }> }): string[] {
