@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
-import { auditProjects, mutantVerdict, type AuditPlan } from '../runner/audit-plan.js';
+import { auditProjects, mutantVerdict } from '../runner/audit-mutants.js';
 import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
-import { formatScore, mutantsOf, parseMinScore } from './cache-audit.js';
+import { formatScore, mutantsOf, parseMinScore, type AuditPlan } from './cache-audit.js';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -56,17 +56,16 @@ describe('a mutant verdict', () => {
   });
 });
 
-describe('the audit plan in the config', () => {
+describe('the mutants of the run request in the config', () => {
   it("makes one project per mutant on its target's settings, with its file, title and the mutant as a fixture option", () => {
     const plan: AuditPlan = {
-      version: 1,
       mutants: [
         { id: 'control-1', project: 'web', testId: 'tests/a.e2e.ts::todos › adds (one)', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'none' } },
         { id: 'aaaaaaaaaaaaaaaa-skip-1', project: 'web', testId: 'tests/a.e2e.ts::todos › adds (one)', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'skip-action', action: 0 } },
         { id: 'gone-1', project: 'mobile', testId: 'tests/a.e2e.ts::x', file: 'tests/a.e2e.ts', titlePath: ['x'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'hide-evidence' } },
       ],
     };
-    const projects = auditProjects([{ name: 'web', use: { e2eProject: 'settings' } }], plan);
+    const projects = auditProjects([{ name: 'web', use: { e2eProject: 'settings' } }], plan.mutants);
     expect(projects.map((project) => project.name)).toEqual(['web · audit control-1', 'web · audit aaaaaaaaaaaaaaaa-skip-1']);
     expect(projects[1]!.use).toEqual({ e2eProject: 'settings', e2eMutant: plan.mutants[1] });
     expect(projects[1]!.testMatch.test('/home/me/project/tests/a.e2e.ts')).toBe(true);

@@ -13,8 +13,7 @@ import type { CacheLocation } from '../cache-format/index.js';
 import { splitTestId, TEST_ID_TITLE_SEPARATOR, formatTestId } from '../cache-format/test-id.js';
 import type { StepMutation } from '../contract/mutation.js';
 import { E2EError } from '../errors/index.js';
-import { AUDIT_PLAN_VERSION, mutantProjectName, mutantVerdict, type AuditPlan, type MutantVerdict, type PlannedMutant } from '../runner/audit-plan.js';
-import { ENVIRONMENT } from '../runner/environment.js';
+import { mutantProjectName, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import type { Report, ReportTest } from '../runner/report.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
@@ -24,7 +23,6 @@ import { alignColumns, plural } from '../review/index.js';
 
 /** Where the audit writes, relative to the config's folder. */
 export const AUDIT_REPORT_PATH = join('.e2e', 'audit.json');
-const PLAN_PATH = join('.e2e', 'audit-plan.json');
 /** The mutant run's own report, so `.e2e/report.json` keeps the last real run. */
 const RUN_REPORT_PATH = join('.e2e', 'audit-run.json');
 
@@ -126,6 +124,11 @@ export interface PlanOptions {
   only?: ReadonlySet<string> | undefined;
 }
 
+/** The mutants one audit pass asks its run to replay (the run request carries them): one control run per test, then every entry's mutants. */
+export interface AuditPlan {
+  mutants: PlannedMutant[];
+}
+
 /** The audit's plan and what it was made from. */
 export interface PlannedAudit {
   plan: AuditPlan;
@@ -167,7 +170,7 @@ export async function planAudit(cacheDirectory: string, options: PlanOptions = {
       changes.set(mutant.id, mutant.change);
     }
   }
-  return { plan: { version: AUDIT_PLAN_VERSION, mutants: [...controls.values(), ...mutants] }, entries, changes, blobs };
+  return { plan: { mutants: [...controls.values(), ...mutants] }, entries, changes, blobs };
 }
 
 /** The test of a mutant's project in the report, if the run got to it. */
@@ -280,15 +283,8 @@ export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup,
   const { plan, entries, changes } = planned;
   const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
   if (plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
-  const planPath = resolve(setup.configDir, PLAN_PATH);
-  await writeAtomically(planPath, JSON.stringify(plan));
   const started = performance.now();
-  const run = startRun({
-    ...options,
-    kind: 'replay',
-    cache: true,
-    env: { ...options.env, [ENVIRONMENT.auditPlan]: planPath, [ENVIRONMENT.reportFile]: RUN_REPORT_PATH },
-  });
+  const run = startRun({ ...options, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
   track(run);
   const ran = await run.result;
   const runMs = performance.now() - started;

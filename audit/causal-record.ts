@@ -10,7 +10,7 @@
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { canonicalEncode, FileCacheStore, type ActEntry, type Entry } from '../cache-format/index.js';
-import { readEndFacts, type PlannedMutant } from '../runner/audit-plan.js';
+import { readEndFacts, type PlannedMutant } from '../runner/audit-mutants.js';
 import { amendCausally, type MutantFacts } from './causal-amendment.js';
 import { describeAction } from '../semantics/describe-action.js';
 import type { EndFacts } from '../contract/mutation.js';

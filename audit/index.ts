@@ -5,7 +5,7 @@
  * per test, judges each from the run's report, scores the suite and notes each entry's last
  * audit; `e2e record --audit` then ties each end outcome to the actions whose mutants removed
  * it (causal end checks) and audits again. How an attempt applies a mutant is the runner's,
- * the cache's and the engine's job (`runner/audit-plan.ts`, `contract/mutation.ts`,
+ * the cache's and the engine's job (`runner/audit-mutants.ts`, `contract/mutation.ts`,
  * `engines/web/page-mutations.ts`).
  */
 export { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditHandle, type AuditOptions, type AuditResult } from './cache-audit.js';

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, type CommanderError } from 'commander';
 import { isE2EError, messageOf } from '../errors/index.js';
 import { parseMinScore, renderAudit, renderAuditJson, renderCausalAudit, startAudit, startCausalAudit, type AuditHandle, type AuditOptions, type AuditResult } from '../audit/index.js';
-import { ENVIRONMENT } from '../runner/environment.js';
 import { e2eVersion } from '../runner/attempt-cache-host.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
@@ -123,7 +122,7 @@ for (const spec of RUN_COMMANDS) {
       // `e2e record` learns from its own run whether the config asks for causal end checks.
       const probeFolder = spec.audit ? await mkdtemp(join(tmpdir(), 'e2e-record-')) : undefined;
       const probePath = probeFolder === undefined ? undefined : join(probeFolder, 'config.json');
-      if (probePath !== undefined) options.env = { ...process.env, [ENVIRONMENT.configProbeFile]: probePath };
+      if (probePath !== undefined) options.configProbe = probePath;
       const run = startRun(options);
       const onInterrupt = () => run.interrupt();
       process.on('SIGINT', onInterrupt);

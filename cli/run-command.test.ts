@@ -11,7 +11,8 @@ import { outcomeOfExitClass } from '../launch/command-outcome.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
 import { findConfigFile } from '../launch/project-config.js';
-import { cacheEnvironment, playwrightArguments, startRun, type RunCommandOptions } from '../launch/run-command.js';
+import { playwrightArguments, runRequestOf, startRun, type RunCommandOptions } from '../launch/run-command.js';
+import { CACHE_MODE_VARIABLE, parseRunRequest, requestFromVariables } from '../runner/run-request.js';
 
 let folder: string;
 
@@ -71,15 +72,35 @@ describe('e2e run', () => {
     expect(findConfigFile(folder, undefined)).toBe(join(folder, 'e2e.config.ts'));
   });
 
-  it('carries each command\'s cache modes to the runner: record read-write, replay model-free, run as configured', () => {
-    expect(cacheEnvironment({ ...options, kind: 'record' })).toEqual({ env: { E2E_CACHE_MODE: 'read-write' } });
-    expect(cacheEnvironment({ ...options, kind: 'replay' })).toEqual({ env: { E2E_CACHE_MODE: 'read-only', E2E_CACHE_STRICT: '1', E2E_REPLAY: '1' } });
-    expect(cacheEnvironment({ ...options, kind: 'run' })).toEqual({ env: {} });
-    expect(cacheEnvironment({ ...options, cache: false })).toEqual({ env: { E2E_CACHE_MODE: 'off' } });
-    expect(cacheEnvironment({ ...options, strictCache: true })).toEqual({ env: { E2E_CACHE_STRICT: '1' } });
-    expect(cacheEnvironment({ ...options, propose: 'proposals' })).toEqual({ env: { E2E_CACHE_MODE: 'read-only', E2E_PROPOSE_DIR: '/project/proposals' } });
-    expect(cacheEnvironment({ ...options, propose: 'proposals', cache: false })).toMatchObject({ problem: expect.stringContaining('--no-cache') as string });
-    expect(cacheEnvironment({ ...options, kind: 'record', propose: 'proposals' })).toMatchObject({ problem: expect.stringContaining('e2e run --propose') as string });
+  it("asks the runner for each command's cache modes in one request: record read-write, replay model-free, run as configured", () => {
+    const request = (over: Partial<RunCommandOptions>) => {
+      const asked = runRequestOf({ ...options, ...over });
+      if ('problem' in asked) throw new Error(asked.problem);
+      return asked.request;
+    };
+    expect(request({ kind: 'record' })).toEqual({ version: 1, cache: { mode: 'read-write', strict: false }, modelFree: false, debug: false });
+    expect(request({ kind: 'replay' })).toEqual({ version: 1, cache: { mode: 'read-only', strict: true }, modelFree: true, debug: false });
+    expect(request({ kind: 'run' })).toEqual({ version: 1, cache: { strict: false }, modelFree: false, debug: false });
+    expect(request({ cache: false }).cache).toEqual({ mode: 'off', strict: false });
+    expect(request({ strictCache: true, debug: true })).toMatchObject({ cache: { strict: true }, debug: true });
+    expect(request({ propose: 'proposals' }).cache).toEqual({ mode: 'read-only', strict: false, proposals: '/project/proposals' });
+    expect(request({ kind: 'replay', propose: 'proposals' }).cache).toEqual({ mode: 'read-only', strict: true, proposals: '/project/proposals' });
+    expect(runRequestOf({ ...options, propose: 'proposals', cache: false })).toMatchObject({ problem: expect.stringContaining('--no-cache') as string });
+    expect(runRequestOf({ ...options, kind: 'record', propose: 'proposals' })).toMatchObject({ problem: expect.stringContaining('e2e run --propose') as string });
+  });
+
+  it("is the same request as plain Playwright's E2E_REPLAY=1 for `e2e replay`, and every request it writes reads back", () => {
+    const replay = runRequestOf({ ...options, kind: 'replay' });
+    expect(replay).toEqual({ request: requestFromVariables({ E2E_REPLAY: '1' }) });
+    // `e2e run` reads the documented variables as plain Playwright does; record and replay say what they want.
+    expect(runRequestOf({ ...options, env: { [CACHE_MODE_VARIABLE]: 'off' } })).toMatchObject({ request: { cache: { mode: 'off' } } });
+    expect(runRequestOf({ ...options, kind: 'record', env: { E2E_REPLAY: '1' } })).toMatchObject({ request: { modelFree: false, cache: { mode: 'read-write' } } });
+    expect(runRequestOf({ ...options, env: { [CACHE_MODE_VARIABLE]: 'sometimes' } })).toMatchObject({ problem: expect.stringContaining('read-write, read-only or off') as string });
+    for (const kind of ['run', 'record', 'replay'] as const) {
+      const asked = runRequestOf({ ...options, kind, propose: kind === 'record' ? undefined : 'proposals', debug: true }, '/project/.e2e/audit-run.json');
+      if ('problem' in asked) throw new Error(asked.problem);
+      expect(parseRunRequest(JSON.stringify(asked.request))).toEqual({ kind: 'request', request: asked.request });
+    }
   });
 
   it('maps every outcome to the exit code of DESIGN §3', () => {

@@ -13,11 +13,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ENVIRONMENT } from '../runner/environment.js';
 import { DEFAULT_REPORT_PATH } from '../runner/project-paths.js';
+import { PLAIN_RUN_REQUEST } from '../runner/run-request.js';
 import { findBlobReports, stageBlobReports } from './blob-reports.js';
 import { loadableConfig } from './plain-config.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
+import { writeRunRequest } from './run-request-file.js';
 import { conclude, reportStamp, withE2EReporters, type RunCommandResult } from './run-command.js';
 
 /** Options of `e2e merge-reports`. */
@@ -53,23 +54,24 @@ export async function mergeReports(options: MergeReportsOptions): Promise<RunCom
   if (blobs.kind === 'invalid') return { outcome: 'configuration', message: `${blobs.error.code}: ${blobs.error.message}` };
 
   const configDir = dirname(configPath);
-  const reportPath = resolve(configDir, options.env[ENVIRONMENT.reportFile] ?? DEFAULT_REPORT_PATH);
-  const failurePath = join(configDir, '.e2e', 'run-failure.json');
+  const reportPath = resolve(configDir, DEFAULT_REPORT_PATH);
   const previousReport = await reportStamp(reportPath);
-  await rm(failurePath, { force: true });
+  // A merge asks nothing of the modes; its request says so, and where a config failure goes.
+  const written = await writeRunRequest(PLAIN_RUN_REQUEST);
   const staging = await mkdtemp(join(tmpdir(), 'e2e-merge-'));
   const loadable = await loadableConfig(configPath);
   try {
     await stageBlobReports(blobs.files, staging);
-    const env: Record<string, string | undefined> = { ...options.env, [ENVIRONMENT.failureFile]: failurePath };
+    const env: Record<string, string | undefined> = { ...options.env, ...written.variables };
     const exit = await new Promise<{ code: number | null; interrupted: boolean }>((resolveExit) => {
       const child = spawn(process.execPath, [playwrightCli(configPath), ...mergeArguments(loadable.path, staging, options.reporter)], { cwd: options.cwd, env, stdio: 'inherit' });
       child.on('error', () => resolveExit({ code: 1, interrupted: false }));
       child.on('exit', (code, signal) => resolveExit({ code, interrupted: signal === 'SIGINT' }));
     });
-    return await conclude(reportPath, failurePath, exit, previousReport);
+    return await conclude(reportPath, written.failurePath, exit, previousReport);
   } finally {
     await loadable.dispose();
     await rm(staging, { recursive: true, force: true });
+    await written.dispose();
   }
 }

@@ -15,10 +15,11 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { E2EError } from '../errors/index.js';
-import { ENVIRONMENT } from '../runner/environment.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HITS_DIR } from '../runner/project-paths.js';
+import { PLAIN_RUN_REQUEST } from '../runner/run-request.js';
 import type { CacheLocation } from '../cache-format/index.js';
 import { loadableConfig } from './plain-config.js';
+import { writeRunRequest } from './run-request-file.js';
 
 /** Config file names looked for in the working folder, in order. */
 export const CONFIG_FILE_NAMES = ['e2e.config.ts', 'e2e.config.mts', 'e2e.config.js', 'e2e.config.mjs'] as const;
@@ -125,10 +126,11 @@ async function probeConfig(configPath: string, cwd: string, env: Readonly<Record
   const folder = await mkdtemp(join(tmpdir(), 'e2e-config-'));
   const output = join(folder, 'probe.json');
   const loadable = await loadableConfig(configPath);
+  const written = await writeRunRequest({ ...PLAIN_RUN_REQUEST, configProbe: output });
   try {
     const args = [playwrightCli(configPath), 'test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', loadable.path, NO_TEST_FILE];
     const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
-      const child = spawn(process.execPath, args, { cwd, env: { ...env, [ENVIRONMENT.configProbeFile]: output }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, args, { cwd, env: { ...env, ...written.variables }, stdio: ['ignore', 'ignore', 'pipe'] });
       const chunks: Buffer[] = [];
       child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
       child.on('error', reject);
@@ -147,5 +149,6 @@ async function probeConfig(configPath: string, cwd: string, env: Readonly<Record
   } finally {
     await loadable.dispose();
     await rm(folder, { recursive: true, force: true });
+    await written.dispose();
   }
 }

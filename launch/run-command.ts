@@ -1,17 +1,17 @@
 /**
  * `e2e run`, `e2e record` and `e2e replay`: run Playwright Test on the e2e config in a child
- * process, pass the cache modes through environment variables, and read `.e2e/report.json`
- * to decide the outcome. `record` forces the cache read-write; `replay` makes the run
- * model-free (read-only, strict, no model, judge or executor); `run` keeps the configured
- * mode. The first interrupt is forwarded so Playwright finishes cleanly and writes the
- * report; a second one stops the child at once.
+ * process, hand it what the command asks in one run request (`runner/run-request.ts`), and
+ * read `.e2e/report.json` to decide the outcome. `record` forces the cache read-write; `replay`
+ * makes the run model-free (read-only, strict, no model, judge or executor); `run` keeps the
+ * configured mode. The first interrupt is forwarded so Playwright finishes cleanly and writes
+ * the report; a second one stops the child at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exitClassOf, isErrorCode } from '../errors/index.js';
-import { ENVIRONMENT } from '../runner/environment.js';
+import { exitClassOf, isE2EError, isErrorCode } from '../errors/index.js';
+import type { PlannedMutant } from '../runner/audit-mutants.js';
 import { parseReport, type Report, type ReportReadResult } from '../runner/report.js';
 import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
 import { outcomeOfExitClass, type CommandOutcome } from './command-outcome.js';
@@ -19,6 +19,8 @@ import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProbl
 import { loadableConfig } from './plain-config.js';
 import { MODEL_VARIABLES_TEXT, missingProviderPackages, missingProviderProblem } from './provider-packages.js';
 import { environmentHints } from '../runner/environment-hints.js';
+import { requestFromVariables, RUN_REQUEST_VERSION, type RunRequest } from '../runner/run-request.js';
+import { writeRunRequest } from './run-request-file.js';
 
 /** Which command runs the tests. */
 export type RunKind = 'run' | 'record' | 'replay';
@@ -48,6 +50,12 @@ export interface RunCommandOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Where Playwright's stdout goes: ours (default), or our stderr so stdout holds only a command's JSON (`cache audit --json`). */
   childStdout?: 'stdout' | 'stderr' | undefined;
+  /** The report file, relative to the config's folder (default `.e2e/report.json`); the audit's mutant run writes its own. */
+  reportFile?: string | undefined;
+  /** `e2e cache audit`: the mutants the run replays, one Playwright project each. */
+  mutants?: PlannedMutant[] | undefined;
+  /** Where the run's reporter writes the config probe (absolute): `e2e record` learns `cache.audit` this way. */
+  configProbe?: string | undefined;
 }
 
 /** How a run ended. */
@@ -67,27 +75,37 @@ export interface RunHandle {
 }
 
 /**
- * The environment variables that carry the command's cache modes to the runner, or a usage
- * problem. `record`: read-write. `replay`: read-only, strict and model-free. `run`: the
- * configured mode, `off` with `--no-cache`, read-only with `--propose`.
+ * What the command asks of the run, or a usage problem. `record`: read-write. `replay`:
+ * read-only, strict and model-free. `run`: the configured mode (with the variables of its
+ * environment that plain `npx playwright test` reads, `requestFromVariables`), `off` with
+ * `--no-cache`, read-only with `--propose`. `--strict-cache` makes any of them strict.
  */
-export function cacheEnvironment(options: RunCommandOptions): { env: Record<string, string> } | { problem: string } {
+export function runRequestOf(options: RunCommandOptions, report?: string): { request: RunRequest } | { problem: string } {
   const kind = options.kind ?? 'run';
-  const env: Record<string, string> = {};
   if (options.propose !== undefined) {
     if (!options.cache) return { problem: '--propose writes recordings aside from the cache; it cannot be combined with --no-cache.' };
     if (kind === 'record') return { problem: '`e2e record` writes the cache itself; use `e2e run --propose <dir>` to write recordings aside.' };
-    env[ENVIRONMENT.proposeDir] = resolve(options.cwd, options.propose);
   }
-  if (kind === 'record') env[ENVIRONMENT.cacheMode] = 'read-write';
-  else if (kind === 'replay') {
-    env[ENVIRONMENT.cacheMode] = 'read-only';
-    env[ENVIRONMENT.cacheStrict] = '1';
-    env[ENVIRONMENT.replay] = '1';
-  } else if (!options.cache) env[ENVIRONMENT.cacheMode] = 'off';
-  else if (options.propose !== undefined) env[ENVIRONMENT.cacheMode] = 'read-only';
-  if (options.strictCache === true) env[ENVIRONMENT.cacheStrict] = '1';
-  return { env };
+  let request: RunRequest;
+  if (kind === 'record') request = { version: RUN_REQUEST_VERSION, cache: { mode: 'read-write', strict: false }, modelFree: false, debug: false };
+  else if (kind === 'replay') request = { version: RUN_REQUEST_VERSION, cache: { mode: 'read-only', strict: true }, modelFree: true, debug: false };
+  else {
+    try {
+      request = requestFromVariables(options.env);
+    } catch (error) {
+      if (isE2EError(error)) return { problem: error.message };
+      throw error;
+    }
+    if (!options.cache) request.cache.mode = 'off';
+    else if (options.propose !== undefined) request.cache.mode = 'read-only';
+  }
+  if (options.propose !== undefined) request.cache.proposals = resolve(options.cwd, options.propose);
+  if (options.strictCache === true) request.cache.strict = true;
+  request.debug = options.debug;
+  if (report !== undefined) request.report = report;
+  if (options.configProbe !== undefined) request.configProbe = options.configProbe;
+  if (options.mutants !== undefined) request.mutants = options.mutants;
+  return { request };
 }
 
 const OUR_REPORTER = fileURLToPath(new URL('../runner/reporter.js', import.meta.url));
@@ -221,38 +239,40 @@ export function startRun(options: RunCommandOptions): RunHandle {
     const problem = missingProviderProblem(missingProviders, (file) => relative(options.cwd, file) || file);
     return { result: Promise.resolve({ outcome: 'configuration', message: `MODEL_UNAVAILABLE: ${problem}` }), interrupt: () => undefined };
   }
-  const modes = cacheEnvironment(options);
-  if ('problem' in modes) return { result: Promise.resolve({ outcome: 'configuration', message: `error: ${modes.problem}` }), interrupt: () => undefined };
   const configDir = dirname(configPath);
-  const reportPath = resolve(configDir, options.env[ENVIRONMENT.reportFile] ?? DEFAULT_REPORT_PATH);
-  const failurePath = join(configDir, '.e2e', 'run-failure.json');
+  const reportPath = resolve(configDir, options.reportFile ?? DEFAULT_REPORT_PATH);
+  const asked = runRequestOf(options, options.reportFile === undefined ? undefined : reportPath);
+  if ('problem' in asked) return { result: Promise.resolve({ outcome: 'configuration', message: `error: ${asked.problem}` }), interrupt: () => undefined };
   let child: ChildProcess | undefined;
   let interrupts = 0;
   let forceStop: (() => void) | undefined;
 
   const result = (async (): Promise<RunCommandResult> => {
     const previousReport = await reportStamp(reportPath);
-    await rm(failurePath, { force: true });
     // fd 3 is a pipe only the CLI holds open: when the CLI dies (even by SIGKILL), the run sees it close and stops.
-    const env: Record<string, string | undefined> = { ...options.env, ...modes.env, [ENVIRONMENT.failureFile]: failurePath, [ENVIRONMENT.parentPipe]: '3' };
-    if (options.debug) env[ENVIRONMENT.debug] = '1';
-    const loadable = await loadableConfig(configPath);
-    const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, loadable.path)], {
-      cwd: options.cwd,
-      env,
-      stdio: ['inherit', options.childStdout === 'stderr' ? process.stderr : 'inherit', 'inherit', 'pipe'],
-      // Own process group: a terminal's Ctrl-C reaches us once and we forward it once.
-      detached: true,
-    });
-    child = started;
-    const exit = await new Promise<{ code: number | null; interrupted: boolean }>((resolveExit) => {
-      forceStop = () => resolveExit({ code: null, interrupted: true });
-      started.on('error', () => resolveExit({ code: 1, interrupted: interrupts > 0 }));
-      started.on('exit', (code) => resolveExit({ code, interrupted: interrupts > 0 }));
-    });
-    await loadable.dispose();
-    if (listsOnly(options)) return concludeListing(failurePath, exit);
-    return withEnvironmentHints(await conclude(reportPath, failurePath, exit, previousReport), options.env);
+    const written = await writeRunRequest({ ...asked.request, parentPipe: 3 });
+    try {
+      const env: Record<string, string | undefined> = { ...options.env, ...written.variables };
+      const loadable = await loadableConfig(configPath);
+      const started = spawn(process.execPath, [playwrightCli(configPath), ...playwrightArguments(options, loadable.path)], {
+        cwd: options.cwd,
+        env,
+        stdio: ['inherit', options.childStdout === 'stderr' ? process.stderr : 'inherit', 'inherit', 'pipe'],
+        // Own process group: a terminal's Ctrl-C reaches us once and we forward it once.
+        detached: true,
+      });
+      child = started;
+      const exit = await new Promise<{ code: number | null; interrupted: boolean }>((resolveExit) => {
+        forceStop = () => resolveExit({ code: null, interrupted: true });
+        started.on('error', () => resolveExit({ code: 1, interrupted: interrupts > 0 }));
+        started.on('exit', (code) => resolveExit({ code, interrupted: interrupts > 0 }));
+      });
+      await loadable.dispose();
+      if (listsOnly(options)) return await concludeListing(written.failurePath, exit);
+      return withEnvironmentHints(await conclude(reportPath, written.failurePath, exit, previousReport), options.env);
+    } finally {
+      await written.dispose();
+    }
   })();
 
   return {

@@ -2,7 +2,7 @@
  * A Playwright Test reporter that only reads the loaded config: the CLI runs Playwright in
  * list mode with it and a filter that matches no file, so the config is evaluated (as a run
  * would evaluate it) without loading a test, and the e2e settings the CLI needs (the config's
- * folder and the cache folder) come back as JSON in the file named by `E2E_CONFIG_PROBE_FILE`.
+ * folder and the cache folder) come back as JSON in the file the run request names (`configProbe`).
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -30,7 +30,7 @@ export function configProbeOf(config: FullConfig): ConfigProbe {
   return { configDir, cacheDirectory: resolve(configDir, settings?.cache.dir ?? DEFAULT_CACHE_DIR), recordAudit: settings?.cache.audit === 'record' };
 }
 
-/** Write the probe where `E2E_CONFIG_PROBE_FILE` says, if it says (a run's reporter does it too, so `e2e record` learns the settings without another load). */
+/** Write the probe where the run request's `configProbe` says, if it says (a run's reporter does it too, so `e2e record` learns the settings without another load). */
 export function writeConfigProbe(config: FullConfig): void {
   const path = readConfigProbeFile();
   if (path !== undefined) writeFileSync(path, JSON.stringify(configProbeOf(config)));

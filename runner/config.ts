@@ -13,8 +13,9 @@ import { refuseUnsafeSecrets } from '../secrets/redactable-secret.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
 import { isProjectTool, type ProjectTool } from '../executor/define-tool.js';
-import { processVariables, reportConfigFailure, runEnvironmentOf, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
-import { auditProjects, readAuditPlan } from './audit-plan.js';
+import { processVariables, reportConfigFailure, runEnvironmentOf, runRequest, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
+import { requestFromVariables, type RunRequest } from './run-request.js';
+import { auditProjects } from './audit-mutants.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type TargetSettings, type WorkerSettings } from './settings.js';
 
@@ -341,12 +342,13 @@ function reportersFor(reporter: PlaywrightTestConfig['reporter']): ReporterDescr
 
 /**
  * Validate the e2e options and turn them into a Playwright Test config, reading nothing but
- * its arguments: `variables` is the environment (`process.env` in a run) the CLI's modes and
- * `E2E_SECRET_*` values come from. No side effects; the run's live ones (output redaction,
- * browser discovery, the video check) belong to the runner entry (`run-entry.ts`).
- * Throws `INVALID_CONFIG` naming the key and the nearest valid one.
+ * its arguments (no file, no `process.env`): `request` is what the CLI asked of the run
+ * (`run-request.ts`; by default the one plain `npx playwright test` makes of `variables`), and
+ * `variables` the environment `CI` and the `E2E_SECRET_*` values come from. No side effects; the
+ * run's live ones (output redaction, browser discovery, the video check) belong to the runner
+ * entry (`run-entry.ts`). Throws `INVALID_CONFIG` naming the key and the nearest valid one.
  */
-export function resolveConfig(options: E2EConfig, variables: EnvironmentVariables): PlaywrightTestConfig {
+export function resolveConfig(options: E2EConfig, variables: EnvironmentVariables, request: RunRequest = requestFromVariables(variables)): PlaywrightTestConfig {
   if (typeof options !== 'object' || options === null) throw configError('defineConfig takes an object.');
   checkProjects(options as unknown as Record<string, unknown>);
   const parsed = configSchema.safeParse(options);
@@ -358,12 +360,12 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
   const agents = Object.fromEntries(agentEntries.map(([name, entry]) => [name, resolveAgent(name, entry)]));
   const defaultAgent = 'default' in agents ? 'default' : agentEntries[0]![0];
   const cache: CacheSettings = {
-    mode: environment.cacheMode ?? config.cache?.mode ?? (environment.ci ? 'read-only' : 'read-write'),
+    mode: request.cache.mode ?? config.cache?.mode ?? (environment.ci ? 'read-only' : 'read-write'),
     dir: config.cache?.dir ?? DEFAULT_CACHE_DIR,
-    strict: environment.cacheStrict || (config.cache?.strict ?? false),
+    strict: request.cache.strict || (config.cache?.strict ?? false),
     audit: config.cache?.audit ?? 'off',
   };
-  if (environment.proposeDir !== undefined) cache.proposals = environment.proposeDir;
+  if (request.cache.proposals !== undefined) cache.proposals = request.cache.proposals;
   const definitions = resolveSecrets(config.secrets, variables);
   refuseUnsafeSecrets([
     ...Object.entries(definitions).map(([name, definition]) => [name, definition.value] as const),
@@ -388,8 +390,8 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
       cache,
       secrets,
       origins,
-      debug: environment.debug,
-      modelFree: environment.modelFree,
+      debug: request.debug,
+      modelFree: request.modelFree,
     };
     const worker: WorkerSettings = { engine: target.engine, secrets };
     return { name, use: { ...userUse, [PROJECT_OPTION]: settings, [WORKER_OPTION]: worker } };
@@ -404,8 +406,8 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     outputDir: options.outputDir ?? DEFAULT_OUTPUT_DIR,
     reporter: reportersFor(options.reporter),
-    // `e2e cache audit`: the run replays the plan's mutants, one project each.
-    projects: environment.auditPlan === undefined ? projects : auditProjects(projects, readAuditPlan(environment.auditPlan)),
+    // `e2e cache audit`: the run replays the request's mutants, one project each.
+    projects: request.mutants === undefined ? projects : auditProjects(projects, request.mutants),
   };
 }
 
@@ -416,7 +418,7 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
  */
 export function defineConfig(options: E2EConfig): PlaywrightTestConfig {
   try {
-    return resolveConfig(options, processVariables());
+    return resolveConfig(options, processVariables(), runRequest());
   } catch (error) {
     if (isE2EError(error)) reportConfigFailure({ code: error.code, message: error.message });
     throw error;

@@ -4,6 +4,7 @@
  * a typo otherwise shows only as "no model configured". Pure: the caller passes its environment.
  */
 import { nearestName } from '../errors/index.js';
+import { CACHE_MODE_VARIABLE, REPLAY_VARIABLE } from './run-request.js';
 
 /** The variables the CLI, the runner and the config `e2e init` writes read by name. */
 export const KNOWN_VARIABLES: readonly string[] = [
@@ -13,12 +14,8 @@ export const KNOWN_VARIABLES: readonly string[] = [
   'E2E_OPENAI_COMPATIBLE_KEY',
   'E2E_MODEL',
   'E2E_CHROMIUM_PATH',
-  'E2E_CACHE_MODE',
-  'E2E_CACHE_STRICT',
-  'E2E_DEBUG',
-  'E2E_REPLAY',
-  'E2E_PROPOSE_DIR',
-  'E2E_REPORT_FILE',
+  CACHE_MODE_VARIABLE,
+  REPLAY_VARIABLE,
 ];
 
 /** Families a near miss must belong to, so unrelated variables are never questioned. */

@@ -1,43 +1,32 @@
 /**
  * The runner entry's window on the process (STYLE 9): the only runner module that reads
  * `process.env` or writes to the console. Everything else receives these values as
- * arguments. The CLI passes its modes to Playwright Test through these variables.
+ * arguments. What the CLI asks of a run comes in one request file (`run-request.ts`), read
+ * here once per process; plain `npx playwright test` has none, and its two documented
+ * variables become the same request.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Logger } from '../contract/logger.js';
+import { E2EError } from '../errors/index.js';
 import { createSecretRedactor, type SecretRedactor } from '../secrets/redactor.js';
 import { environmentVariableFor } from '../secrets/vault.js';
 import type { CacheMode } from '../contract/cache-outcome.js';
 import { visibleLines, visibleText } from '../semantics/visible-text.js';
 import { FAILURE_SNAPSHOT_SWITCH } from './playwright-internals.js';
+import { MAX_RUN_REQUEST_BYTES, parseRunRequest, requestFromVariables, runRequestError, RUN_REQUEST_VARIABLE, type RunRequest } from './run-request.js';
 
-/** Environment variables the CLI sets for a run. */
+/** Environment variables of a run besides the request (process plumbing, not what the CLI asks). */
 export const ENVIRONMENT = {
-  /** `read-write` | `read-only` | `off`: overrides the configured cache mode. */
-  cacheMode: 'E2E_CACHE_MODE',
-  /** `1`: a step whose entry no longer replays fails `REPLAY_STALE` (`--strict-cache`, `e2e replay`). */
-  cacheStrict: 'E2E_CACHE_STRICT',
-  /** `1`: model-free (`e2e replay`): no agent model, judge or executor runs; only the cache finishes steps. Alone (as with plain `npx playwright test`) it also makes the cache read-only and strict, as `e2e replay` does. */
-  replay: 'E2E_REPLAY',
-  /** Absolute folder where a read-only run writes new and healed recordings (`--propose <dir>`). */
-  proposeDir: 'E2E_PROPOSE_DIR',
-  /** `1`: attach transcripts and print debug lines. */
-  debug: 'E2E_DEBUG',
-  /** Path where a config failure is written as JSON `{ code, message }` for the CLI. */
-  failureFile: 'E2E_FAILURE_FILE',
-  /** Path of the report file, overriding `.e2e/report.json`. */
-  reportFile: 'E2E_REPORT_FILE',
-  /** Path where the config probe reporter writes the loaded config's e2e folders (for the cache commands). */
-  configProbeFile: 'E2E_CONFIG_PROBE_FILE',
-  /** File descriptor of a pipe from the CLI: when it closes, the CLI is gone and the run stops. */
-  parentPipe: 'E2E_PARENT_PIPE_FD',
+  /** The request file (absolute path) the CLI wrote for this run (`run-request.ts`). */
+  runRequest: RUN_REQUEST_VARIABLE,
   /** `1`: the run's main process found no ffmpeg for Playwright's video, so workers resolve the config with video off. */
   videoUnavailable: 'E2E_VIDEO_UNAVAILABLE',
-  /** Path of the audit plan (`e2e cache audit`): each mutant becomes a project of the run. */
-  auditPlan: 'E2E_AUDIT_PLAN',
 } as const;
+
+/** Name of the file, beside the request file, where a config failure is written as JSON `{ code, message }` for the CLI. */
+export const FAILURE_FILE_NAME = 'failure.json';
 
 /** The process environment as the config reads it: variable name → value. */
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -51,11 +40,15 @@ const ORPHAN_GRACE_MS = 10_000;
  * First an interrupt (the run ends cleanly, the cache unchanged), then a kill after a grace.
  */
 export function stopWithParent(): void {
-  const value = process.env[ENVIRONMENT.parentPipe];
-  // Workers are forked later with this environment, and their fd 3 is Playwright's IPC channel.
-  delete process.env[ENVIRONMENT.parentPipe];
-  const fd = value === undefined ? Number.NaN : Number(value);
-  if (!Number.isInteger(fd) || fd < 3 || process.send !== undefined) return;
+  let fd: number | undefined;
+  try {
+    fd = runRequest().parentPipe;
+  } catch {
+    // An unusable request already failed the config load, which reports it.
+    return;
+  }
+  // Workers read the same request, and their fd 3 is Playwright's IPC channel.
+  if (fd === undefined || process.send !== undefined) return;
   let socket: Socket;
   try {
     socket = new Socket({ fd, readable: true, writable: false });
@@ -82,49 +75,23 @@ export function stopWithParent(): void {
   socket.unref();
 }
 
-export type { CacheMode };
+export type { CacheMode, RunRequest };
 
-/** What a run takes from the environment. */
+/** What a run takes from the environment itself (what the CLI asks is the {@link RunRequest}). */
 export interface RunEnvironment {
-  /** The cache mode the CLI asked for, if any. */
-  cacheMode: CacheMode | undefined;
-  /** True when the CLI asked for strict cache use. */
-  cacheStrict: boolean;
-  /** True for a model-free run (`e2e replay`). */
-  modelFree: boolean;
-  /** The proposal folder of `--propose <dir>`, if any. */
-  proposeDir: string | undefined;
-  debug: boolean;
   /** True when `CI` is set (the default cache mode becomes read-only). */
   ci: boolean;
-  reportFile: string | undefined;
-  /** The audit plan's path (`e2e cache audit`), if any. */
-  auditPlan: string | undefined;
   /** Variables the browser discovery reads (`E2E_CHROMIUM_PATH`, `PATH`, and where Playwright keeps its browsers and ffmpeg). */
   browser: Readonly<Record<string, string | undefined>>;
   /** True when the run's main process found that Playwright cannot record video here. */
   videoUnavailable: boolean;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
-}
-
 /** What a run takes from `variables` (pure: the caller passes `process.env` or a test's own table). */
 export function runEnvironmentOf(variables: EnvironmentVariables): RunEnvironment {
-  const mode = variables[ENVIRONMENT.cacheMode];
   const ci = variables['CI'];
-  const modelFree = variables[ENVIRONMENT.replay] === '1';
   return {
-    // Model-free replay writes nothing and never asks a model to heal, whoever started the run.
-    cacheMode: mode === 'read-write' || mode === 'read-only' || mode === 'off' ? mode : modelFree ? 'read-only' : undefined,
-    cacheStrict: variables[ENVIRONMENT.cacheStrict] === '1' || modelFree,
-    modelFree,
-    proposeDir: nonEmpty(variables[ENVIRONMENT.proposeDir]),
-    debug: variables[ENVIRONMENT.debug] === '1',
     ci: ci !== undefined && ci !== '' && ci !== 'false',
-    reportFile: variables[ENVIRONMENT.reportFile],
-    auditPlan: nonEmpty(variables[ENVIRONMENT.auditPlan]),
     browser: {
       E2E_CHROMIUM_PATH: variables['E2E_CHROMIUM_PATH'],
       PATH: variables['PATH'],
@@ -142,6 +109,43 @@ export function readRunEnvironment(): RunEnvironment {
   return runEnvironmentOf(process.env);
 }
 
+/** This process's request, read once: `{ request }`, or the error every reader of it throws. */
+let processRequest: { request: RunRequest } | { error: E2EError } | undefined;
+
+/** The request of a file path: read (size-capped), parsed and validated; an unusable one throws `INVALID_CONFIG`. */
+function readRequestFile(path: string): RunRequest {
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_RUN_REQUEST_BYTES) throw runRequestError(path, { kind: 'invalid', reason: `it is larger than ${MAX_RUN_REQUEST_BYTES} bytes` });
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof E2EError) throw error;
+    throw new E2EError('INVALID_CONFIG', `The run request ${path} (${RUN_REQUEST_VARIABLE}) cannot be read; start the run with \`e2e run\`, \`e2e record\` or \`e2e replay\`, or unset ${RUN_REQUEST_VARIABLE}.`);
+  }
+  const read = parseRunRequest(text);
+  if (read.kind !== 'request') throw runRequestError(path, read);
+  return read.request;
+}
+
+/**
+ * What the CLI asked of this run: the request file named by `E2E_RUN_REQUEST`, read and
+ * validated once per process; without one (plain `npx playwright test`) the request the
+ * documented variables make. An unusable request throws `INVALID_CONFIG`, every time it is asked for.
+ */
+export function runRequest(): RunRequest {
+  if (processRequest === undefined) {
+    try {
+      const path = process.env[RUN_REQUEST_VARIABLE];
+      processRequest = { request: path === undefined || path === '' ? requestFromVariables(process.env) : readRequestFile(path) };
+    } catch (error) {
+      if (!(error instanceof E2EError)) throw error;
+      processRequest = { error };
+    }
+  }
+  if ('error' in processRequest) throw processRequest.error;
+  return processRequest.request;
+}
+
 /** This process's environment variables, for the runner entry and `defineConfig`. */
 export function processVariables(): EnvironmentVariables {
   return process.env;
@@ -149,7 +153,7 @@ export function processVariables(): EnvironmentVariables {
 
 /** Where the config probe reporter writes, when the CLI asked it to. */
 export function readConfigProbeFile(): string | undefined {
-  return nonEmpty(process.env[ENVIRONMENT.configProbeFile]);
+  return runRequest().configProbe;
 }
 
 /**
@@ -179,8 +183,10 @@ export function secretValuesFromEnvironment(variables: EnvironmentVariables = pr
  * nothing else of e2e (no reporter, no fixture) that could report it.
  */
 export function reportConfigFailure(failure: { code: string; message: string }): void {
-  const path = process.env[ENVIRONMENT.failureFile];
-  if (path === undefined || path === '') return;
+  // Beside the request file, so a request that does not read can still be reported.
+  const request = process.env[RUN_REQUEST_VARIABLE];
+  if (request === undefined || request === '') return;
+  const path = join(dirname(request), FAILURE_FILE_NAME);
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, JSON.stringify(failure));

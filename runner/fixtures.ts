@@ -29,7 +29,7 @@ import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
-import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-plan.js';
+import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, readRunEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -89,7 +89,7 @@ export interface E2EOptions {
    * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
    */
   agentContext: string | undefined;
-  /** Internal: the mutant this project replays (`e2e cache audit`, see audit-plan.ts). */
+  /** Internal: the mutant this project replays (`e2e cache audit`, see audit-mutants.ts). */
   e2eMutant: PlannedMutant | undefined;
 }
 

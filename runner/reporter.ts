@@ -18,7 +18,7 @@ import { redactDeep } from '../secrets/redactor.js';
 import { SecretVault, type SecretDefinition } from '../secrets/vault.js';
 import { writeConfigProbe } from './config-probe-reporter.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, readRunEnvironment, reportConfigFailure, secretValuesFromEnvironment, stopWithParent } from './environment.js';
+import { printLines, reportConfigFailure, runRequest, secretValuesFromEnvironment, stopWithParent } from './environment.js';
 import { explainKnownMistake } from './known-mistakes.js';
 import { isListingRun, missingInternalError, probePlaywrightInternals } from './playwright-internals.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
@@ -159,7 +159,7 @@ export default class E2EReporter implements Reporter {
     await rename(temporary, path);
     await this.#noteRun(report);
     if (this.#options.printSummary === false) return;
-    const debug = readRunEnvironment().debug ? debugTableLines(report) : [];
+    const debug = runRequest().debug ? debugTableLines(report) : [];
     // Errors e2e explains (a lost recording, a known mistake, a missing Playwright internal) are repeated by the summary.
     const unsaved = report.errors
       .filter((error) => error.code === 'CACHE_WRITE_FAILED' || this.#explained.includes(error.message))
@@ -190,7 +190,7 @@ export default class E2EReporter implements Reporter {
   }
 
   #reportPath(): string {
-    const configured = this.#options.outputFile ?? readRunEnvironment().reportFile;
+    const configured = this.#options.outputFile ?? runRequest().report;
     return resolve(this.#configDir(), configured ?? DEFAULT_REPORT_PATH);
   }
 

@@ -7,6 +7,7 @@ import type { Engine } from '../../contract/engine.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
 import { web } from '../../engines/web/index.js';
 import { defineConfig, keysAt, resolveConfig, type E2EConfig } from '../../runner/config.js';
+import { CACHE_MODE_VARIABLE, PLAIN_RUN_REQUEST, REPLAY_VARIABLE, type RunRequest } from '../../runner/run-request.js';
 import { PROJECT_OPTION, WORKER_OPTION, type ProjectSettings } from '../../runner/settings.js';
 
 const engine = web();
@@ -120,7 +121,22 @@ describe('resolveConfig', () => {
     expect(settingsOf(resolveConfig(base, {})).cache).toEqual({ mode: 'read-write', dir: '.e2e/cache', strict: false, audit: 'off' });
     expect(settingsOf(resolveConfig(base, { CI: 'true' })).cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: false, audit: 'off' });
     expect(settingsOf(resolveConfig(base, { CI: 'false' })).cache.mode).toBe('read-write');
-    expect(settingsOf(resolveConfig({ ...base, cache: { mode: 'read-only', strict: true } }, { E2E_CACHE_MODE: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
+    expect(settingsOf(resolveConfig({ ...base, cache: { mode: 'read-only', strict: true } }, { [CACHE_MODE_VARIABLE]: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
+  });
+
+  it("takes what the CLI asks from the run request, not the environment: modes, proposals, model-free, debug, the audit's mutants", () => {
+    const request: RunRequest = { version: 1, cache: { mode: 'read-only', strict: true, proposals: '/project/proposal' }, modelFree: true, debug: true };
+    // The request is the one door: variables the plain path reads change nothing beside it.
+    const settings = settingsOf(resolveConfig(base, { [CACHE_MODE_VARIABLE]: 'read-write', [REPLAY_VARIABLE]: '0' }, request));
+    expect(settings.cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: true, audit: 'off', proposals: '/project/proposal' });
+    expect([settings.modelFree, settings.debug]).toEqual([true, true]);
+    const mutant = { id: 'aaaaaaaaaaaaaaaa-skip-1', project: 'web', testId: 'tests/a.e2e.ts::adds', file: 'tests/a.e2e.ts', titlePath: ['adds'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'skip-action' as const, action: 0 } };
+    const audited = resolveConfig(base, {}, { ...PLAIN_RUN_REQUEST, mutants: [mutant] });
+    expect(audited.projects?.map((project) => project.name)).toEqual(['web · audit aaaaaaaaaaaaaaaa-skip-1']);
+  });
+
+  it("refuses plain Playwright's cache mode variable when it names no mode, naming the three", () => {
+    expect(() => resolveConfig(base, { [CACHE_MODE_VARIABLE]: 'readonly' })).toThrow(new RegExp(`${CACHE_MODE_VARIABLE}=readonly is not a cache mode; use read-write, read-only or off`));
   });
 
   it('takes cache.audit: record to make `e2e record` record causal end checks, and refuses another value naming the two', () => {
@@ -167,8 +183,8 @@ describe('resolveConfig', () => {
     const settings = settingsOf(resolveConfig({ ...base, cache: { mode: 'read-write', strict: false } }, { E2E_REPLAY: '1' }));
     expect(settings.cache).toEqual({ mode: 'read-only', dir: '.e2e/cache', strict: true, audit: 'off' });
     expect(settings.modelFree).toBe(true);
-    // An explicit mode still wins: `E2E_CACHE_MODE=off` with it neither replays nor records.
-    expect(settingsOf(resolveConfig(base, { E2E_REPLAY: '1', E2E_CACHE_MODE: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
+    // An explicit mode still wins: the mode variable set to `off` with it neither replays nor records.
+    expect(settingsOf(resolveConfig(base, { E2E_REPLAY: '1', [CACHE_MODE_VARIABLE]: 'off' })).cache).toMatchObject({ mode: 'off', strict: true });
   });
 
   it("keeps the user's reporters behind the redacting one and adds the e2e reporter", () => {

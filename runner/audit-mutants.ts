@@ -1,22 +1,19 @@
 /**
- * The audit plan: the mutants `e2e cache audit` asks a run to replay, one Playwright project
- * each, and how a mutant's run is judged. The CLI writes the plan file and names it in
- * `E2E_AUDIT_PLAN`; the config (in the main process and in every worker) reads it and turns
- * each mutant into a project whose fixture option {@link MUTANT_OPTION} carries it to the
- * attempt, so Playwright's workers run the mutants and `--shard` splits them.
+ * What a run does with the audit's mutants (`e2e cache audit`, `audit/`): the mutants come in
+ * the run request (`run-request.ts`); the config turns each into a project whose fixture option
+ * {@link MUTANT_OPTION} carries it to the attempt, so Playwright's workers run the mutants and
+ * `--shard` splits them. Here too: how a mutant's attempt is judged (the HTML report's `e2e audit`
+ * annotation, and the audit's verdicts) and the end facts file of `e2e record --audit`.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
 import type { EndFacts, StepMutation } from '../contract/mutation.js';
-import { E2EError, type ErrorCode } from '../errors/index.js';
+import type { ErrorCode } from '../errors/index.js';
 
 /** Name of the fixture option holding a project's {@link PlannedMutant}. */
 export const MUTANT_OPTION = 'e2eMutant';
-
-/** Version of the plan file. */
-export const AUDIT_PLAN_VERSION = 1;
 
 const mutationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('skip-action'), action: z.number().int().min(0) }),
@@ -26,7 +23,8 @@ const mutationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
 ]);
 
-const mutantSchema = z.strictObject({
+/** One planned mutant, as the run request carries it. */
+export const plannedMutantSchema = z.strictObject({
   /** Unique within the plan; part of the project's name. */
   id: z.string().regex(/^[a-z0-9-]+$/),
   /** The target (project) the entry was recorded on. */
@@ -46,26 +44,8 @@ const mutantSchema = z.strictObject({
   facts: z.string().min(1).optional(),
 });
 
-const planSchema = z.strictObject({ version: z.literal(AUDIT_PLAN_VERSION), mutants: z.array(mutantSchema) });
-
 /** One planned mutant; `none` is the test's control run (replayed unmutated, to the end). */
-export type PlannedMutant = z.infer<typeof mutantSchema> & { mutation: StepMutation | { kind: 'none' } };
-
-/** The plan file. */
-export type AuditPlan = z.infer<typeof planSchema>;
-
-/** Read and validate the plan file; a bad one is `INVALID_CONFIG`. */
-export function readAuditPlan(path: string): AuditPlan {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new E2EError('INVALID_CONFIG', `The audit plan ${path} does not read as JSON (${error instanceof Error ? error.message : String(error)}); run \`e2e cache audit\` again.`);
-  }
-  const parsed = planSchema.safeParse(data);
-  if (!parsed.success) throw new E2EError('INVALID_CONFIG', `The audit plan ${path} is not one this e2e wrote (${parsed.error.issues[0]?.message ?? 'invalid'}); run \`e2e cache audit\` again.`);
-  return parsed.data;
-}
+export type PlannedMutant = z.infer<typeof plannedMutantSchema> & { mutation: StepMutation | { kind: 'none' } };
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -85,10 +65,10 @@ interface Project {
  * its test's title (the attempt checks the exact test id), the mutant as a fixture option.
  * A mutant of a target the config no longer has gets no project (the audit reports it).
  */
-export function auditProjects<P extends Project>(projects: readonly P[], plan: AuditPlan): (P & { testMatch: RegExp; grep: RegExp })[] {
+export function auditProjects<P extends Project>(projects: readonly P[], mutants: readonly PlannedMutant[]): (P & { testMatch: RegExp; grep: RegExp })[] {
   const byName = new Map(projects.map((project) => [project.name, project]));
   const made: (P & { testMatch: RegExp; grep: RegExp })[] = [];
-  for (const mutant of plan.mutants) {
+  for (const mutant of mutants) {
     const base = byName.get(mutant.project);
     if (base === undefined) continue;
     made.push({

@@ -13,7 +13,7 @@
  *
  * The steps build on each other, in order.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -170,15 +170,19 @@ describe('e2e record --audit when the app changes before the re-audit', () => {
   let flaky: StaticServer;
   const index = readFileSync(join(VUE, 'index.html'), 'utf8');
   const broken = index.replace('v-show="todos.length > remaining"', 'v-show="false"');
+  let requests: string;
 
   beforeAll(async () => {
+    requests = join(work, 'requests');
     expect(broken).not.toBe(index);
     flaky = await serveStatic(undefined);
-    // The re-audit's plan is the one without end facts: from then on "Clear completed" never shows.
+    mkdirSync(requests, { recursive: true });
+    // The re-audit's run request asks for mutants without end facts: from then on "Clear completed" never shows.
+    // The runs of this test write their requests under its own TMPDIR (launch/run-request-file.ts).
     flaky.route(async (request, response) => {
       if ((request.url ?? '/').split('?')[0] !== '/') return false;
-      const plan = await readFile(join(FIXTURE, '.e2e', 'audit-plan.json'), 'utf8').catch(() => undefined);
-      const reaudit = plan !== undefined && !plan.includes('"facts"');
+      const asked = await Promise.all(readdirSync(requests).map((folder) => readFile(join(requests, folder, 'request.json'), 'utf8').catch(() => '')));
+      const reaudit = asked.some((text) => text.includes('"mutants"') && !text.includes('"facts"'));
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(reaudit ? broken : index);
       return true;
     });
@@ -192,7 +196,7 @@ describe('e2e record --audit when the app changes before the re-audit', () => {
   });
 
   it('puts the amended entry back as recorded, byte for byte, and keeps the audit as recorded', async () => {
-    const flakyEnv = { ...env(), E2E_FIXTURE_APP_URL: flaky.url };
+    const flakyEnv = { ...env(), E2E_FIXTURE_APP_URL: flaky.url, TMPDIR: requests };
     const recorded = await runE2E(['record'], { cwd: FIXTURE, env: flakyEnv });
     expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0);
     const before = contentsOf(cacheDir);

@@ -1,11 +1,13 @@
 /**
  * The exit code of `e2e run` per class (DESIGN §3), each from a real run of the binary:
- * 0 and 1 come from behaviour.test.ts and secrets.test.ts; here 2 (a bad config, and a
+ * 0 and 1 come from behaviour.process.test.ts and secrets.process.test.ts; here 2 (a bad config, and a
  * test failing POLICY_DENIED), 3 (the app does not answer; highest wins over a 2), and 130
  * (SIGINT while a step runs, with the report still written).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -82,6 +84,24 @@ describe('e2e run exit codes', () => {
       await rm(dirname(blocker), { recursive: true, force: true });
     }
   }, scaledTimeout(90_000));
+
+  it('refuses a run request a newer e2e wrote, by name, and hands INVALID_CONFIG back beside the request', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'e2e-request-'));
+    const request = join(folder, 'request.json');
+    writeFileSync(request, JSON.stringify({ version: 2, cache: { strict: false, shape: 'of a later e2e' }, modelFree: false, debug: false }));
+    try {
+      const env: Record<string, string> = { E2E_RUN_REQUEST: request, FORCE_COLOR: '0' };
+      for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('E2E_') && key !== 'CI') env[key] ??= value;
+      // Playwright's own CLI, as a run the e2e CLI started would run it: the config loads in its main process.
+      const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
+      const run = spawnSync(process.execPath, [playwright, 'test', '--list', '-c', 'unreachable.config.ts'], { cwd: FIXTURE, env, encoding: 'utf8' });
+      expect(run.status, run.stdout + run.stderr).not.toBe(0);
+      expect(run.stdout + run.stderr).toContain(`The run request ${request} has version 2, newer than this e2e reads (1)`);
+      expect(JSON.parse(readFileSync(join(folder, 'failure.json'), 'utf8'))).toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('has version 2') as string });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, scaledTimeout(60_000));
 
   it('stops the whole run when the CLI is killed with SIGKILL mid-step: no orphaned Playwright process goes on', async () => {
     let killed: { worker: number; runner: number } | undefined;

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
 import { conformanceChecks, type ConformanceSubject } from '../../../conformance/index.js';
 import type { Engine } from '../../../contract/engine.js';
-import { web } from '../../../engines/web/index.js';
 import { memoryEngine } from '../../executor/support/memory-app.js';
 import { scaledTimeout } from '../../support/load-scaled.js';
+import { testWeb } from '../../support/test-browser.js';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
 
 const APP = fileURLToPath(new URL('./app/', import.meta.url));
@@ -29,7 +29,8 @@ server.route((request, response) => {
   response.writeHead(200, { 'content-type': 'text/html' }).end(BROKEN_PAGE);
   return true;
 });
-const webEngine = web({ env: process.env });
+// The web engine on this worker's shared Chromium (the browser tier's, tests/support/test-browser.ts).
+const webEngine = testWeb();
 // A user's engine: the web engine with fewer verbs, made by spreading it (README "Writing an engine").
 const liteEngine: Engine = { ...webEngine, name: 'web-lite', verbs: ['tap', 'type', 'press', 'screenshot'] };
 
