@@ -176,6 +176,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
     origins: settings.origins,
+    screenBudget: settings.screen,
     projectRoot: projectRootOf(testInfo),
     agents: agentsOf(settings).entries,
     builtIn: agentsOf(settings).builtIn,
