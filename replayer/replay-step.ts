@@ -261,7 +261,7 @@ class StepReplay {
       const facts = this.#options.probe === true ? endFacts(end) : undefined;
       const settled = facts === undefined || allHold(facts) || Date.now() >= deadline;
       if (check.ok && settled) {
-        const lines = [...this.#notes, ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
+        const lines = [...this.#notes, ...(check.changedForms ?? []).map((line) => `changed form: ${line}`), ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
         const finished: ReplayOutcome = lines.length === 0 ? { kind: 'finished', actions: this.#ran } : { kind: 'finished', actions: this.#ran, notes: lines };
         return facts === undefined ? finished : { ...finished, facts };
       }
