@@ -54,8 +54,10 @@ export interface AttemptCacheOptions {
   toolVersion: string;
   /** Configured secrets, name → value: values are checked out of every key and entry. */
   secrets: Readonly<Record<string, string | undefined>>;
-  /** Redacts configured secret values (the attempt's vault). */
+  /** Redacts configured secret values (the attempt's vault): what enters a key is cleaned with it. */
   redact(text: string): string;
+  /** The attempt's outbound boundary for entries: true when an entry's text holds no secret value. Default: `redact` changes nothing in it. */
+  cleanEntry?: ((text: string) => boolean) | undefined;
   /** `e2e run --propose <dir>`: in read-only mode, new and healed recordings are written here. */
   proposalStore?: CacheStore | undefined;
   /** Note replays in the store's hit ledger (read-write mode only). */
@@ -159,7 +161,7 @@ class AttemptCacheImpl implements AttemptCache {
       secretValues,
     };
     this.#nearest = new NearestEntryIndex(options.store);
-    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
+    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write' };
     const mutant = { mutant: options.mutant, onMutated: (index: number) => void (this.#mutatedStep ??= index) };
     this.#acts = new ActCache({ ...decision, ...mutant, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay, onEndFacts: options.onEndFacts });
     this.#judgments = new JudgmentCache({ ...decision, ...mutant, clock: options.clock, replay: options.replay });
@@ -247,7 +249,7 @@ class AttemptCacheImpl implements AttemptCache {
       attemptPassed: end.passed,
       toolVersion: this.#options.toolVersion,
       recordedAt: new Date(this.#clock.now()).toISOString(),
-      redact: this.#options.redact,
+      cleanEntry: this.#options.cleanEntry ?? ((text) => this.#options.redact(text) === text),
       logger: this.#logger,
     };
     // The keys every step of this attempt uses: a step that moved to another position keeps its entry.
