@@ -1,20 +1,72 @@
 import { defineConfig } from 'vitest/config';
-import { DEFAULT_TIMEOUT_MS, SUITE_LOAD_FACTOR, loadFactor } from './tests/support/load-scaled.js';
+import { DEFAULT_TIMEOUT_MS, SUITE_LOAD_FACTOR, loadFactor, scaledTimeout } from './tests/support/load-scaled.js';
+import { TierSequencer } from './tests/support/tier-sequencer.js';
 
 const suiteLoad = loadFactor();
+const LOAD_SCALED = 'tests/support/load-scaled-setup.ts';
+const TIER_GUARD = 'tests/support/tier-guard.ts';
+const EXCLUDE = ['node_modules/**', 'dist/**', '**/fixtures/**'];
 
+/**
+ * Four tiers, one Vitest project each, all run by `npm test` (tests/README.md, "Tiers"); a file's
+ * tier is the word before `.test.ts`:
+ * - `unit` (`x.test.ts`): no browser, no process (tier-guard.ts fails a test that starts one);
+ * - `browser` (`x.browser.test.ts`): Chromium, one per worker, launched once (shared-chromium.ts);
+ * - `process` (`x.process.test.ts`): the built binary and other processes (`dist/` built once);
+ * - `install` (`x.install.test.ts`): the packed tarball in fresh projects (packed and installed once).
+ */
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', '**/fixtures/**'],
     // A timeout bounds a hang, never speed: on a busy machine (load above the cores) it grows,
-    // here by the load at the suite's start, and again per file (tests/support/load-scaled-setup.ts).
-    testTimeout: Math.ceil(DEFAULT_TIMEOUT_MS * suiteLoad),
-    hookTimeout: Math.ceil(DEFAULT_TIMEOUT_MS * suiteLoad),
+    // here by the load at the suite's start, and again per file (tests/support/load-scaled-setup.ts),
+    // never past four minutes (HANG_LIMIT_MS), so a hang still shows.
+    testTimeout: scaledTimeout(DEFAULT_TIMEOUT_MS),
+    hookTimeout: scaledTimeout(DEFAULT_TIMEOUT_MS),
     env: { [SUITE_LOAD_FACTOR]: String(suiteLoad) },
-    setupFiles: ['tests/support/load-scaled-setup.ts'],
-    // Two cores: browser-heavy files run one or two at a time.
+    // Two cores: two files at a time, the slow tiers first.
     maxWorkers: 2,
     fileParallelism: true,
+    sequence: { sequencer: TierSequencer },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['**/*.test.ts'],
+          exclude: [...EXCLUDE, '**/*.browser.test.ts', '**/*.process.test.ts', '**/*.install.test.ts'],
+          setupFiles: [LOAD_SCALED, TIER_GUARD],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['**/*.browser.test.ts'],
+          exclude: EXCLUDE,
+          globalSetup: ['tests/support/shared-chromium.ts'],
+          setupFiles: [LOAD_SCALED, TIER_GUARD],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['**/*.process.test.ts'],
+          exclude: EXCLUDE,
+          globalSetup: ['tests/support/built-once.ts'],
+          setupFiles: [LOAD_SCALED],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'install',
+          include: ['**/*.install.test.ts'],
+          exclude: EXCLUDE,
+          globalSetup: ['tests/install/support/install-once.ts'],
+          setupFiles: [LOAD_SCALED],
+        },
+      },
+    ],
   },
 });

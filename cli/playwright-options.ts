@@ -1,7 +1,7 @@
 /**
  * The Playwright Test options that `e2e record`, `e2e replay` and `e2e run` accept as they
  * are and hand on to `playwright test`, spelled as Playwright spells them (flags and value
- * shape; `tests/cli/playwright-options.test.ts` compares them with the installed
+ * shape; `tests/cli/playwright-options.process.test.ts` compares them with the installed
  * `playwright test --help`). Three of Playwright's options are e2e's own: `-c, --config`
  * (the same meaning), `--reporter` (e2e's report is always added) and `--debug` (e2e's debug
  * output; Playwright's Inspector is `-- --debug` or `PWDEBUG=1`).

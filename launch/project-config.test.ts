@@ -1,7 +1,7 @@
 /**
  * Where the cache commands look for the cache without running Playwright: given folders,
  * no config, a missing `--config`. Reading `cache.dir` from a real config runs through the
- * binary in tests/cli/replay-cache.test.ts.
+ * binary in tests/cli/replay-cache.process.test.ts.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -25,7 +25,7 @@ export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> 
   PLAYWRIGHT_NO_COPY_PROMPT: 'keeps the failure page snapshot (error-context.md) of an attempt that typed a secret',
 };
 
-/** The oldest and newest `@playwright/test` e2e is tested with (tests/install/playwright-range.test.ts). */
+/** The oldest and newest `@playwright/test` e2e is tested with (tests/install/playwright-range.install.test.ts). */
 export const TESTED_PLAYWRIGHT = { oldest: '1.56.0', newest: '1.65.1' } as const;
 
 const require = createRequire(import.meta.url);

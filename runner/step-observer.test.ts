@@ -2,7 +2,7 @@
  * The step observer over a stand-in for Playwright's TestInfo (its private `_addStep`, the
  * process edge): which passing `expect` steps count as verifications, how stacks lose this
  * package's frames, and that stopping restores Playwright's method. The real thing runs in
- * tests/runner/playwright-habits.test.ts.
+ * tests/runner/playwright-habits.process.test.ts.
  */
 import { fileURLToPath } from 'node:url';
 import type { TestInfo } from '@playwright/test';

@@ -107,6 +107,8 @@ export class TerminalProcess {
   #syncUsed = false;
   /** When a full-screen program last left its keypad mode or the alternate screen (it ended; the next may start). */
   #leftFullScreenAt = -Infinity;
+  /** When a full-screen program last entered its keypad mode or the alternate screen (the next one started). */
+  #enteredFullScreenAt = -Infinity;
   #frameEndedAt = -Infinity;
   #lastOutputAt: number;
   #pendingWrites = 0;
@@ -158,7 +160,10 @@ export class TerminalProcess {
           if (!set && this.#cursorVisible) this.#cursorHiddenAt = performance.now();
           this.#cursorVisible = set;
         } else if (mode === 1006) this.#sgrMouse = set;
-        else if (!set && (mode === 1 || mode === 47 || mode === 1047 || mode === 1049)) this.#leftFullScreenAt = performance.now();
+        else if (mode === 1 || mode === 47 || mode === 1047 || mode === 1049) {
+          if (set) this.#enteredFullScreenAt = performance.now();
+          else this.#leftFullScreenAt = performance.now();
+        }
         else if (mode === 2026) {
           this.#syncUsed = true;
           if (!set) this.#frameEndedAt = performance.now();
@@ -269,7 +274,7 @@ export class TerminalProcess {
     const frameJustEnded = this.#syncUsed && this.#frameEndedAt >= this.#lastOutputAt - 1;
     if (quiet < (frameJustEnded ? Math.min(quietMs, this.#rule.frameQuietMs) : quietMs)) return false;
     // A full-screen program that just ended: a script may be starting the next one.
-    if (now - this.#leftFullScreenAt < this.#rule.bareQuietMs) return false;
+    if (now - this.#leftFullScreenAt < this.#rule.bareQuietMs && this.#enteredFullScreenAt <= this.#leftFullScreenAt) return false;
     // A cursor hidden moments ago: the program is drawing and will show it again.
     if (!this.#cursorVisible && now - this.#cursorHiddenAt < this.#rule.cursorGraceMs) return false;
     // A program of the terminal's session still running (not waiting): more output may come.
@@ -308,7 +313,8 @@ export class TerminalProcess {
         if (timer !== undefined) clearTimeout(timer);
         const quietLeft = quietMs - (now - Math.max(this.#lastOutputAt, this.#lastInputAt));
         const cursorLeft = this.#cursorVisible ? 0 : this.#rule.cursorGraceMs - (now - this.#cursorHiddenAt);
-        const endedLeft = this.#exit === undefined ? this.#rule.bareQuietMs - (now - this.#leftFullScreenAt) : this.#rule.frameQuietMs * 3;
+        const endedLeft =
+          this.#exit !== undefined ? this.#rule.frameQuietMs * 3 : this.#enteredFullScreenAt > this.#leftFullScreenAt ? 0 : this.#rule.bareQuietMs - (now - this.#leftFullScreenAt);
         timer = setTimeout(check, Math.max(1, Math.min(left, Math.max(quietLeft, cursorLeft, endedLeft, 10))));
       };
       if (options.signal?.aborted === true) return abort();

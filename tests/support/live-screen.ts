@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import type { Engine, EngineInstance, EngineObservation } from '../../contract/engine.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from './test-browser.js';
 import { sharedPages, type PagePreset } from './pages.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 
@@ -29,7 +29,7 @@ export interface LiveScreen {
 export async function startLiveScreen(folder: string = CACHE_FIXTURES, presets: Record<string, PagePreset> = {}): Promise<LiveScreen> {
   const server = await serveStatic(folder);
   server.route(sharedPages(presets));
-  const engine = web({ env: process.env });
+  const engine = testWeb();
   const instance = await engine.start({ baseUrl: server.url });
   return {
     server,

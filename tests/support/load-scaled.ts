@@ -20,9 +20,15 @@ export function loadFactor(): number {
   return Math.min(10, Math.max(1, now, Number.isFinite(atStart) ? atStart : 1));
 }
 
-/** `ms` scaled by the machine's load at the time of the call (for vitest test and hook timeouts). */
+/**
+ * The most a timeout grows to, however busy the machine: a hang is reported within four minutes.
+ * A timeout asked for above it (a base already longer) is not scaled at all.
+ */
+export const HANG_LIMIT_MS = 240_000;
+
+/** `ms` scaled by the machine's load at the time of the call (for vitest test and hook timeouts), at most {@link HANG_LIMIT_MS}. */
 export function scaledTimeout(ms: number): number {
-  return Math.ceil(ms * loadFactor());
+  return Math.min(Math.ceil(ms * loadFactor()), Math.max(ms, HANG_LIMIT_MS));
 }
 
 /** The default test and hook timeout before scaling. */

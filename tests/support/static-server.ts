@@ -41,10 +41,10 @@ export function htmlPages(pages: ReadonlyMap<string, string>): RouteHandler {
   };
 }
 
-/** A route serving files from the folder `rootOf()` names at the time of each request (`/` gives `index.html`). */
-export function folderRoute(rootOf: () => string): RouteHandler {
+/** A route serving files from the folder `rootOf(request)` names at the time of each request (`/` gives `index.html`). */
+export function folderRoute(rootOf: (request: IncomingMessage) => string): RouteHandler {
   return async (request, response) => {
-    const base = resolve(rootOf());
+    const base = resolve(rootOf(request));
     const path = decodeURIComponent((request.url ?? '/').split('?')[0] ?? '/');
     let file = normalize(join(base, path));
     if (!file.startsWith(base)) {
@@ -61,6 +61,15 @@ export function folderRoute(rootOf: () => string): RouteHandler {
     }
     return true;
   };
+}
+
+/** The value of the cookie `name` a request carries, if any. */
+export function cookieOf(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
 }
 
 /** Serve `root` (a folder) on 127.0.0.1 at a free port. */

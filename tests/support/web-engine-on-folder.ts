@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from './test-browser.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 
 /** The engine and server of a test file. */
@@ -18,7 +18,7 @@ export interface WebEngineOnFolder {
 
 /** Serve `folder` and share one browser for the calling test file. */
 export function webEngineOnFolder(folder: string): WebEngineOnFolder {
-  const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });
+  const engine = testWeb();
   let server: StaticServer | undefined;
   const open: EngineInstance[] = [];
   beforeAll(async () => {

@@ -1,11 +1,13 @@
 /**
  * What the install tests share: pack this project once, make a fresh project that installs the
- * tarball with a chosen `@playwright/test`, and run commands there in a user's environment (no
- * CI switch, no e2e variables of this test run).
+ * tarball with a chosen `@playwright/test` (the tier's global setup does it once per template,
+ * `install-once.ts`; a test copies a template), and run commands there in a user's environment
+ * (no CI switch, no e2e variables of this test run).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { inject } from 'vitest';
 import { parseReport, type Report } from '../../../runner/report.js';
 import { ROOT } from '../../runner/support/build.js';
 
@@ -57,6 +59,40 @@ export function reportOf(project: string): Report {
   const read = parseReport(readFileSync(join(project, '.e2e', 'report.json'), 'utf8'));
   if (read.kind !== 'report') throw new Error(`no readable report in ${project}`);
   return read.report;
+}
+
+/** The ends of the peer range `^1.56.0`: its first release, and whatever is newest in it now. */
+export const PLAYWRIGHT_RANGE = { oldest: '@playwright/test@1.56.0', newest: '@playwright/test@^1.56.0' } as const;
+
+/** What the install tier's global setup made: the tarball and a project installed with each end of the range. */
+export interface InstalledTemplates {
+  /** The folder holding the tarball and the templates; copies go beside them. */
+  folder: string;
+  tarball: string;
+  templates: Record<keyof typeof PLAYWRIGHT_RANGE, string>;
+}
+
+/** The tier's installed templates (install-once.ts). */
+export function installed(): InstalledTemplates {
+  return inject('installed');
+}
+
+/**
+ * A fresh project `name` of `kind`: a copy of the template installed with the `end` of the range
+ * (its node_modules, lock file and links as npm left them), beside the template.
+ */
+export function copyOfTemplate(name: string, kind: 'commonjs' | 'module', end: keyof typeof PLAYWRIGHT_RANGE = 'newest'): string {
+  const template = installed().templates[end];
+  const project = join(dirname(template), name);
+  cpSync(template, project, { recursive: true, verbatimSymlinks: true });
+  const packageName = `fresh-${basename(project)}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ ...manifest, name: packageName, type: kind }, null, 2)}\n`);
+  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { name?: string; packages?: Record<string, { name?: string }> };
+  lock.name = packageName;
+  if (lock.packages?.[''] !== undefined) lock.packages[''].name = packageName;
+  writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+  return project;
 }
 
 /** Options of {@link freshProject}. */

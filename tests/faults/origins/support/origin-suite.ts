@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Engine } from '../../../../contract/engine.js';
-import { web } from '../../../../engines/web/index.js';
+import { testWeb } from '../../../support/test-browser.js';
 import { startOriginServers, type OriginServers } from './origin-servers.js';
 import { openPolicedPage, type PolicedPage } from './policed-page.js';
 
@@ -20,7 +20,7 @@ export interface OriginSuite {
 
 /** Start the servers and share one browser for the calling test file. */
 export function originSuite(): OriginSuite {
-  const engine = web({ env: process.env });
+  const engine = testWeb();
   let servers: OriginServers | undefined;
   let page: PolicedPage | undefined;
   beforeAll(async () => {

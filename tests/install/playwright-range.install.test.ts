@@ -1,26 +1,22 @@
 /**
  * The declared peer range, at both ends: the packed tarball (packed once) installed into a fresh
- * project with the oldest `@playwright/test` of `^1.56.0` and one with the newest, each with no
+ * project with the oldest `@playwright/test` of `^1.56.0` and one with the newest (copies of the
+ * projects the install tier installed once, `support/install-once.ts`), each with no
  * Playwright browser installed and `E2E_CHROMIUM_PATH` unset. There e2e must bring no Playwright
  * of its own (`npm ls` shows one copy), record and replay with the system Chromium the discovery
  * finds on `PATH`, and, once a browser sits where that project's Playwright installs it, launch
  * that one: the lookup asks the project's Playwright, not a copy of e2e's.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaticServer } from '../support/static-server.js';
-import { ensureBuilt } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { command, freshProject, NPM, packTarball, reportOf, runE2E, TODO_TEST, TYPIST_CONFIG } from './support/packed-project.js';
+import { command, copyOfTemplate, NPM, PLAYWRIGHT_RANGE, reportOf, runE2E, TODO_TEST, TYPIST_CONFIG } from './support/packed-project.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
-/** The ends of the peer range `^1.56.0`: its first release, and whatever is newest in it now. */
-const RANGE = { oldest: '@playwright/test@1.56.0', newest: '@playwright/test@^1.56.0' } as const;
-type End = keyof typeof RANGE;
+type End = keyof typeof PLAYWRIGHT_RANGE;
 
-let work: string;
 let app: StaticServer;
 const projects: Partial<Record<End, string>> = {};
 
@@ -53,19 +49,12 @@ function copiesIn(tree: unknown, path = ''): string[] {
 }
 
 beforeAll(async () => {
-  ensureBuilt();
-  work = mkdtempSync(join(tmpdir(), 'e2e-range-'));
-  const tarball = packTarball(work);
   app = await serveApp();
-  // Both installs at once from one tarball: npm mostly waits on the cache and the registry.
-  const ends = Object.keys(RANGE) as End[];
-  const made = await Promise.all(ends.map((end) => freshProject(join(work, end), { kind: 'commonjs', tarball, playwrightTest: RANGE[end] })));
-  ends.forEach((end, index) => (projects[end] = made[index]!));
-}, scaledTimeout(400_000));
+  for (const end of Object.keys(PLAYWRIGHT_RANGE) as End[]) projects[end] = copyOfTemplate(`range-${end}`, 'commonjs', end);
+}, scaledTimeout(60_000));
 
 afterAll(async () => {
   await app?.close();
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
 describe.each(['oldest', 'newest'] as const)('the %s @playwright/test of the peer range', (end) => {

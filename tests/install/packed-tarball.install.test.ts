@@ -1,7 +1,7 @@
 /**
  * The install path a user takes: `npm pack` this project, install the tarball with
- * `@playwright/test` into a fresh CommonJS project and a fresh ESM project (from the local npm
- * cache where it can), `npx e2e init`, a test of their own with a scripted executor (no model),
+ * `@playwright/test` into a fresh CommonJS project and a fresh ESM project (copies of the project
+ * the install tier installed once, `support/install-once.ts`), `npx e2e init`, a test of their own with a scripted executor (no model),
  * then `npx e2e record`, `replay`, `replay --list` and `replay -x --repeat-each 2 --reporter
  * junit` (JUnit to a file, parsed strictly as XML), then a renamed test moved with `e2e cache
  * mv` as the miss suggests and replayed. Each project has exactly one
@@ -15,13 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { parseXml } from '../support/xml.js';
-import { ensureBuilt, ROOT } from '../runner/support/build.js';
+import { ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { command as userCommand, freshProject as installedProject, NPM, packTarball, reportOf, runE2E, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
+import { command as userCommand, copyOfTemplate, NPM, reportOf, runE2E, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
 let work: string;
-let tarball: string;
 let app: StaticServer;
 let projects: Record<'commonjs' | 'module', string>;
 
@@ -43,23 +42,15 @@ function e2e(project: string, args: string[], extra: Record<string, string> = {}
 }
 
 beforeAll(async () => {
-  ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'e2e-install-'));
-  tarball = packTarball(work);
   app = await serveApp();
-  // Both installs at once: npm mostly waits on the cache and the registry.
-  const [commonjs, module] = await Promise.all([freshProject('commonjs'), freshProject('module')]);
-  projects = { commonjs, module };
-}, scaledTimeout(400_000));
+  projects = { commonjs: copyOfTemplate('packed-commonjs', 'commonjs'), module: copyOfTemplate('packed-module', 'module') };
+}, scaledTimeout(60_000));
 
 afterAll(async () => {
   await app?.close();
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
-
-function freshProject(kind: 'commonjs' | 'module'): Promise<string> {
-  return installedProject(join(work, kind), { kind, tarball });
-}
 
 describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "type": "%s" project', (kind) => {
   it('installs with one @playwright/test, initializes, records, replays, lists, writes JUnit to a file, and moves a renamed test', async () => {

@@ -8,12 +8,13 @@ import { settleAfterAction } from '../../../step/settle.js';
 import { allNodes, nodeNamed } from '../../support/screen-tree.js';
 import { scaledTimeout } from '../../support/load-scaled.js';
 import { serveStatic, type StaticServer } from '../../support/static-server.js';
-import { surfaceOf, web } from '../../../engines/web/index.js';
+import { surfaceOf } from '../../../engines/web/index.js';
+import { testWeb } from '../../support/test-browser.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'web', 'fixtures');
 const TIMEOUT = { timeoutMs: 5000 };
 
-const engine = web({ env: { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] } });
+const engine = testWeb();
 let server: StaticServer;
 let attempt: EngineInstance | undefined;
 

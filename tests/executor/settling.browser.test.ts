@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../executor/create-agent.js';
 import type { Engine } from '../../contract/engine.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import { htmlPages, serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, scriptedModel, throwScriptErrors, type ScriptTurn } from './support/scripted-model.js';
 import { startAttempt, startPoliced } from '../support/attempt-harness.js';
@@ -32,7 +32,7 @@ let engine: Engine;
 beforeAll(async () => {
   site = await serveStatic(EXAMPLES);
   site.route(htmlPages(new Map([['/delayed', DELAYED_PAGE]])));
-  engine = web({ env: { E2E_CHROMIUM_PATH: '/usr/bin/chromium' } });
+  engine = testWeb();
 });
 
 afterEach(() => {

@@ -18,7 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
-import { surfaceOf, web } from '../../engines/web/index.js';
+import { surfaceOf } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import type { Engine } from '../../contract/engine.js';
 import { startAttempt } from '../support/attempt-harness.js';
 import type { LiveScreen } from '../support/live-screen.js';
@@ -76,7 +77,7 @@ beforeAll(async () => {
     }
     return false;
   });
-  engine = web({ env: process.env });
+  engine = testWeb();
 });
 afterAll(async () => {
   await engine.dispose?.();

@@ -9,7 +9,7 @@ import { createAgent } from '../../executor/create-agent.js';
 import { createGrammarTools } from '../../executor/grammar-tools.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepContext } from '../../contract/step-contract.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import { secret } from '../../secrets/vault.js';
 import { requestText, startOpenAIServer, type ChatRequest, type OpenAIServer, type ScriptedReply } from '../support/openai-server.js';
 import { htmlPages, serveStatic, type StaticServer } from '../support/static-server.js';
@@ -39,7 +39,7 @@ const servers: OpenAIServer[] = [];
 beforeAll(async () => {
   site = await serveStatic(undefined);
   site.route(htmlPages(new Map([['/pad', PAD_PAGE]])));
-  engine = web({ env: { E2E_CHROMIUM_PATH: '/usr/bin/chromium' } });
+  engine = testWeb();
 });
 
 afterEach(async () => {

@@ -16,7 +16,7 @@ import { FileCacheStore } from '../../cache-format/index.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
 import { secret } from '../../secrets/vault.js';
 import type { Observation, StepExecutor } from '../../contract/step-contract.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import { filesUnder } from '../support/directory-snapshot.js';
 import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';
@@ -36,7 +36,7 @@ const folders: string[] = [];
 
 beforeAll(async () => {
   ({ server, received } = await servePagesRecording());
-  engine = web({ env: process.env });
+  engine = testWeb();
 });
 afterEach(async () => {
   throwScriptErrors();

@@ -1,6 +1,6 @@
 /**
  * The exit code of `e2e run` per class (DESIGN §3), each from a real run of the binary:
- * 0 and 1 come from behaviour.test.ts and secrets.test.ts; here 2 (a bad config, and a
+ * 0 and 1 come from behaviour.process.test.ts and secrets.process.test.ts; here 2 (a bad config, and a
  * test failing POLICY_DENIED), 3 (the app does not answer; highest wins over a 2), and 130
  * (SIGINT while a step runs, with the report still written).
  */

@@ -33,6 +33,18 @@ interface FlowStep {
   shows: string;
 }
 
+/** A step that answers a field: type the value, then Enter. */
+function answerStep(instruction: string, field: string, value: string, shows: string): FlowStep {
+  return {
+    instruction,
+    perform: async (ctx, tree) => {
+      await ctx.actions.type(find(tree, 'textbox', field), value);
+      await ctx.actions.press(undefined, 'Enter');
+    },
+    shows,
+  };
+}
+
 const DIALOG_FLOW: FlowStep[] = [
   { instruction: 'pick Banana', perform: async (ctx, tree) => void (await ctx.actions.tap(find(tree, 'menuitem', 'b Banana'))), shows: 'Toppings' },
   {
@@ -44,51 +56,16 @@ const DIALOG_FLOW: FlowStep[] = [
     },
     shows: 'Your name',
   },
-  {
-    instruction: 'give the name Ada',
-    perform: async (ctx, tree) => {
-      await ctx.actions.type(find(tree, 'textbox', 'Your name'), 'Ada');
-      await ctx.actions.press(undefined, 'Enter');
-    },
-    shows: 'Password',
-  },
-  {
-    instruction: 'sign with the password',
-    perform: async (ctx, tree) => {
-      await ctx.actions.type(find(tree, 'textbox', 'Password'), 'pantry42');
-      await ctx.actions.press(undefined, 'Enter');
-    },
-    shows: 'Place the order?',
-  },
+  answerStep('give the name Ada', 'Your name', 'Ada', 'Password'),
+  answerStep('sign with the password', 'Password', 'pantry42', 'Place the order?'),
   { instruction: 'place the order', perform: async (ctx, tree) => void (await ctx.actions.tap(find(tree, 'button', 'Yes'))), shows: 'Order for Ada: Banana with nuts honey, placed: yes' },
 ];
 
 const PROMPTS_FLOW: FlowStep[] = [
   { instruction: 'pick Banana', perform: async (ctx, tree) => void (await ctx.actions.tap(find(tree, 'menuitem', 'Banana'))), shows: 'Your name' },
-  {
-    instruction: 'give the name Bob',
-    perform: async (ctx, tree) => {
-      await ctx.actions.type(find(tree, 'textbox', 'Your name'), 'Bob');
-      await ctx.actions.press(undefined, 'Enter');
-    },
-    shows: 'Password',
-  },
-  {
-    instruction: 'sign with the password',
-    perform: async (ctx, tree) => {
-      await ctx.actions.type(find(tree, 'textbox', 'Password'), 'pantry42');
-      await ctx.actions.press(undefined, 'Enter');
-    },
-    shows: 'Place the order?',
-  },
-  {
-    instruction: 'confirm the order',
-    perform: async (ctx, tree) => {
-      await ctx.actions.type(find(tree, 'textbox', 'Place the order?'), 'y');
-      await ctx.actions.press(undefined, 'Enter');
-    },
-    shows: 'Order for Bob: Banana, placed: yes',
-  },
+  answerStep('give the name Bob', 'Your name', 'Bob', 'Password'),
+  answerStep('sign with the password', 'Password', 'pantry42', 'Place the order?'),
+  answerStep('confirm the order', 'Place the order?', 'y', 'Order for Bob: Banana, placed: yes'),
 ];
 
 /** The recording executor: does each step as scripted, counting its calls (a replay makes none). */

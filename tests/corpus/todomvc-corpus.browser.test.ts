@@ -10,6 +10,10 @@
  * not appear) or *drift* (the screen diverged first). On a planted regression, the step it
  * breaks must read as a regression on its own replay, never pass (even where the browser's default
  * lets the test's later `expect` pass). The table is printed.
+ *
+ * The flows of the replays run a few at a time (most of a planted regression's time is the replay
+ * waiting for an outcome that never comes), each in its own browser context; a cookie tells the
+ * one server which app that context gets, so every app keeps the same origin.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,11 +21,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore } from '../../cache-format/index.js';
-import { surfaceOf, web } from '../../engines/web/index.js';
+import { surfaceOf } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import type { Engine } from '../../contract/engine.js';
 import { startAttempt } from '../support/attempt-harness.js';
 import type { LiveScreen } from '../support/live-screen.js';
-import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { cookieOf, folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
+import { inParallel } from '../support/in-parallel.js';
 import { corpusTable, emptyTally, playCorpusStep, tallyStep, type CorpusTally } from './support/corpus-step.js';
 import { TODO_STEPS, todoExecutor } from './support/todo-steps.js';
 import { scaledTimeout } from '../support/load-scaled.js';
@@ -83,20 +89,24 @@ interface AppRun extends CorpusTally {
   broken?: 'regression' | 'drift' | 'passed';
 }
 
+/** Flows replayed at once. */
+const FLOWS_AT_ONCE = 4;
+/** The cookie naming the app of a flow's browser context (a key of `roots`). */
+const APP_COOKIE = 'corpus-app';
+
 let server: StaticServer;
-let engine: Engine;
-let root = join(EXAMPLES, RECORDED_ON);
+/** The app folder of each flow, by its cookie. */
+const roots = new Map<string, string>();
 const folders: string[] = [];
 const cacheFolder = mkdtempSync(join(tmpdir(), 'e2e-corpus-'));
 folders.push(cacheFolder);
 
 beforeAll(async () => {
   server = await serveStatic(undefined);
-  server.route(folderRoute(() => root));
-  engine = web({ env: process.env });
+  // A request with no app cookie gets 404s: every flow sets its own.
+  server.route(folderRoute((request) => roots.get(cookieOf(request, APP_COOKIE) ?? '') ?? join(cacheFolder, 'no-app')));
 });
 afterAll(async () => {
-  await engine.dispose?.();
   await server.close();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
@@ -115,11 +125,14 @@ function plantRegression(name: string): string {
 
 /** Run the whole flow on the app in `folder`: recording (read-write) or replaying (read-only). */
 async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-only', broken?: string): Promise<AppRun> {
-  root = folder;
+  const cookie = String(roots.size);
+  roots.set(cookie, folder);
+  const engine: Engine = testWeb();
   const instance = await engine.start({ baseUrl: server.url });
   const live: LiveScreen = { server, engine, instance, open: () => instance.observe(), close: () => instance.close() };
   const run: AppRun = { ...emptyTally(), app, cacheFalsePasses: 0, regressed: 0, drifted: 0 };
   try {
+    await surfaceOf(engine).context().addCookies([{ name: APP_COOKIE, value: cookie, url: server.url }]);
     await instance.session.open(server.url);
     const page = surfaceOf(engine).page();
     // Some implementations render their markup from templates after load.
@@ -141,6 +154,7 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
     await attempt.finish(allPassed);
   } finally {
     await instance.close();
+    await engine.dispose?.();
   }
   return run;
 }
@@ -167,8 +181,7 @@ describe('the TodoMVC replay corpus', () => {
   }, scaledTimeout(120_000));
 
   it('replays on other implementations without a false pass', async () => {
-    const replays: AppRun[] = [];
-    for (const app of IMPLEMENTATIONS) replays.push(await runFlow(app, join(EXAMPLES, app), 'read-only'));
+    const replays = await inParallel(IMPLEMENTATIONS, FLOWS_AT_ONCE, (app) => runFlow(app, join(EXAMPLES, app), 'read-only'));
     runs.push(...replays);
     for (const run of replays) expect(run.falsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
     // Most implementations of the same spec replay every step with no executor call.
@@ -176,8 +189,7 @@ describe('the TodoMVC replay corpus', () => {
   }, scaledTimeout(600_000));
 
   it('never passes a planted regression', async () => {
-    const replays: AppRun[] = [];
-    for (const [name, regression] of Object.entries(REGRESSIONS)) replays.push(await runFlow(`regression: ${name}`, plantRegression(name), 'read-only', regression.breaks));
+    const replays = await inParallel(Object.entries(REGRESSIONS), FLOWS_AT_ONCE, ([name, regression]) => runFlow(`regression: ${name}`, plantRegression(name), 'read-only', regression.breaks));
     runs.push(...replays);
     for (const run of replays) {
       // The regression is real: the user's own verification catches it on some step.

@@ -10,7 +10,7 @@ import { elisionMarker } from '../../executor/screen-elision.js';
 import { createToolLoopExecutor } from '../../executor/tool-loop.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepExecutor } from '../../contract/step-contract.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import { sharedPages } from '../support/pages.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { callTools, findId, replyJson, scriptedModel, throwScriptErrors } from './support/scripted-model.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   // The todo page in a main landmark, with a counter that is a status and no status line but one that says Ready after a moment.
   const knobs = 'main=1&heading=Todos&testid=0&list=Todo list&toggle=Toggle&delete=0&quiet=1&count=status&ready=150';
   server.route(sharedPages({ '/todos.html': { page: 'todos.html', knobs } }, false));
-  engine = web({ env: { E2E_CHROMIUM_PATH: '/usr/bin/chromium' } });
+  engine = testWeb();
 });
 
 afterEach(async () => {

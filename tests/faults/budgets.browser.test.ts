@@ -17,7 +17,7 @@ import { createAgent } from '../../executor/create-agent.js';
 import { FileCacheStore } from '../../cache-format/index.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepOutcome } from '../../step/step-runner.js';
-import { web } from '../../engines/web/index.js';
+import { testWeb } from '../support/test-browser.js';
 import { filesUnder } from '../support/directory-snapshot.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
@@ -55,7 +55,7 @@ interface Ended {
 
 /** The counter page in a browser of its own. */
 async function openCounter(): Promise<{ engine: Engine; instance: EngineInstance; page: Page; browser: Browser; police: PolicedStart['police'] }> {
-  const engine = web({ env: process.env });
+  const engine = testWeb();
   engines.push(engine);
   const { instance, police } = await startPoliced(engine, server.url);
   const page = (instance as unknown as { page: Page }).page;

@@ -5,12 +5,12 @@
  * call; after the app changes, replay fails `REPLAY_STALE` naming the step and the reason; a
  * CI run with `--propose` heals into a proposal folder and leaves the cache untouched, and
  * `cache diff` / `cache accept` take it from there; recording again and `cache diff` between
- * two git commits show exactly the changed step; SIGINT leaves the cache as it was; sixteen
- * workers recording one step leave one valid entry.
+ * two git commits show exactly the changed step; SIGINT leaves the cache as it was. Workers
+ * recording one step at once: `parallel-record.process.test.ts`.
  *
  * The steps build on each other, in order.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,40 +22,9 @@ import { contentsOf } from '../support/directory-snapshot.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, startE2E, type E2ERun } from '../runner/support/e2e-process.js';
 import { scaledTimeout } from '../support/load-scaled.js';
+import { startApp, type AppServer } from './support/fixture-app.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/replay-cache', import.meta.url));
-
-/** The fixture app in its own process; its add button is labelled by an environment variable. */
-interface AppServer {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-}
-
-function startApp(label: string, port = 0): Promise<AppServer> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [join(FIXTURE, 'app', 'server.mjs')], {
-      env: { ...process.env, PORT: String(port), E2E_FIXTURE_ADD_LABEL: label },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.on('error', reject);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString('utf8'));
-      if (match === null) return;
-      const listening = Number(match[1]);
-      resolve({
-        url: `http://127.0.0.1:${listening}`,
-        port: listening,
-        stop: () =>
-          new Promise<void>((stopped) => {
-            if (child.exitCode !== null) return stopped();
-            child.once('exit', () => stopped());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
 
 let app: AppServer;
 let work: string;
@@ -257,21 +226,4 @@ describe('the replay cache through the e2e binary', () => {
     expect(run.report?.tests[0]?.attempts[0]?.steps[0]).toMatchObject({ status: 'passed', cache: { mode: 'missed', write: 'no-change' } });
     expect(contentsOf(cacheDir)).toEqual(before);
   }, scaledTimeout(60_000));
-
-  it('keeps one valid entry when sixteen workers record the same step at once', async () => {
-    cacheDir = join(work, 'parallel-cache');
-    const run = await runE2E(['record', 'todos.e2e.ts', '-g', 'adds a todo', '--workers', '16', '--', '--repeat-each', '16'], { cwd: FIXTURE, env: env() });
-    expect(run.exitCode, output(run)).toBe(0);
-    expect(run.report?.errors).toEqual([]);
-    expect(run.stderr).not.toContain('[e2e] warning');
-    const outcomes = (run.report?.tests ?? []).map((test) => test.outcome);
-    expect(outcomes).toEqual(Array.from({ length: 16 }, () => 'expected'));
-    const writes = (run.report?.tests ?? []).map((test) => (test.attempts[0]?.steps[0]?.cache as { write?: string } | undefined)?.write);
-    expect(writes.filter((write) => write === 'saved')).toHaveLength(1);
-    const store = new FileCacheStore(cacheDir, { readOnly: true });
-    const refs = await store.list();
-    expect(refs).toHaveLength(1);
-    expect((await store.read(refs[0]!.key)).kind).toBe('hit');
-    expect(await store.listTempFiles({ olderThanMs: 0 })).toEqual([]);
-  }, scaledTimeout(150_000));
 });

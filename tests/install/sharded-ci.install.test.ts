@@ -20,9 +20,9 @@ import { resolveLaunchOptions } from '../../engines/web/browser-discovery.js';
 import { parseReport, type Report, type ReportSummary } from '../../runner/report.js';
 import { filesUnder } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
-import { ensureBuilt, ROOT } from '../runner/support/build.js';
+import { ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { NPM, TYPIST_CONFIG, command as run, reportOf, type Finished } from './support/packed-project.js';
+import { copyOfTemplate, TYPIST_CONFIG, command as run, reportOf, type Finished } from './support/packed-project.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
 /** The plain-shell CI steps the README points to. */
@@ -111,17 +111,11 @@ for (const todo of ['${name} one', '${name} two']) {
 const ALL_TESTS = ['tests/alpha.e2e.ts › adds alpha one', 'tests/alpha.e2e.ts › adds alpha two', 'tests/beta.e2e.ts › adds beta one', 'tests/beta.e2e.ts › adds beta two'];
 
 beforeAll(async () => {
-  ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'e2e-shards-'));
-  const packed = JSON.parse(execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
-  const tarball = join(work, packed[0]!.filename);
   app = await serveApp();
-  project = join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'sharded', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  // The tarball installed with @playwright/test in a fresh ESM project (a copy of the tier's template).
+  project = copyOfTemplate('sharded', 'module');
   writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
-  const install = await command(project, NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', tarball, '@playwright/test']);
-  if (install.code !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
   const init = await e2e(project, ['init']);
   if (init.code !== 0) throw new Error(`e2e init failed:\n${init.stderr}`);
   writeFileSync(join(project, 'e2e.config.ts'), TYPIST_CONFIG);
