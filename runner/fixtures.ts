@@ -22,6 +22,7 @@ import type { AgentOptions } from '../executor/create-agent.js';
 import { E2EError, cleanedCause, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
+import { Outbound } from '../secrets/outbound.js';
 import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
@@ -140,6 +141,9 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   // The run's E2E_SECRET_* values no config names are redacted too: what leaves the attempt is clean of every value the run knows.
   const alsoRedact = Object.entries(secretValuesFromEnvironment()).map(([name, value]) => [`env:${name}`, value] as const);
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()), { alsoRedact });
+  // The attempt's one outbound boundary, from the engine's start on (its runner and cache take it too).
+  const outbound = new Outbound(vault);
+  const toTest = (text: string): string => outbound.text('test', text);
   const { target } = settings;
   const logger = consoleLogger(settings.debug);
   let runner: AttemptRunner | undefined;
@@ -151,9 +155,9 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
       allowNavigation: (url) => runner?.allowNavigation(url) ?? true,
     });
   } catch (error) {
-    const cause = { cause: cleanedCause(error, (text) => vault.redact(text)) };
-    if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message), cause);
-    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`), cause);
+    const cause = { cause: cleanedCause(error, toTest) };
+    if (isE2EError(error)) throw new E2EError(error.code, toTest(error.message), cause);
+    throw new E2EError('ENGINE_FAILURE', toTest(`The ${target.engine.name} engine did not start: ${messageOf(error)}`), cause);
   }
   const details = new StepDetails();
   const cacheOptions = attemptCacheOptions({
@@ -176,6 +180,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
+    outbound,
     origins: settings.origins,
     projectRoot: projectRootOf(testInfo),
     agents: agentsOf(settings).entries,

@@ -65,12 +65,7 @@ export class AttemptRunner {
     return this.#attempt.secretFilled();
   }
 
-  /** Redact configured secret values from `text`. */
-  redact(text: string): string {
-    return this.#attempt.redact(text);
-  }
-
-  /** Where the attempt's records leave it (the report, transcripts, the console, cache entries), each redacted once. */
+  /** Where the attempt's records leave it (the report, what the test gets back, transcripts, the console, cache entries), each redacted once. */
   get outbound(): Outbound {
     return this.#attempt.outbound;
   }
