@@ -182,6 +182,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     secrets: vault,
     outbound,
     origins: settings.origins,
+    screenBudget: settings.screen,
     projectRoot: projectRootOf(testInfo),
     agents: agentsOf(settings).entries,
     builtIn: agentsOf(settings).builtIn,

@@ -114,6 +114,7 @@ export const REDACTION = {
     'step/step-pipeline.ts': "hands ctx.redact to the step's policed actions",
     'step/screen-observer.ts': 'model-bound: observations',
     'step/screen-text.ts': 'model-bound: the screen as text',
+    'step/screen-budget.ts': 'model-bound: a bounded screen as text',
     'step/policed-scope.ts': 'model-bound: what a policed action tells the executor',
     'step/perform-policed.ts': 'model-bound: an action that failed',
     'step/verb-policies.ts': 'model-bound: a refused navigation',

@@ -126,7 +126,7 @@ export class ActCache {
         entry,
         actions: services.actions,
         briefActions: services.briefActions,
-        observe: () => services.observe({ tree: true }),
+        observe: (reading) => services.observe({ tree: true, ...reading }),
         uniqueValues: tracked.uniqueValues,
         secretsAvailable: step.info.secrets,
         signal: services.signal,

@@ -18,6 +18,7 @@ import type { LimitOverrides } from './budgets.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import type { ActionHost } from './policed-actions.js';
 import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
+import type { ScreenBudget } from './screen-budget.js';
 import type { StepContextHost } from './step-context.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationKind, type VerificationRecord } from './step-record.js';
 import type { StepSession } from './step-session.js';
@@ -85,6 +86,8 @@ export interface AttemptRunnerOptions {
   observer?: ScreenObserver | undefined;
   /** The attempt's outbound boundary (shared with its cache); default one over `secrets`. */
   outbound?: Outbound | undefined;
+  /** How much of a screen the model reads (the config's `screen`); default `DEFAULT_SCREEN_BUDGET` (1,500 nodes, 40,000 characters). */
+  screenBudget?: ScreenBudget | undefined;
 }
 
 /** What lives for the whole attempt, across its steps. */
@@ -123,7 +126,7 @@ export class AttemptState {
     this.policy = options.origins instanceof OriginPolicy ? options.origins : new OriginPolicy(options.origins);
     this.outbound = options.outbound ?? new Outbound(this.vault);
     this.logger = this.outbound.logger(options.logger ?? silentLogger);
-    this.observer = options.observer ?? createScreenObserver(options.engine, this.vault);
+    this.observer = options.observer ?? createScreenObserver(options.engine, this.vault, { budget: options.screenBudget });
     this.deadline = Deadline.start({ clock: this.clock });
     this.actionHost = this.#actionHost();
     this.contextHost = {
