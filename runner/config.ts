@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import type { Engine } from '../contract/engine.js';
 import { normalizeOrigin, originOf } from '../step/origin-policy.js';
+import { DEFAULT_SCREEN_BUDGET } from '../step/screen-budget.js';
 import { refuseUnsafeSecrets } from '../secrets/redactable-secret.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
@@ -17,7 +18,7 @@ import { processVariables, reportConfigFailure, runEnvironmentOf, runRequest, se
 import { requestFromVariables, type RunRequest } from './run-request.js';
 import { auditProjects } from './audit-mutants.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
-import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type WorkerSettings } from './settings.js';
+import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type TargetSettings, type WorkerSettings } from './settings.js';
 
 /** One agent entry of `agents`. */
 export interface AgentConfig {
@@ -43,18 +44,25 @@ export interface AgentConfig {
   executor?: StepExecutor;
 }
 
+/** The app of a target whose engine has the `url` location (`web()`). */
+export interface UrlAppConfig {
+  /** Base URL that `app.open(path)` resolves against (http or https). */
+  url: string;
+  /** Cache identity of the app. Default: the origin of `url`. */
+  identity?: string;
+}
+
 /** One target of `targets`. */
 export interface TargetConfig {
   /** Project name (`--project`). Default: the engine's name (`web`). */
   name?: string;
   /** The engine, e.g. `web()`. */
   engine: Engine;
-  app: {
-    /** Base URL that `app.open(path)` resolves against. */
-    url: string;
-    /** Cache identity of the app. Default: the origin of `url`. */
-    identity?: string;
-  };
+  /**
+   * The app the engine drives: `{ url, identity? }` for an engine with the `url` location
+   * (`web()`); what its engine documents otherwise (`terminal()`: `{ command, args?, … }`).
+   */
+  app: UrlAppConfig | Readonly<Record<string, unknown>>;
 }
 
 /** Cache options. */
@@ -102,6 +110,20 @@ export interface E2EConfig extends PassthroughConfig {
   secrets?: Record<string, SecretConfig>;
   /** Origins the agent may navigate to. Default: the origins of the targets' app URLs (always included). */
   origins?: string[];
+  /** How much of a screen the agent reads; past it, the screen says what it left out and `find` reaches the rest. */
+  screen?: ScreenConfig;
+}
+
+/**
+ * The screen budget (step/README.md, "Bounded screens"): a screen text shows at most `maxNodes`
+ * node lines and `maxChars` characters. Default 1,500 nodes and 40,000 characters (about 10,000
+ * tokens); a larger budget costs tokens on every request, a smaller one more `find` calls.
+ */
+export interface ScreenConfig {
+  /** Most node lines a screen text shows (at least 50). Default 1,500. */
+  maxNodes?: number;
+  /** Most characters a screen text has (at least 2,000). Default 40,000. */
+  maxChars?: number;
 }
 
 /** Default timeout of a test, which is also the default `act` step timeout. */
@@ -145,6 +167,9 @@ const executorSchema = z.custom<StepExecutor>(
   'must be a StepExecutor ({ name, runStep(ctx) })',
 );
 const positiveInteger = z.number().int().positive();
+/** The smallest screen budget: below it a screen would hold little beyond its outline. */
+const MIN_SCREEN_NODES = 50;
+const MIN_SCREEN_CHARS = 2_000;
 const agentSchema = z.strictObject({
   model: modelSchema.optional(),
   judge: modelSchema.optional(),
@@ -166,7 +191,8 @@ const configSchema = z.strictObject({
       z.strictObject({
         name: z.string().min(1).optional(),
         engine: engineSchema,
-        app: z.strictObject({ url: z.url({ protocol: /^https?$/ }), identity: z.string().min(1).optional() }),
+        // Checked per engine (appOf): `{ url, identity? }` for the `url` location, else the engine's delegate.
+        app: z.record(z.string(), z.unknown()),
       }),
     )
     .min(1, 'needs at least one target, e.g. [{ engine: web(), app: { url: "http://127.0.0.1:4173" } }]'),
@@ -190,8 +216,46 @@ const configSchema = z.strictObject({
     )
     .optional(),
   origins: z.array(z.string()).optional(),
+  screen: z
+    .strictObject({
+      maxNodes: z.number().int().min(MIN_SCREEN_NODES).optional(),
+      maxChars: z.number().int().min(MIN_SCREEN_CHARS).optional(),
+    })
+    .optional(),
   ...PASSTHROUGH,
 });
+
+/** The app of a target whose engine has the `url` location. */
+const urlAppSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }), identity: z.string().min(1).optional() });
+
+/**
+ * A target's `app` as its engine takes it: `{ url, identity? }` (http or https) for an engine
+ * with the `url` location, else what the engine's host delegate makes of it (`EngineHost.app`),
+ * else the object as it is, with `identity` (when a string) or the engine's name as identity.
+ */
+function appOf(target: { engine: Engine; app: Record<string, unknown> }, index: number): TargetSettings['app'] {
+  const where = `\`targets.${index}.app\``;
+  if (target.engine.location === 'url') {
+    const parsed = urlAppSchema.safeParse(target.app);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      if (issue.code === 'unrecognized_keys') {
+        const key = issue.keys[0] ?? '';
+        throw configError(`unknown key \`${key}\` in ${where}${didYouMean(key, ['url', 'identity'])}.`);
+      }
+      throw configError(`${pathText(['targets', index, 'app', ...issue.path])} ${issue.message}.`);
+    }
+    return { url: parsed.data.url, identity: parsed.data.identity ?? originOf(parsed.data.url)!, config: parsed.data };
+  }
+  const check = target.engine.host?.app;
+  if (check !== undefined) {
+    const checked = check.call(target.engine.host, target.app);
+    if (!checked.ok) throw configError(`${where} ${checked.problem}`);
+    return { identity: checked.app.identity, config: checked.app.config };
+  }
+  const identity = target.app['identity'];
+  return { identity: typeof identity === 'string' && identity !== '' ? identity : target.engine.name, config: target.app };
+}
 
 /** The schema one step into `schema` along `segment`, looking through optional, array, record and union. */
 function childOf(schema: z.ZodType, segment: PropertyKey): z.ZodType | undefined {
@@ -332,23 +396,25 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     ...Object.entries(secretValuesFromEnvironment(variables)).map(([name, value]) => [`E2E_SECRET_${name}`, value] as const),
   ]);
   const secrets = new SecretTable(definitions);
-  const appOrigins = config.targets.map((target) => originOf(target.app.url)!);
+  const apps = config.targets.map((target, index) => appOf(target, index));
+  const appOrigins = apps.flatMap((app) => (app.url === undefined ? [] : [originOf(app.url)!]));
   const origins = [...new Set([...appOrigins, ...(config.origins ?? []).map(normalizeOrigin)])];
 
   // The run's main process found no ffmpeg (run-entry.ts): Playwright would fail every page, so workers go on without video.
   const userUse = environment.videoUnavailable ? { ...options.use, video: 'off' as const } : (options.use ?? {});
   const names = new Set<string>();
-  const projects = config.targets.map((target) => {
+  const projects = config.targets.map((target, index) => {
     const name = target.name ?? target.engine.name;
     if (names.has(name)) throw configError(`two targets are named \`${name}\`; give each target its own \`name\`.`);
     names.add(name);
     const settings: ProjectSettings = {
-      target: { name, engine: target.engine, app: { url: target.app.url, identity: target.app.identity ?? originOf(target.app.url)! } },
+      target: { name, engine: target.engine, app: apps[index]! },
       agents,
       defaultAgent,
       cache,
       secrets,
       origins,
+      screen: { maxNodes: config.screen?.maxNodes ?? DEFAULT_SCREEN_BUDGET.maxNodes, maxChars: config.screen?.maxChars ?? DEFAULT_SCREEN_BUDGET.maxChars },
       debug: request.debug,
       modelFree: request.modelFree,
     };

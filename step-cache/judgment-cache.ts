@@ -161,6 +161,7 @@ export class JudgmentCache {
       evidence: finished.evidence,
       typedValues: this.#typed,
       uniqueValues: this.#uniqueValues,
+      located: this.#options.located,
     });
   }
 
@@ -180,7 +181,7 @@ function candidateOf(step: TrackedJudgment, targets: WriteTargets): Candidate<Ju
     key: step.key.key,
     keyParts: step.key.parts,
     provenance: provenanceOf(step, step.kind, targets),
-    redact: targets.redact,
+    clean: (text) => targets.cleanEntry(text),
   });
   if (built.kind === 'entry' && !targets.attemptPassed) return { kind: 'unconfirmed' };
   return built;

@@ -14,7 +14,6 @@ import type { ActionListener, StepInterceptor } from '../../contract/step-seams.
 import { nodeIdsOf } from '../../engines/web/locate-node.js';
 import { REPORT_VERSION, toReportStep, type AttemptPayload } from '../../runner/report.js';
 import { wireAttempt } from '../../runner/wire-attempt.js';
-import { redactDeep } from '../../secrets/redactor.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../secrets/vault.js';
 import type { AttemptCache, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
 import type { LimitOverrides } from '../../step/budgets.js';
@@ -22,11 +21,11 @@ import type { VerificationKind } from '../../step/step-record.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent, StepOutcome } from '../../step/step-runner.js';
 import type { LiveScreen } from './live-screen.js';
 
-/** Where an attempt's steps run: an engine instance, what its engine declares, and the app's origin. */
+/** Where an attempt's steps run: an engine instance, what its engine declares, and the app's identity. */
 export interface AttemptScreen {
   instance: EngineInstance;
-  engine: Pick<Engine, 'name' | 'contractVersion' | 'platform' | 'verbs'>;
-  /** Allowed (unless `origins` says otherwise), and the cache's app identity. */
+  engine: Pick<Engine, 'name' | 'contractVersion' | 'platform' | 'verbs' | 'location'>;
+  /** With the `url` location: the app's origin, allowed (unless `origins` says otherwise); in any case the cache's app identity. */
   origin: string;
 }
 
@@ -147,12 +146,13 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
             projectId: 'web',
             appIdentity: screen.origin,
             engine: { name: screen.engine.name, contractVersion: screen.engine.contractVersion },
+            located: screen.engine.location === 'url',
             toolVersion: '0.1.0',
             secrets,
             redact: (text) => vault.redact(text),
             proposalStore: cache.proposalStore,
             hitsEnabled: cache.hitsEnabled ?? false,
-            // The raw collector, not a redacting one: whatever the cache logs is kept as it was said.
+            // The raw collector: what the cache logs reaches it through the attempt's outbound boundary (wire-attempt), as in a run.
             logger: { debug: (message) => handouts.logs.push(`cache debug ${message}`), warn: (message) => handouts.logs.push(`cache warn ${message}`) },
             replay: { waitForTargetMs: cache.waitForTargetMs ?? 400, pollIntervalMs: 50 },
           },
@@ -160,7 +160,7 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
     onAction: options.onAction,
     builtIn: options.builtIn,
     engine: screen.instance,
-    target: { name: 'web', platform: screen.engine.platform, verbs: screen.engine.verbs },
+    target: { name: 'web', platform: screen.engine.platform, verbs: screen.engine.verbs, location: screen.engine.location },
     secrets: vault,
     origins: options.origins ?? [screen.origin],
     projectRoot: process.cwd(),
@@ -220,7 +220,8 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
     },
     payload: () => {
       const payload: AttemptPayload = { version: REPORT_VERSION, steps: [...runner.records], verifications: [...runner.verifications] };
-      return JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
+      // As the fixture does: the records passed the attempt's outbound boundary as they were made.
+      return JSON.stringify(payload);
     },
     reportSteps: () => JSON.stringify(runner.records.map(toReportStep)),
   };
