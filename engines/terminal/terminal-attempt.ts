@@ -14,14 +14,20 @@ import {
   type EngineObservation,
   type EngineSession,
   type NodeRef,
+  type Rect,
   type ScreenNode,
   type SessionAction,
 } from '../../contract/engine.js';
+import type { MutationSurface } from '../../contract/mutation.js';
 import { keyBytes, textBytes } from './key-codes.js';
 import { describeNode, moveToRow, tabTo, type MoveHost } from './key-moves.js';
 import { readScreen, type ScreenElement, type ScreenReading } from './screen-elements.js';
 import { buildTree, NodeIds, nodesOf } from './screen-tree.js';
 import { TerminalProcess, describeExit, type ProgramSpec, type SettleRule } from './terminal-process.js';
+import { textOf } from './screen-grid.js';
+import { resolveSteps } from './screen-locator.js';
+import { TerminalLocator, TerminalScreen } from './terminal-screen.js';
+import { withoutHidden } from './hidden-nodes.js';
 
 /** The stand-in location of every terminal attempt (see {@link TerminalAttempt.location}). */
 export const TERMINAL_LOCATION = 'http://terminal.invalid/';
@@ -29,6 +35,15 @@ export const TERMINAL_LOCATION = 'http://terminal.invalid/';
 /** True when a read screen holds something a person could act on: a list, a field, a button or a mark. */
 function hasControl(reading: ScreenReading): boolean {
   return reading.lists.length > 0 || reading.elements.some((element) => element.kind !== 'text');
+}
+
+/** What the test host reads of a terminal attempt (the contract's attempt host). */
+export interface TerminalAttemptHost {
+  /** The `screen` fixture: see terminal-screen.ts. */
+  readonly screen: TerminalScreen;
+  /** The audit's mutations: keystrokes swallowed, nodes hidden. */
+  readonly mutations: MutationSurface;
+  lookedAt(subject: unknown): Promise<readonly string[] | undefined>;
 }
 
 /** How `tap` and `check` reach a control (see `terminal({ tap })`). */
@@ -53,8 +68,18 @@ export class TerminalAttempt implements EngineInstance {
   readonly #ids = new NodeIds();
   #process: TerminalProcess | undefined;
   #latest: Reading | undefined;
+  #latestRoot: ScreenNode | undefined;
   #closed = false;
+  /** Ids the audit hid (`hide-evidence`): left out of every observation while they stay. */
+  readonly #hidden = new Set<string>();
+  /** Where the hidden nodes are drawn, blanked in the screen's lines. */
+  #hiddenRects: Rect[] = [];
+  /** True while the audit's `break-handlers` mutant runs: every keystroke is swallowed. */
+  #swallowing = false;
+  readonly #screen: TerminalScreen;
   readonly session: EngineSession;
+  /** What the test host reads of this attempt: the `screen` fixture, the audit's mutations, what a check looked at. */
+  readonly host: TerminalAttemptHost;
 
   constructor(spec: AttemptSpec) {
     this.#spec = spec;
@@ -68,6 +93,60 @@ export class TerminalAttempt implements EngineInstance {
       },
       url: () => this.location(),
     };
+    this.#screen = new TerminalScreen({
+      observe: () => this.observe(),
+      waitForChange: (since, options) => this.waitForChange(since, options),
+      lines: () => this.#lines(),
+      press: async (key) => {
+        const process = this.#running();
+        this.#send(process, keyBytes(key, { applicationCursorKeys: process.applicationCursorKeys }));
+      },
+      type: async (text) => this.#send(this.#running(), textBytes(text)),
+    });
+    this.host = {
+      screen: this.#screen,
+      mutations: {
+        silenceHandlers: () => {
+          this.#swallowing = true;
+          return Promise.resolve(() => {
+            this.#swallowing = false;
+            return Promise.resolve();
+          });
+        },
+        hideNodes: (ids) => {
+          for (const id of ids) this.#hidden.add(id);
+          return Promise.resolve();
+        },
+      },
+      lookedAt: (subject) => Promise.resolve(this.#lookedAt(subject)),
+    };
+  }
+
+  /** The ids a passed check of `subject` (a locator of this attempt's screen) matches on the latest observation. */
+  #lookedAt(subject: unknown): readonly string[] | undefined {
+    if (!(subject instanceof TerminalLocator) || subject.screen !== this.#screen || this.#latestRoot === undefined) return undefined;
+    const ids = resolveSteps(this.#latestRoot, subject.steps).map((node) => node.id);
+    return ids.length === 0 ? undefined : ids;
+  }
+
+  /** Send keystrokes, unless the audit has the program swallow them. */
+  #send(process: TerminalProcess, bytes: string): void {
+    if (this.#swallowing) return;
+    process.write(bytes);
+  }
+
+  /** The screen as drawn, a string per row, hidden nodes blanked, trailing blanks cut. */
+  async #lines(): Promise<string[]> {
+    const process = this.#process;
+    if (process === undefined) return [];
+    await process.frameClosed();
+    const grid = process.grid();
+    const lines = grid.cells.map((row, y) => {
+      const cells = this.#hiddenRects.some((rect) => y >= rect.y && y < rect.y + rect.height) ? row.map((cell, x) => (this.#hiddenRects.some((rect) => y >= rect.y && y < rect.y + rect.height && x >= rect.x && x < rect.x + rect.width) ? { ...cell, char: ' ' } : cell)) : row;
+      return textOf(cells, 0, cells.length).trimEnd();
+    });
+    while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+    return lines;
   }
 
   /**
@@ -91,7 +170,10 @@ export class TerminalAttempt implements EngineInstance {
     this.#process = undefined;
     await previous?.close();
     this.#ids.clear();
+    this.#hidden.clear();
+    this.#hiddenRects = [];
     this.#latest = undefined;
+    this.#latestRoot = undefined;
     this.#process = await TerminalProcess.start({ ...this.#spec.program, args: [...this.#spec.program.args] }, this.#spec.rule);
   }
 
@@ -110,7 +192,9 @@ export class TerminalAttempt implements EngineInstance {
     const mark = process.mark();
     const grid = process.grid();
     const reading = readScreen(grid);
-    const { root, nodeCount } = buildTree(grid, reading, { program: this.#spec.program.command.split('/').at(-1) ?? '', ids: this.#ids });
+    const built = buildTree(grid, reading, { program: this.#spec.program.command.split('/').at(-1) ?? '', ids: this.#ids });
+    const { root, nodeCount, hiddenRects } = withoutHidden(built.root, built.nodeCount, this.#hidden);
+    this.#hiddenRects = hiddenRects;
     if (process.exit !== undefined) root.value = `ended, ${describeExit(process.exit)}`;
     const nodes = new Map<string, ScreenNode>();
     const elements = new Map<string, ScreenElement>();
@@ -122,6 +206,7 @@ export class TerminalAttempt implements EngineInstance {
       if (element !== undefined) elements.set(node.id, element);
     }
     this.#latest = { reading, nodes, elements };
+    this.#latestRoot = root;
     return { root, url: this.location(), title: grid.title, nodeCount, mark };
   }
 
@@ -143,7 +228,7 @@ export class TerminalAttempt implements EngineInstance {
   async #pressAndSettle(key: string, timeoutMs: number): Promise<boolean> {
     const process = this.#running();
     const before = process.mark();
-    process.write(keyBytes(key, { applicationCursorKeys: process.applicationCursorKeys }));
+    this.#send(process, keyBytes(key, { applicationCursorKeys: process.applicationCursorKeys }));
     const bound = Math.min(timeoutMs / 4, 2000);
     const changed = await process.waitForChange(before, { until: 'change', maxMs: bound });
     await this.waitForChange(changed.mark, { until: 'quiet', maxMs: bound });
@@ -182,7 +267,7 @@ export class TerminalAttempt implements EngineInstance {
         if (element.role !== 'textbox') throw new EngineError('NOT_ACTIONABLE', `${this.#describe(ref.id)} is not a field; text goes where the cursor is.`);
         if (!element.states.has('focused')) throw new EngineError('NOT_ACTIONABLE', `The cursor is not in ${this.#describe(ref.id)}; bring it there first (Tab, or the program's own key).`);
         const erase = action.replace ? '\x7f'.repeat([...(element.value ?? '')].length) : '';
-        process.write(erase + textBytes(action.value));
+        this.#send(process, erase + textBytes(action.value));
         return;
       }
       case 'press': {
@@ -192,7 +277,7 @@ export class TerminalAttempt implements EngineInstance {
           throw new EngineError('NOT_ACTIONABLE', `${action.key} would go to the current control, not to ${this.#describe(ref.id)}; tap it, or press the key without a target.`);
         }
         if (element.role === 'textbox' && !element.states.has('focused')) throw new EngineError('NOT_ACTIONABLE', `The cursor is not in ${this.#describe(ref.id)}.`);
-        process.write(bytes);
+        this.#send(process, bytes);
         return;
       }
       case 'tap':
@@ -207,7 +292,7 @@ export class TerminalAttempt implements EngineInstance {
         return;
       }
       case 'scroll':
-        process.write(keyBytes(action.direction === 'up' ? 'PageUp' : action.direction === 'down' ? 'PageDown' : action.direction === 'left' ? 'ArrowLeft' : 'ArrowRight', keys));
+        this.#send(process, keyBytes(action.direction === 'up' ? 'PageUp' : action.direction === 'down' ? 'PageDown' : action.direction === 'left' ? 'ArrowLeft' : 'ArrowRight', keys));
         return;
       default:
         throw new EngineError('UNSUPPORTED_CAPABILITY', `The terminal engine does not ${action.verb}.`);
@@ -238,11 +323,11 @@ export class TerminalAttempt implements EngineInstance {
     if (tracking === 'none') throw new EngineError('NOT_ACTIONABLE', `The program "${process.spec.command}" does not report the mouse, so a tap cannot reach it; use keys.`);
     const column = Math.floor((element.from + element.to - 1) / 2) + 1;
     const row = element.row + 1;
-    if (sgr) process.write(`\x1b[<0;${column};${row}M\x1b[<0;${column};${row}m`);
+    if (sgr) this.#send(process, `\x1b[<0;${column};${row}M\x1b[<0;${column};${row}m`);
     else {
       if (column > 223 || row > 223) throw new EngineError('NOT_ACTIONABLE', 'The cell is beyond what the program\'s mouse encoding can report.');
       const at = String.fromCharCode(32 + column) + String.fromCharCode(32 + row);
-      process.write(`\x1b[M${String.fromCharCode(32)}${at}` + (tracking === 'x10' ? '' : `\x1b[M${String.fromCharCode(35)}${at}`));
+      this.#send(process, `\x1b[M${String.fromCharCode(32)}${at}` + (tracking === 'x10' ? '' : `\x1b[M${String.fromCharCode(35)}${at}`));
     }
   }
 
@@ -251,11 +336,11 @@ export class TerminalAttempt implements EngineInstance {
     const keys = { applicationCursorKeys: process.applicationCursorKeys };
     switch (action.verb) {
       case 'press':
-        return process.write(keyBytes(action.key, keys));
+        return this.#send(process, keyBytes(action.key, keys));
       case 'typeText':
-        return process.write(textBytes(action.value));
+        return this.#send(process, textBytes(action.value));
       case 'scroll':
-        return process.write(keyBytes(action.direction === 'up' ? 'PageUp' : 'PageDown', keys));
+        return this.#send(process, keyBytes(action.direction === 'up' ? 'PageUp' : 'PageDown', keys));
       case 'resize':
         return process.resize(action.width, action.height);
       default:

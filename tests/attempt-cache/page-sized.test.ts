@@ -16,14 +16,15 @@ import { tempFolders } from '../support/temp-folders.js';
 
 const tempFolder = tempFolders('e2e-page-sized-');
 
-/** Taps the node with `id`, read off the screen text, and passes. */
-function tapping(id: string, counter: { calls: number }): StepExecutor {
+/** Taps the node with `id`, read off the screen text, found by `words` when the bounded screen left it out; then passes. */
+function tapping(id: string, words: string, counter: { calls: number }): StepExecutor {
   return {
     name: 'scripted',
     version: '1.0.0',
     async runStep(context) {
       counter.calls++;
-      const screen = await context.observe();
+      let screen = await context.observe();
+      if (!screen.text.includes(`#${id} `)) screen = await context.observe({ find: words });
       if (!screen.text.includes(`#${id} `)) return { status: 'failed', errorCode: 'LOCATOR_NOT_FOUND', summary: `#${id} is not on the screen.` };
       await context.actions.tap({ id });
       return { status: 'passed', summary: `Tapped #${id}.` };
@@ -44,7 +45,7 @@ describe('a step on a page-sized screen, from observe to cache show', () => {
       // The wide page gets a chain one level deep, so both pages have the same button to press.
       const appOptions = 'filler' in options ? { ...options, nesting: 1 } : options;
       const attempt = (app = memoryApp(appOptions)) =>
-        startAttempt(onMemoryApp(app), { executor: tapping(target, counter), cache: { store }, secrets: { token: 'tok-123456' } });
+        startAttempt(onMemoryApp(app), { executor: tapping(target, 'Deepest', counter), cache: { store }, secrets: { token: 'tok-123456' } });
 
       const recording = attempt();
       const recorded = await recording.act(instruction);

@@ -26,6 +26,11 @@ export function orderPrompts(release: 'v3' | 'v7', fault: OrderFault = 'none'): 
   return { command: process.execPath, args: [join(FIXTURES, 'order-prompts.mjs'), `inquirer-prompts-${release}`, fault], cwd: REPOSITORY_ROOT, cols: 80, rows: 24 };
 }
 
+/** The terminal example's coffee order (examples/terminal), a program of our own drawn with plain ANSI codes. */
+export function coffeeProgram(): TerminalApp {
+  return { command: process.execPath, args: [join(REPOSITORY_ROOT, 'examples', 'terminal', 'app', 'coffee.mjs')], cwd: REPOSITORY_ROOT, cols: 80, rows: 24 };
+}
+
 /** A program that draws in synchronized-output frames with a pause inside each. */
 export function framesProgram(): TerminalApp {
   return { command: process.execPath, args: [join(FIXTURES, 'frames.mjs')], cwd: REPOSITORY_ROOT, cols: 80, rows: 24 };

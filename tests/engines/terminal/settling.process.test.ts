@@ -49,9 +49,12 @@ describe('settling on a terminal', () => {
     const blank = await program.instance.observe();
     await program.instance.waitForChange!(blank.mark ?? '', { until: 'change', maxMs: scaledTimeout(10_000) });
     const screen = await program.instance.observe();
+    // The quiet period asked for is many spinner ticks long, and longer on a busy machine, where a
+    // starved spinner can miss a tick of 20 ms: the wait must end at its bound, not by quiet.
+    const quietMs = scaledTimeout(250);
     const started = Date.now();
-    const waited = await program.instance.waitForChange!(screen.mark ?? '', { until: 'quiet', maxMs: 300 });
+    const waited = await program.instance.waitForChange!(screen.mark ?? '', { until: 'quiet', quietMs, maxMs: 3 * quietMs });
     expect(waited.changed).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * quietMs - 10);
   });
 });
