@@ -16,7 +16,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** Run `npm run <script>`; resolves with its exit code once its output is printed. */
 function run(script) {
   return new Promise((resolve) => {
-    const child = spawn(npm, ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(npm, ['run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
