@@ -7,7 +7,7 @@ export { test } from './fixtures.js';
 export type { E2EFixtures, E2EOptions, E2ETestType } from './fixtures.js';
 export { expect } from './verification.js';
 export { defineConfig, DEFAULT_TIMEOUT_MS, DEFAULT_TEST_MATCH, DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR } from './config.js';
-export type { E2EConfig, AgentConfig, TargetConfig, CacheConfig, SecretConfig, PassthroughConfig } from './config.js';
+export type { E2EConfig, AgentConfig, TargetConfig, CacheConfig, SecretConfig, ScreenConfig, PassthroughConfig } from './config.js';
 export type { ActOptions, ActResult, Agent, App, AssertOptions, ExtractOptions, JudgmentResult, WaitForOptions } from './agent-api.js';
 export { web, surfaceOf } from '../engines/web/index.js';
 export type { WebEngineOptions, WebSurface } from '../engines/web/index.js';
