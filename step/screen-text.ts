@@ -117,7 +117,9 @@ export function renderScreen(screen: RenderableScreen, options: RenderOptions): 
     const { children } = next.node;
     for (let index = children.length - 1; index >= 0; index--) stack.push({ node: children[index]!, depth: next.depth + 1 });
   }
-  const header = `Screen (revision ${options.revision}, path ${redact(screenPathOf(screen.url))}, ${lines.length} nodes):`;
+  // A screen of an engine without a location has no URL (`''`), so no path.
+  const path = screen.url === '' ? '' : `path ${redact(screenPathOf(screen.url))}, `;
+  const header = `Screen (revision ${options.revision}, ${path}${lines.length} nodes):`;
   return header + '\n' + lines.join('\n');
 }
 
