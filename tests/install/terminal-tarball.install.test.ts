@@ -1,7 +1,7 @@
 /**
  * A terminal target from the packed tarball in a fresh "type": "module" project (a copy of the
  * project the install tier installed once), as a user sets it up: `e2e/terminal`'s `terminal()`
- * on a program of the project's own (the coffee order of examples/terminal), the built-in agent
+ * on a program of the project's own (the coffee order and the test of examples/terminal), the built-in agent
  * on a real provider package (`@ai-sdk/openai-compatible`, installed into the project) against a
  * loopback model server. `npx e2e record`, then `e2e replay` with the server stopped: no model
  * call and no browser among the processes the run started. A planted regression exits 1, a
@@ -36,19 +36,6 @@ export default defineConfig({
 });
 `;
 
-const TEST = `import { expect, test } from 'e2e';
-
-test('orders a latte with oat milk for Ada', async ({ app, agent, screen }) => {
-  await app.open();
-  await agent.act('pick Latte from the drinks');
-  await agent.act('tick Oat milk');
-  await expect(screen.getByRole('checkbox', { name: 'Oat milk' })).toBeChecked();
-  await agent.act('confirm the extras');
-  await agent.act('give Ada as the name for the cup');
-  await agent.assert('the order placed is a Latte with oat milk for Ada');
-});
-`;
-
 let project: string;
 let model: OpenAIServer;
 const requests: ExchangeRequest[] = [];
@@ -78,7 +65,8 @@ beforeAll(async () => {
   mkdirSync(join(project, 'tests'));
   copyFileSync(join(ROOT, 'examples', 'terminal', 'app', 'coffee.mjs'), join(project, 'app', 'coffee.mjs'));
   writeFileSync(join(project, 'e2e.config.ts'), CONFIG);
-  writeFileSync(join(project, 'tests', 'coffee.e2e.ts'), TEST);
+  // The example's own test, as a user copies it.
+  copyFileSync(join(ROOT, 'examples', 'terminal', 'tests', 'order.e2e.ts'), join(project, 'tests', 'order.e2e.ts'));
 }, scaledTimeout(180_000));
 
 afterAll(async () => {
