@@ -8,7 +8,7 @@ export { test } from '../runner/fixtures.js';
 export type { E2EFixtures, E2EOptions, E2ETestType } from '../runner/fixtures.js';
 export { expect } from '../runner/verification.js';
 export { defineConfig, DEFAULT_TIMEOUT_MS, DEFAULT_TEST_MATCH, DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR } from '../runner/config.js';
-export type { E2EConfig, AgentConfig, TargetConfig, UrlAppConfig, CacheConfig, SecretConfig, PassthroughConfig } from '../runner/config.js';
+export type { E2EConfig, AgentConfig, TargetConfig, UrlAppConfig, CacheConfig, SecretConfig, ScreenConfig, PassthroughConfig } from '../runner/config.js';
 export type { ActOptions, ActResult, Agent, App, AssertOptions, ExtractOptions, JudgmentResult, WaitForOptions } from '../runner/agent-api.js';
 export { web, surfaceOf } from '../engines/web/index.js';
 export type { WebEngineOptions, WebSurface } from '../engines/web/index.js';

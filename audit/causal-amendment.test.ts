@@ -66,6 +66,13 @@ describe('amendCausally', () => {
     expect(amendment!.entry.appeared[1]).toEqual(entry.appeared[1]);
   });
 
+  it('counts nothing newly required that the step produced: a plain recording already requires it', () => {
+    const produced: ActEntry = { ...entry, appeared: entry.appeared.map((control) => (control.basis === 'incidental' ? { ...control, producedBy: [2] } : control)) };
+    const amendment = amendCausally(produced, held, [{ action: 2, facts: { ...held, appeared: [true, true, false], gone: [false] } }]);
+    expect(amendment).toMatchObject({ caused: 2, newlyRequired: 0 });
+    expect(amendment!.entry.appeared[2]).toMatchObject({ producedBy: [2], causedBy: [2] });
+  });
+
   it('ties nothing to an outcome the unmutated replay did not show either', () => {
     const amendment = amendCausally(entry, { ...held, appeared: [true, true, false] }, [{ action: 2, facts: { ...held, appeared: [true, true, false] } }]);
     expect(amendment!.entry.appeared[2]!.causedBy).toBeUndefined();

@@ -21,7 +21,7 @@ export interface CausalAmendment {
   entry: ActEntry;
   /** Outcomes with a `causedBy` now. */
   caused: number;
-  /** Of them, outcomes the heuristics had weighed incidental: required at replay only now. */
+  /** Of them, outcomes neither their basis nor what the step produced required: required at replay only now. */
   newlyRequired: number;
 }
 
@@ -56,7 +56,8 @@ export function amendCausally(entry: ActEntry, control: EndFacts, mutants: reado
     const causedBy = causesOf(list, index);
     if (causedBy.length > 0) {
       caused += 1;
-      if (control.causedBy === undefined && !STRONG_BASES.has(basisFromEntry(control, purpose))) newlyRequired += 1;
+      // Already required: by an earlier audit, by what the step produced, or by its basis.
+      if (control.causedBy === undefined && control.producedBy === undefined && !STRONG_BASES.has(basisFromEntry(control, purpose))) newlyRequired += 1;
     }
     return withCause(control, causedBy);
   };

@@ -10,7 +10,10 @@
  * - `act_input_tokens_todomvc`: input tokens (request body bytes / 4) over every request of
  *   "add two todos and complete the first" on TodoMVC `vanillajs`, with a scripted model that
  *   does one action per turn; goal ≤ 10,000;
- * - `act_requests_todomvc`: the number of those requests (five actions and the verdict).
+ * - `act_requests_todomvc`: the number of those requests (five actions, the verdict with the last);
+ * - `act_input_tokens_todomvc_request_<n>`: each request's input tokens (what it repeats of the
+ *   conversation shows as growth from one to the next), and `act_fixed_share_todomvc`: the share of
+ *   the step's input that is the fixed part, repeated by every request.
  *
  * Run alone with `node --import tsx bench/prompt.ts`.
  */
@@ -68,7 +71,14 @@ function todoScript(request: ChatRequest): ScriptedReply {
   if (turn === 4) {
     const toggle = toggleOf(text, TODOS[0]!);
     if (toggle === undefined) return { kind: 'error', status: 500, message: `the script found no checkbox for "${TODOS[0]}"` };
-    return call('check', { target: toggle });
+    // The verdict comes with the final action: the runner records it once the tick's result shows a change.
+    return {
+      kind: 'tool-calls',
+      calls: [
+        { name: 'check', input: { target: toggle } },
+        { name: 'complete_step', input: { status: 'passed', summary: 'Two todos added, the first completed.' } },
+      ],
+    };
   }
   // A refused tick must fail the bench, not pass it.
   const last = request.messages[request.messages.length - 1];
@@ -113,10 +123,15 @@ export async function runPromptBench(context: BenchContext): Promise<Record<stri
   if (first === undefined) throw new Error('the prompt bench sent no request');
   const system = first.messages.filter((message) => message.role === 'system');
   const bodyBytes = requests.reduce((total, request) => total + jsonBytes(request.body), 0);
+  const fixed = system.reduce((total, message) => total + jsonBytes(message), 0) + jsonBytes(first.body['tools'] ?? []);
+  const perRequest = Object.fromEntries(requests.map((request, index) => [`act_input_tokens_todomvc_request_${index + 1}`, Math.round(jsonBytes(request.body) / 4)]));
+  context.log(`  per request: ${Object.values(perRequest).join(', ')} tokens; fixed part ${fixed} B`);
   return {
-    agent_fixed_prompt_bytes: system.reduce((total, message) => total + jsonBytes(message), 0) + jsonBytes(first.body['tools'] ?? []),
+    agent_fixed_prompt_bytes: fixed,
     act_input_tokens_todomvc: Math.round(bodyBytes / 4),
     act_requests_todomvc: requests.length,
+    act_fixed_share_todomvc: Number(((fixed * requests.length) / bodyBytes).toFixed(3)),
+    ...perRequest,
   };
 }
 

@@ -8,7 +8,11 @@
  *
  * Figures, on a 1,000-element page: `replay_step_ms` and `playwright_step_ms` (medians of one
  * 10-action step) and `replay_vs_playwright_ratio` (goal ≤ 1.15, must be ≤ 1.3); and
- * `replay_vs_playwright_ratio_small_page`, the same on the form alone.
+ * `replay_vs_playwright_ratio_small_page`, the same on the form alone. Before and after
+ * a full replay stopped recording its actions (its step is never written), side by side:
+ * `replay_step_ms_recording_all` is the same replay, interleaved with it, with every replayed
+ * action also fed to a step recorder as it happens (what the cache did with each before), and
+ * `replay_recording_ms` is how much of that time the recorder took.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +21,8 @@ import type { Page } from '@playwright/test';
 import { FileCacheStore, initHashing } from '../cache-format/index.js';
 import { surfaceOf, web } from '../engines/web/index.js';
 import type { ScreenNode } from '../contract/engine.js';
+import type { ActionEvent } from '../contract/step-seams.js';
+import { StepRecorder } from '../recorder/record-step.js';
 import type { StepContext, StepExecutor } from '../contract/step-contract.js';
 import { startAttempt } from '../tests/support/attempt-harness.js';
 import type { LiveScreen } from '../tests/support/live-screen.js';
@@ -93,13 +99,24 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Median milliseconds of the cached step's replay and of the script, interleaved round by round on `path`. */
-async function compare(
-  live: LiveScreen,
-  page: Page,
-  path: string,
-  folder: string,
-): Promise<{ replayMs: number; scriptMs: number; observeMs: number; actionMs: number }> {
+/** Figures of one page, medians over the measured rounds. */
+interface Comparison {
+  replayMs: number;
+  /** The same replay recording every replayed action as it goes, as replays did before a full replay stopped recording. */
+  replayRecordingMs: number;
+  scriptMs: number;
+  observeMs: number;
+  actionMs: number;
+  /** Of `replayRecordingMs`, the time spent in the recorder. */
+  recordingMs: number;
+}
+
+/**
+ * Median milliseconds of the cached step's replay (as it is now, and recording its actions as
+ * before) and of the script, interleaved round by round on `path`; the two replays swap order
+ * every round so neither always runs on a page the other just warmed.
+ */
+async function compare(live: LiveScreen, page: Page, path: string, folder: string): Promise<Comparison> {
   const open = async (): Promise<void> => {
     await live.instance.session.open('about:blank');
     await live.instance.session.open(`${live.server.origin}${path}`);
@@ -113,33 +130,55 @@ async function compare(
   if (recorded.verdict.status !== 'passed' || report?.outcome.write !== 'saved') {
     throw new Error(`the bench step was not recorded on ${path}: ${recorded.verdict.summary} (${JSON.stringify(report?.outcome)})`);
   }
-  const replayTimes: number[] = [];
-  const scriptTimes: number[] = [];
-  const observeTimes: number[] = [];
-  const actionTimes: number[] = [];
-  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+  /** One replay; `recordAll`: every action also goes to a recorder as it happens (the work replays did before). */
+  const replay = async (round: number, recordAll: boolean): Promise<{ ms: number; observeMs: number; actionMs: number; recordingMs: number }> => {
     await open();
-    const attempt = startAttempt(live, { cache: { store, waitForTargetMs: 5_000 } });
-    let started = performance.now();
+    const recorder = new StepRecorder({ instruction: INSTRUCTION, literalParams: { name: NAME } });
+    let recordingMs = 0;
+    const onAction = (event: ActionEvent): void => {
+      const started = performance.now();
+      recorder.recordEvent(event);
+      recordingMs += performance.now() - started;
+    };
+    const attempt = startAttempt(live, { cache: { store, waitForTargetMs: 5_000 }, onAction: recordAll ? onAction : undefined });
+    const started = performance.now();
     const replayed = await attempt.act(INSTRUCTION, { name: NAME });
-    const replayMs = performance.now() - started;
+    const ms = performance.now() - started;
     await attempt.finish();
-    const timing = attempt.runner.records[0]?.timing;
     const mode = (replayed.cache as { mode?: string } | undefined)?.mode;
     if (mode !== 'self-finalized') throw new Error(`${path} round ${round}: the step did not replay (${JSON.stringify(replayed.cache)})`);
+    if (recordAll && recorder.actions.length !== 10) throw new Error(`${path} round ${round}: ${recorder.actions.length} of 10 replayed actions recorded`);
+    const timing = attempt.runner.records[0]?.timing;
+    return { ms, observeMs: timing?.observeMs ?? 0, actionMs: timing?.actionMs ?? 0, recordingMs };
+  };
+  const times = { replay: [] as number[], replayRecording: [] as number[], script: [] as number[], observe: [] as number[], action: [] as number[], recording: [] as number[] };
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    const first = round % 2 === 0;
+    const now = first ? await replay(round, false) : undefined;
+    const before = await replay(round, true);
+    const after = now ?? (await replay(round, false));
 
     await open();
-    started = performance.now();
+    const started = performance.now();
     await playwrightScript(page);
     const scriptMs = performance.now() - started;
     if (round >= WARMUP_ROUNDS) {
-      replayTimes.push(replayMs);
-      scriptTimes.push(scriptMs);
-      observeTimes.push(timing?.observeMs ?? 0);
-      actionTimes.push(timing?.actionMs ?? 0);
+      times.replay.push(after.ms);
+      times.replayRecording.push(before.ms);
+      times.script.push(scriptMs);
+      times.observe.push(after.observeMs);
+      times.action.push(after.actionMs);
+      times.recording.push(before.recordingMs);
     }
   }
-  return { replayMs: median(replayTimes), scriptMs: median(scriptTimes), observeMs: median(observeTimes), actionMs: median(actionTimes) };
+  return {
+    replayMs: median(times.replay),
+    replayRecordingMs: median(times.replayRecording),
+    scriptMs: median(times.script),
+    observeMs: median(times.observe),
+    actionMs: median(times.action),
+    recordingMs: median(times.recording),
+  };
 }
 
 /** The `replay` section. */
@@ -161,7 +200,8 @@ export const replaySection: BenchSection = {
       const page = surfaceOf(engine).page();
       const large = await compare(live, page, '/booking', folder);
       context.log(
-        `  1k-element page: replay ${large.replayMs.toFixed(1)} ms (observing ${large.observeMs.toFixed(1)}, acting ${large.actionMs.toFixed(1)}) vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions`,
+        `  1k-element page: replay ${large.replayMs.toFixed(1)} ms (observing ${large.observeMs.toFixed(1)}, acting ${large.actionMs.toFixed(1)}) vs Playwright ${large.scriptMs.toFixed(1)} ms for 10 actions; ` +
+          `recording every replayed action as before: ${large.replayRecordingMs.toFixed(1)} ms (${large.recordingMs.toFixed(2)} of it in the recorder)`,
       );
       const small = await compare(live, page, '/booking-small', folder);
       context.log(`  form-only page: replay ${small.replayMs.toFixed(1)} ms (observing ${small.observeMs.toFixed(1)}, acting ${small.actionMs.toFixed(1)}) vs Playwright ${small.scriptMs.toFixed(1)} ms for 10 actions`);
@@ -170,6 +210,8 @@ export const replaySection: BenchSection = {
         replay_step_ms: Number(large.replayMs.toFixed(1)),
         replay_observe_ms: Number(large.observeMs.toFixed(1)),
         replay_action_ms: Number(large.actionMs.toFixed(1)),
+        replay_step_ms_recording_all: Number(large.replayRecordingMs.toFixed(1)),
+        replay_recording_ms: Number(large.recordingMs.toFixed(2)),
         playwright_step_ms: Number(large.scriptMs.toFixed(1)),
         replay_vs_playwright_ratio: Number((large.replayMs / large.scriptMs).toFixed(3)),
         replay_vs_playwright_ratio_small_page: Number((small.replayMs / small.scriptMs).toFixed(3)),

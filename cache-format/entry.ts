@@ -140,8 +140,22 @@ export type EndBasis = z.infer<typeof endBasisSchema>;
  */
 export const causedBySchema = z.array(z.number().int().min(0).max(MAX_ACTIONS - 1)).min(1).max(MAX_ACTIONS);
 
+/**
+ * The recorded actions (0-based) right after which the recorder saw the outcome change on the
+ * screen, the browser's own effect of the action (a native checkbox's tick, a field's value)
+ * left out: the step *produced* it, so it is required at replay, whatever its basis, though it
+ * may be met in a changed form (`replayer/end-check.ts`). An addition to version 1, like
+ * `causedBy`; absent on entries recorded before it, which replay as they did.
+ */
+export const producedBySchema = z.array(z.number().int().min(0).max(MAX_ACTIONS - 1)).min(1).max(MAX_ACTIONS);
+
 /** A control that appeared or went away during the step, with why it proves the step. */
-export const endControlSchema = z.strictObject({ ...stateControlSchema.shape, basis: endBasisSchema.optional(), causedBy: causedBySchema.optional() });
+export const endControlSchema = z.strictObject({
+  ...stateControlSchema.shape,
+  basis: endBasisSchema.optional(),
+  causedBy: causedBySchema.optional(),
+  producedBy: producedBySchema.optional(),
+});
 /** An appeared or gone control (see {@link endControlSchema}). */
 export type EndControl = z.infer<typeof endControlSchema>;
 

@@ -35,6 +35,23 @@ export interface Rect {
   height: number;
 }
 
+/**
+ * Role of a placeholder node: where an engine left out a run of similar siblings (see
+ * {@link ObserveRequest.bounds}), one node stands for them, with {@link ScreenNode.omitted}.
+ */
+export const OMITTED_ROLE = 'omitted';
+
+/** What a placeholder node ({@link OMITTED_ROLE}) stands for. */
+export interface OmittedNodes {
+  /** How many siblings were left out. */
+  count: number;
+  /** Their role (the first one's, when they differ). */
+  role: string;
+  /** Words of the first and the last one left out, as a hint (clipped). */
+  first?: string;
+  last?: string;
+}
+
 /** One node of an observed screen. `id` is stable for as long as the element lives. */
 export interface ScreenNode {
   id: string;
@@ -49,6 +66,8 @@ export interface ScreenNode {
   rect?: Rect;
   depth: number;
   children: ScreenNode[];
+  /** Only on a placeholder node (role {@link OMITTED_ROLE}): the siblings it stands for. */
+  omitted?: OmittedNodes;
 }
 
 /** What an engine returns from `observe()`. Redaction is the runner's job. */
@@ -72,6 +91,33 @@ export interface EngineObservation {
   unavailableReason?: string;
   /** Whether an on-screen keyboard is showing; absent when the engine cannot tell (the web engine). */
   keyboardVisible?: boolean;
+  /** The size of the visible area, in the units of the rects (what "near the viewport" means). */
+  viewport?: { width: number; height: number };
+  /**
+   * True when {@link ObserveRequest.include} matched more nodes inside one left-out run than
+   * the engine reads (more than `bounds.maxRun`): some matching nodes are still left out.
+   */
+  includePartial?: boolean;
+}
+
+/**
+ * What `observe` may be asked. Both are hints an engine that reads every node ignores; an
+ * engine that leaves nodes out must honour `include`.
+ */
+export interface ObserveRequest {
+  signal?: AbortSignal;
+  /**
+   * An engine may leave out a run of more than `maxRun` similar siblings (a list of 200,000
+   * rows), putting one placeholder node ({@link OMITTED_ROLE}) where they were. It keeps the
+   * first and last few, those near the viewport, those holding the focus, and `include`.
+   */
+  bounds?: { maxRun: number };
+  /**
+   * Nodes to read in full even inside such a run: any whose words (name, text, value,
+   * placeholder, test id; case and runs of whitespace ignored) contain one of `text`, and the
+   * nodes `ids` of the previous observation, each with its ancestors.
+   */
+  include?: { text?: readonly string[]; ids?: readonly string[] };
 }
 
 /** The empty root of an observation whose tree is unavailable. */
@@ -230,7 +276,7 @@ export interface ScreenshotOptions {
 /** The attempt-scoped handle an engine gives the runner. */
 export interface EngineInstance {
   readonly session: EngineSession;
-  observe(options?: { signal?: AbortSignal }): Promise<EngineObservation>;
+  observe(options?: ObserveRequest): Promise<EngineObservation>;
   perform(ref: NodeRef, action: EngineAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
   performOnPage(action: SessionAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
   performAt?(point: Point, action: PointAction, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;

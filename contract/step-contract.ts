@@ -100,12 +100,39 @@ export interface Observation {
   pixels?: Uint8Array;
   /** True when pixels were requested but withheld by policy. */
   pixelsWithheld?: boolean;
+  /**
+   * Nodes of the page {@link text} leaves out (0 when it shows every node): past the screen
+   * budget, long runs and far parts of the page become `… N more …` lines. The tree holds what
+   * the engine read; `find` reaches the rest.
+   */
+  leftOut?: number;
+  /** With `observe({ find })`: the nodes whose words contain the text, in document order. */
+  found?: FoundNodes;
+}
+
+/** What `observe({ find })` found. */
+export interface FoundNodes {
+  /** The text looked for, as given. */
+  query: string;
+  /** Ids of the matching nodes (at most 50), each shown in `text` with its ancestors. */
+  ids: string[];
+  /** How many nodes match (more than `ids` holds when over 50). */
+  total: number;
+  /** True when the engine could not read every match (more than a screen's worth in one run). */
+  partial?: boolean;
 }
 
 /** Options for `ctx.observe`. */
 export interface ObserveOptions {
   tree?: boolean;
   pixels?: boolean;
+  /**
+   * Find nodes by their words, also ones a bounded screen leaves out: every node whose name,
+   * text, value, placeholder or test id contains this text (case and runs of whitespace
+   * ignored) is read and shown, and listed in `found`; later screens of the step keep showing
+   * the first of them.
+   */
+  find?: string;
 }
 
 /** The result of one action: what changed on screen. */

@@ -116,6 +116,17 @@ export interface InterceptedStep {
   target: TargetDescription;
 }
 
+/**
+ * What a replay may ask of an observation beyond `ctx.observe`: when the engine leaves nodes
+ * out (a list of 200,000 rows read in part), read in full every node holding one of these
+ * words (`include`), or every node (`unbounded`), so a recorded control is judged on all the
+ * nodes that could be taken for it.
+ */
+export interface ServiceObserveOptions extends ObserveOptions {
+  include?: readonly string[];
+  unbounded?: boolean;
+}
+
 /** The policed services an interceptor may use; the same as an executor's, counted the same way. */
 export interface StepServices {
   actions: StepActions;
@@ -125,7 +136,7 @@ export interface StepServices {
    * recorded actions before the last one (the replayer waits for each next target itself).
    */
   briefActions: StepActions;
-  observe(options?: ObserveOptions): Promise<Observation>;
+  observe(options?: ServiceObserveOptions): Promise<Observation>;
   signal: AbortSignal;
   redact(text: string): string;
   /** Milliseconds left until the step deadline. */

@@ -202,7 +202,7 @@ export const VERB_TABLE = {
     sentence: (words) => `type ${words.value} into ${words.target}`,
     tool: {
       name: 'type',
-      description: 'Type into a field (replace false appends).',
+      description: 'Type into a field; replace false appends.',
       fields: [TOOL_TARGET, { name: 'text', kind: 'text', min: 0, max: 4096, param: 'value' }, { name: 'replace', kind: 'flag', optional: true, default: true }],
       label: (input) => `type into #${String(input.target)}`,
     },
@@ -230,7 +230,7 @@ export const VERB_TABLE = {
     sentence: (words) => `press ${words.key}${words.within}`,
     tool: {
       name: 'press',
-      description: 'Press a key (Enter, Escape, Control+A) on a node or the focus.',
+      description: 'Press a key on a node or the focus.',
       fields: [{ name: 'key', kind: 'text', min: 1, max: 40 }, { ...TOOL_TARGET, optional: true }],
       label: (input) => `press ${String(input.key)}${input.target === undefined ? '' : ` on #${String(input.target)}`}`,
     },
@@ -243,7 +243,7 @@ export const VERB_TABLE = {
     sentence: (words) => `select ${words.value} in ${words.target}`,
     tool: {
       name: 'select',
-      description: 'Pick a select box option by label or value.',
+      description: 'Pick an option by label or value.',
       fields: [TOOL_TARGET, { name: 'value', kind: 'text', min: 1, max: 1024 }],
       label: (input) => `select "${String(input.value)}" in #${String(input.target)}`,
     },
@@ -257,7 +257,7 @@ export const VERB_TABLE = {
     sentence: (words) => `${words.checked === false ? 'uncheck' : 'check'} ${words.target}`,
     tool: {
       name: 'check',
-      description: 'Tick a checkbox, radio or switch (checked false unticks).',
+      description: 'Tick a box; checked false unticks.',
       fields: [TOOL_TARGET, { name: 'checked', kind: 'flag', optional: true, default: true }],
       label: (input) => `${input.checked === false ? 'uncheck' : 'check'} #${String(input.target)}`,
     },
@@ -305,7 +305,7 @@ export const VERB_TABLE = {
     sentence: (words) => `navigate to ${words.url}`,
     tool: {
       name: 'navigate',
-      description: 'Open a URL or path of the app.',
+      description: 'Open a URL or path.',
       fields: [{ name: 'url', kind: 'text', min: 1, max: 2048 }],
       label: (input) => `navigate to ${String(input.url)}`,
     },
@@ -315,7 +315,7 @@ export const VERB_TABLE = {
     engine: { on: 'page' },
     record: { kind: 'action' },
     sentence: () => 'go back',
-    tool: { name: 'back', description: 'Go back a page.', fields: [], label: () => 'back' },
+    tool: { name: 'back', description: 'Go back.', fields: [], label: () => 'back' },
   },
   resize: {
     params: [{ name: 'size', kind: 'size' }],

@@ -9,13 +9,14 @@
  */
 import { asSchema, type ToolSet } from 'ai';
 import { coerceToShape, describeIssues, typeExpression, type JsonShape } from './answer-shape.js';
+import { listedTools } from './unlisted-tool.js';
 
 /** What became of an invalid call: runnable with these arguments, or a text for the model. */
 export type Repair = { kind: 'repaired'; input: unknown; ignored: string[] } | { kind: 'refused'; text: string };
 
 /** The tools the model may call, for an answer to an unknown name. */
 function toolList(tools: ToolSet): string {
-  return Object.keys(tools).join(', ');
+  return Object.keys(listedTools(tools)).join(', ');
 }
 
 function withoutNulls(value: unknown, shape: JsonShape): unknown {

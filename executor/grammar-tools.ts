@@ -10,15 +10,19 @@ import { z } from 'zod';
 import { isE2EError, messageOf } from '../errors/index.js';
 import type { Verb } from '../contract/engine.js';
 import { neededVerb, POLICED_VERBS, positionalParams, VERB_TABLE, type PolicedVerb, type VerbRow, type VerbTool, type VerbToolField, type VerbToolInput } from '../contract/verbs.js';
-import type { ActionOutcome, StepContext } from '../contract/step-contract.js';
+import type { ActionOutcome, Observation, StepContext } from '../contract/step-contract.js';
+import { linesOf } from '../step/screen-text.js';
 import { isRuntimeHardStop } from './hard-stop.js';
 import { findScreenBlocks } from './screen-elision.js';
 import type { Guard } from './tool-loop.js';
 import { ToolFailure } from './tool-failure.js';
+import { unlisted } from './unlisted-tool.js';
 
 /** What a grammar tool returns: text for the model, and a masked screenshot for `screenshot`. */
 export interface ScreenOutput {
   text: string;
+  /** True when the action changed nothing on screen (a verdict in the same turn then cannot rest on it). */
+  unchanged?: boolean;
   /** PNG bytes (secure fields masked); only from `screenshot`, never after a secret was typed. */
   screenshot?: Uint8Array;
 }
@@ -83,8 +87,10 @@ async function perform(ctx: StepContext, label: string, action: () => Promise<Ac
     }
     throw new ToolFailure(`${label} failed${code}: ${message}\nCurrent screen:\n${screen}`, { cause: error });
   }
+  const unchanged = outcome.changes.trim() === '' || NO_CHANGE.test(outcome.changes);
   const changes = outcome.changes.trim() === '' ? 'Nothing changed on screen.' : outcome.changes;
   const result: ScreenOutput = { text: `${label}: done.\n${changes}` };
+  if (unchanged) result.unchanged = true;
   // Once the model looked at a picture, it keeps seeing the screen it acts on.
   if (pictures?.seen === true && !ctx.attempt.secretFilled()) {
     try {
@@ -97,6 +103,28 @@ async function perform(ctx: StepContext, label: string, action: () => Promise<Ac
   }
   return result;
 }
+
+/** The name of the tool that finds nodes by their words. */
+export const FIND_TOOL_NAME = 'find';
+
+/** What `find` tells the model: the matching nodes' lines, or that none matched. */
+export function describeFound(observation: Observation): string {
+  const found = observation.found;
+  if (found === undefined) return observation.text;
+  const quoted = JSON.stringify(found.query);
+  if (found.total === 0) return `Nothing on the page shows ${quoted} (screen revision ${observation.revision}).`;
+  const lines = linesOf(observation.text, found.ids);
+  const more = found.total - lines.length;
+  const header = `Found ${found.total} node${found.total === 1 ? '' : 's'} showing ${quoted} (screen revision ${observation.revision}):`;
+  const notes = [
+    ...(more > 0 ? [`… and ${more} more; give more words to narrow it down.`] : []),
+    ...(found.partial === true ? ['More match than one screen holds: give more words.'] : []),
+  ];
+  return [header, ...lines, ...notes].join('\n');
+}
+
+/** The change report of an action that changed nothing (`Screen revision 4: no change.`). */
+const NO_CHANGE = /^Screen revision \d+(?: \(path [^)]*\))?: no change\.$/;
 
 /** Whether this step's model asked for a screenshot yet (from then on every action result carries one). */
 interface PictureState {
@@ -117,16 +145,14 @@ export const POINTER_KINDS: Readonly<Record<string, PolicedVerb>> = Object.fromE
   }),
 );
 
-/** The name of the grouped pointer tool. */
-export const POINTER_TOOL_NAME = 'pointer';
 
 /** Options of {@link createGrammarTools}. */
 export interface GrammarToolOptions {
   guard: Guard;
   /**
-   * `grouped` (default): `double_tap`, `long_press`, `right_click` and `hover` are the `kind`
-   * of one `pointer` tool, because every request repeats every tool definition; `separate`:
-   * one tool per verb, named as in DESIGN §5.
+   * `grouped` (default): `double_tap`, `long_press`, `right_click` and `hover` are a `kind` of
+   * `tap`, and `scroll_to` is `scroll` with a target and no direction, because every request
+   * repeats every tool definition; `separate`: one tool per verb, named as in DESIGN §5.
    */
   pointer?: 'grouped' | 'separate';
 }
@@ -187,10 +213,11 @@ function labelInput(tool: VerbTool, input: Readonly<Record<string, unknown>>): V
 /**
  * The built-in action tools for the verbs `ctx.target.verbs` declares, one per row of the verb
  * table with a tool (`contract/verbs.ts`), named as in DESIGN §5 (`tap`, `type`, …, `tap_at`),
- * with the rarer pointer verbs grouped as `pointer({ target, kind })` unless `pointer:
- * 'separate'` asks for one tool each. `type_secret` exists when the step may type secrets;
- * `screenshot` and `tap_at` only until a secret is typed in the attempt. Every body runs inside
- * `guard`.
+ * and `find`. Grouped by default (every request repeats every definition): the rarer pointer
+ * verbs are a `kind` of `tap`, `tap_at` is `tap({ x, y })`, `scroll_to` is `scroll` with a
+ * target alone, `back` is `navigate('back')`; `pointer: 'separate'` gives each its own tool.
+ * `type_secret` exists when the step may type secrets; `screenshot` and the point taps only until
+ * a secret is typed in the attempt. Every body runs inside `guard`.
  */
 export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions): ToolSet {
   const { guard } = helpers;
@@ -207,7 +234,33 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
     return spec.offAfterSecret === undefined || pixelsAllowed;
   };
   const kinds = Object.entries(POINTER_KINDS).filter(([, verb]) => verbs.has(verb)).map(([kind]) => kind);
-  const grouped = (helpers.pointer ?? 'grouped') === 'grouped' && kinds.length > 1;
+  const grouping = (helpers.pointer ?? 'grouped') === 'grouped';
+  // The rarer pointer verbs ride on `tap`, scrolling into view on `scroll`, when those are offered.
+  const kindsOnTap = grouping && verbs.has('tap') && kinds.length > 0;
+  // A point of a screenshot is tapped with `tap({ x, y })` while pictures may be shown.
+  const pointOnTap = grouping && verbs.has('tap') && verbs.has('tapAt') && verbs.has('screenshot') && pixelsAllowed;
+  const targetOnScroll = grouping && verbs.has('scroll') && verbs.has('scrollTo');
+  const backOnNavigate = grouping && verbs.has('navigate') && verbs.has('back');
+  /** `tap`: a node, or with `kind` another gesture on it, or with `x` and `y` a point of a screenshot. */
+  const groupedTap = (tapKinds: readonly string[], points: boolean) => {
+    const fields: Record<string, z.ZodType> = { target: target.optional() };
+    if (tapKinds.length > 0) fields['kind'] = z.enum(tapKinds as [string, ...string[]]).optional();
+    if (points) Object.assign(fields, { x: coordinate.optional(), y: coordinate.optional() });
+    const description = ['Click a node', ...(tapKinds.length > 0 ? ['; kind: other gestures'] : []), ...(points ? ['; x, y: a screenshot point'] : []), '.'].join('');
+    return tool({
+      description,
+      inputSchema: z.strictObject(fields),
+      execute: (input: { target?: string | undefined; kind?: string | undefined; x?: number | undefined; y?: number | undefined }) => {
+        const { target: id, kind, x, y } = input;
+        // Labelled with the verb's own tool name, so results and transcripts read as if each were a tool.
+        if (id !== undefined) return act(`${kind ?? 'tap'} #${nodeRef(id).id}`, () => call(kind === undefined ? 'tap' : POINTER_KINDS[kind]!, [nodeRef(id)]));
+        if (x === undefined || y === undefined) return guard(() => Promise.reject(new ToolFailure('tap needs a target, or x and y of a screenshot point.')));
+        const offAfterSecret = VERB_TABLE.tapAt.tool.offAfterSecret;
+        return guard(async (): Promise<ScreenOutput | string> => (ctx.attempt.secretFilled() ? offAfterSecret : perform(ctx, `tap at (${x}, ${y})`, () => call('tapAt', [{ x, y }]), pictures)));
+      },
+      toModelOutput,
+    });
+  };
   let screenshotOffered = false;
   // `screenshot` comes before the point tools, which act on what it shows.
   const offerScreenshot = (): void => {
@@ -215,7 +268,7 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
     screenshotOffered = true;
     if (!verbs.has('screenshot') || !pixelsAllowed) return;
     tools['screenshot'] = tool({
-      description: 'See the screen as an image.',
+      description: 'See the screen.',
       inputSchema: z.strictObject({}),
       execute: () =>
         guard(async (): Promise<ScreenOutput | string> => {
@@ -234,18 +287,36 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
     if (spec === undefined) continue;
     if (spec.offAfterSecret !== undefined) offerScreenshot();
     if (!offered(verb, spec)) continue;
-    if (spec.pointerKind === true && grouped) {
-      tools[POINTER_TOOL_NAME] ??= tool({
-        description: 'Double-click, long-press, right-click or hover a node.',
-        inputSchema: z.strictObject({ target, kind: z.enum(kinds as [string, ...string[]]) }),
-        // Labelled with the verb's own tool name, so results and transcripts read as if it were one.
-        execute: ({ target: id, kind }) => act(`${kind} #${nodeRef(id).id}`, () => call(POINTER_KINDS[kind]!, [nodeRef(id)])),
+    const folded =
+      (spec.pointerKind === true && kindsOnTap) || (verb === 'tapAt' && pointOnTap) || (verb === 'scrollTo' && targetOnScroll) || (verb === 'back' && backOnNavigate);
+    if (verb === 'tap' && (kindsOnTap || pointOnTap)) {
+      tools[spec.name] = groupedTap(kindsOnTap ? kinds : [], pointOnTap);
+      continue;
+    }
+    if (verb === 'navigate' && backOnNavigate) {
+      tools[spec.name] = tool({
+        description: 'Open a URL or path; back goes back.',
+        inputSchema: z.strictObject({ url: bounded(1, 2048) }),
+        execute: ({ url }: { url: string }) => (url === 'back' ? act('back', () => call('back', [])) : act(`navigate to ${url}`, () => call('navigate', [url]))),
+        toModelOutput,
+      });
+      continue;
+    }
+    if (verb === 'scroll' && targetOnScroll) {
+      tools[spec.name] = tool({
+        description: 'Scroll the page or a node; a target alone scrolls into view.',
+        inputSchema: z.strictObject({ direction: z.enum(['up', 'down', 'left', 'right']).optional(), target: target.optional() }),
+        execute: ({ direction, target: id }: { direction?: 'up' | 'down' | 'left' | 'right' | undefined; target?: string | undefined }) => {
+          if (direction === undefined && id === undefined) return guard(() => Promise.reject(new ToolFailure('scroll needs a direction, or a target to scroll into view.')));
+          if (direction === undefined) return act(`scroll_to #${nodeRef(id!).id}`, () => call('scrollTo', [nodeRef(id!)]));
+          return act(`scroll ${direction}`, () => call('scroll', id === undefined ? [direction] : [direction, nodeRef(id)]));
+        },
         toModelOutput,
       });
       continue;
     }
     const offAfterSecret = spec.offAfterSecret;
-    tools[spec.name] = tool({
+    const separate = tool({
       description: spec.description,
       inputSchema: z.strictObject(Object.fromEntries(spec.fields.map((field) => [field.name, fieldSchema(field, ctx)]))),
       execute: (input: Record<string, unknown>) => {
@@ -256,7 +327,16 @@ export function createGrammarTools(ctx: StepContext, helpers: GrammarToolOptions
       },
       toModelOutput,
     });
+    // A folded verb keeps its DESIGN tool, unlisted: a model that calls it by that name is served.
+    tools[spec.name] = folded ? unlisted(separate) : separate;
   }
+  // The old name of the grouped pointer tool, for models that learned it.
+  if (kindsOnTap) tools['pointer'] = unlisted(groupedTap(kinds, false));
   offerScreenshot();
+  tools[FIND_TOOL_NAME] = tool({
+    description: 'Find nodes by words, even left-out ones.',
+    inputSchema: z.strictObject({ text: bounded(1, 200) }),
+    execute: ({ text }: { text: string }) => guard(async () => describeFound(await ctx.observe({ find: text }))),
+  });
   return tools;
 }

@@ -90,12 +90,15 @@ export function describeStep(ctx: StepContext, options: StepBriefOptions = {}): 
  */
 export async function buildOpeningPrompt(ctx: StepContext, options: StepBriefOptions = {}): Promise<ModelMessage[]> {
   const observation = await ctx.observe();
+  // Said where it shows, not in the system prompt every request of every step repeats.
+  const hidden = ctx.step.secrets.length > 0 || /value=<secure>|<secret:/.test(observation.text);
+  const heading = hidden ? 'The screen now (value=<secure> is a password field, <secret:name> a hidden value):' : 'The screen now:';
   return [
     {
       role: 'user',
       content: [
         { type: 'text', text: describeStep(ctx, options) },
-        { type: 'text', text: `The screen now:\n${observation.text}` },
+        { type: 'text', text: `${heading}\n${observation.text}` },
       ],
     },
   ];

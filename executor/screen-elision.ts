@@ -7,12 +7,13 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
 
 /**
- * The header line of a full screen (`Screen (revision 3, path /, 6 nodes):`). A change
- * report's header (`Screen revision 3, changes since revision 2:`) does not match.
+ * The header line of a full screen (`Screen (revision 3, path /, 6 nodes):`, or of a bounded
+ * one, `… 64 nodes shown, 199,975 left out):`). A change report's header (`Screen revision 3,
+ * changes since revision 2:`) does not match.
  */
-const HEADER = /^Screen \(revision (\d+), [^\n]*nodes\):$/gm;
-/** A node line: optional indentation, then `#id`. */
-const NODE_LINE = /^ *#\S/;
+const HEADER = /^Screen \(revision (\d+), [^\n]*(?:nodes|left out)\):$/gm;
+/** A line of a screen: optional indentation, then `#id`, or `… ` for nodes left out. */
+const NODE_LINE = /^ *(?:#\S|… )/;
 
 /** One full screen found in a text. */
 interface ScreenBlock {

@@ -20,8 +20,9 @@ import { takesImagesInToolResults } from './provider-traits.js';
 import { elideSupersededScreens } from './screen-elision.js';
 import { modelLabel, reportWarnings } from './sdk-warnings.js';
 import { describeToolError } from './tool-failure.js';
+import { listedTools } from './unlisted-tool.js';
 import { renderTranscript, TurnLog } from './transcript.js';
-import { createVerdictTool, VERDICT_TOOL_NAME } from './verdict-tool.js';
+import { ACT_VERDICT_CODES, createVerdictTool, VERDICT_TOOL_NAME } from './verdict-tool.js';
 
 /**
  * Runs a tool body under the loop's rules: while the step is concluding it refuses to start
@@ -81,8 +82,9 @@ export interface ToolLoopOptions {
 }
 
 const CONCLUDING_REFUSAL = 'Not run: the step is ending. Call complete_step with your verdict.';
-const VERDICT_NOT_ALONE =
-  'Verdict not recorded: complete_step was called in the same turn as other tools, before their results were known. Read the results above, then call complete_step alone.';
+const VERDICT_NOT_LAST = 'Verdict not recorded: complete_step comes last in a turn, after the actions it rests on. Read the results above, then decide.';
+const VERDICT_UNSEEN =
+  'Verdict not recorded: the action before it changed nothing on screen, so nothing shows the step done. Read the result above, then decide.';
 const DEFAULT_WIND_DOWN_MS = 10_000;
 const DEFAULT_MAX_RESULT_CHARS = 200_000;
 const MAX_FORCED_TURNS = 2;
@@ -156,13 +158,25 @@ function outputText(output: ToolResultOutput): string {
 }
 
 /** Run one requested tool call; returns its result part and whether it failed. */
+/** Where a call stands in its turn: a verdict may end a turn of actions only when it comes last, after a visible change. */
+interface CallPlace {
+  last: boolean;
+  /** The call before it in the turn reported that the screen did not change. */
+  afterUnchanged: boolean;
+}
+
+/** True for a tool result that says its action changed nothing on screen (a grammar tool's `unchanged`). */
+function reportsNoChange(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { unchanged?: unknown }).unchanged === true;
+}
+
 async function runCall(
   run: LoopRun,
   call: RequestedToolCall,
-  alone: boolean,
+  place: CallPlace,
   messages: ModelMessage[],
   verdictTool: ReturnType<typeof createVerdictTool>,
-): Promise<{ part: ToolResultPart; failed: boolean; isVerdict: boolean }> {
+): Promise<{ part: ToolResultPart; failed: boolean; isVerdict: boolean; unchanged: boolean }> {
   let ignored: string[] = [];
   // The model learns which of its keys were ignored, in the result of the call that used the rest.
   const part = (output: ToolResultOutput): ToolResultPart => ({
@@ -174,23 +188,29 @@ async function runCall(
   if (call.invalid !== undefined) {
     const repair = await repairCall(run.tools, call);
     if (repair.kind === 'refused') {
-      return { part: part({ type: 'error-text', value: run.ctx.redact(repair.text) }), failed: true, isVerdict: call.toolName === VERDICT_TOOL_NAME };
+      return { part: part({ type: 'error-text', value: run.ctx.redact(repair.text) }), failed: true, isVerdict: call.toolName === VERDICT_TOOL_NAME, unchanged: false };
     }
     call = { toolCallId: call.toolCallId, toolName: call.toolName, input: repair.input };
     ignored = repair.ignored;
   }
   if (call.toolName === VERDICT_TOOL_NAME) {
-    if (!alone && run.concluding === undefined) return { part: part({ type: 'text', value: VERDICT_NOT_ALONE }), failed: false, isVerdict: true };
+    // With the final action: the actions before it ran (a failed one stops the turn before this), and the
+    // last one's change report is what the verdict rests on; a passed verdict after no change is refused.
+    if (run.concluding === undefined && !place.last) return { part: part({ type: 'text', value: VERDICT_NOT_LAST }), failed: false, isVerdict: true, unchanged: false };
+    const claimsPassed = (call.input as { status?: unknown } | undefined)?.status === 'passed';
+    if (run.concluding === undefined && place.afterUnchanged && claimsPassed) {
+      return { part: part({ type: 'text', value: VERDICT_UNSEEN }), failed: false, isVerdict: true, unchanged: false };
+    }
     const execute = verdictTool.tool.execute!;
     const text = (await execute(call.input as never, { toolCallId: call.toolCallId, messages })) as string;
-    return { part: part({ type: 'text', value: text }), failed: false, isVerdict: true };
+    return { part: part({ type: 'text', value: text }), failed: false, isVerdict: true, unchanged: false };
   }
   const definition = run.tools[call.toolName];
   if (definition?.execute === undefined) {
-    const text = `There is no tool named "${call.toolName}" that this loop can run. The tools are: ${Object.keys(run.tools).join(', ')}.`;
-    return { part: part({ type: 'error-text', value: text }), failed: true, isVerdict: false };
+    const text = `There is no tool named "${call.toolName}" that this loop can run. The tools are: ${Object.keys(listedTools(run.tools)).join(', ')}.`;
+    return { part: part({ type: 'error-text', value: text }), failed: true, isVerdict: false, unchanged: false };
   }
-  if (run.concluding !== undefined) return { part: part({ type: 'text', value: CONCLUDING_REFUSAL }), failed: false, isVerdict: false };
+  if (run.concluding !== undefined) return { part: part({ type: 'text', value: CONCLUDING_REFUSAL }), failed: false, isVerdict: false, unchanged: false };
   run.callFailed = false;
   let raw: unknown;
   let failed = false;
@@ -202,7 +222,7 @@ async function runCall(
     failed = true;
   }
   failed ||= run.callFailed;
-  return { part: part(await toToolOutput(run, call, raw, failed)), failed, isVerdict: false };
+  return { part: part(await toToolOutput(run, call, raw, failed)), failed, isVerdict: false, unchanged: !failed && reportsNoChange(raw) };
 }
 
 function windDownReason(ctx: StepContext, windDownMs: number): string | undefined {
@@ -218,7 +238,7 @@ function concludeNotice(reason: string): ModelMessage {
 
 async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<StepVerdict> {
   const model = requireModel(`the ${options.name} executor`, options.model, ctx.model);
-  const verdictTool = createVerdictTool();
+  const verdictTool = createVerdictTool(ctx.step.kind === 'act' ? { codes: ACT_VERDICT_CODES } : {});
   const run: LoopRun = { ctx, options, tools: {}, concluding: undefined, callFailed: false };
   const guard: Guard = async (body) => {
     if (run.concluding !== undefined) return CONCLUDING_REFUSAL;
@@ -235,7 +255,7 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
     throw new E2EError('INVALID_ARGUMENT', `The ${options.name} executor defines a tool named ${VERDICT_TOOL_NAME}; the loop adds that one itself. Rename the tool.`);
   }
   run.tools = { ...ownTools, [VERDICT_TOOL_NAME]: verdictTool.tool };
-  const modelTools = withoutExecute(run.tools);
+  const modelTools = withoutExecute(listedTools(run.tools));
   const system = typeof options.system === 'function' ? options.system(ctx) : options.system;
   const opening = await options.buildPrompt(ctx);
   const history: ModelMessage[] = typeof opening === 'string' ? [{ role: 'user', content: opening }] : [...opening];
@@ -314,9 +334,9 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
       } else {
         const parts: ToolResultPart[] = [];
         const summaries: string[] = [];
-        const alone = response.toolCalls.length === 1;
         let failedCall: string | undefined;
-        for (const call of response.toolCalls) {
+        let afterUnchanged = false;
+        for (const [position, call] of response.toolCalls.entries()) {
           if (failedCall !== undefined) {
             // The rest of the turn was planned on a result that did not happen.
             const text = `Not run: ${failedCall} failed before it in this turn. Read that result, then decide again.`;
@@ -324,7 +344,8 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
             summaries.push(`not run: ${call.toolName}`);
             continue;
           }
-          const result = await runCall(run, call, alone, outgoing, verdictTool);
+          const result = await runCall(run, call, { last: position === response.toolCalls.length - 1, afterUnchanged }, outgoing, verdictTool);
+          afterUnchanged = result.unchanged;
           parts.push(result.part);
           const text = outputText(result.part.output);
           summaries.push(`${result.failed ? 'failed' : 'ok'}: ${text.split('\n')[0] ?? ''}`);

@@ -25,12 +25,27 @@ export const MODEL_VERDICT_CODES = [
   'APP_UNREACHABLE',
 ] as const satisfies readonly ErrorCode[];
 
+/** The codes an `act` step's verdict may carry: an act step asserts nothing that could be inconclusive. */
+export const ACT_VERDICT_CODES = MODEL_VERDICT_CODES.filter((code) => code !== 'ASSERTION_INCONCLUSIVE');
+
+/** Longest verdict summary. */
+const MAX_SUMMARY_CHARS = 2000;
+
+/** The verdict tool's input schema offering `codes`; the summary's bounds are checked, not sent (every request repeats the schema). */
+function verdictSchema(codes: readonly (typeof MODEL_VERDICT_CODES)[number][]) {
+  return z.strictObject({
+    status: z.enum(['passed', 'failed', 'blocked']),
+    summary: z.string().refine((summary) => summary.trim().length >= 1 && summary.length <= MAX_SUMMARY_CHARS, `1 to ${MAX_SUMMARY_CHARS} characters`),
+    // The codes are named in VERDICT_RULES and checked here, not listed in the schema every request repeats.
+    errorCode: z
+      .string()
+      .refine((code) => (codes as readonly string[]).includes(code), `one of ${codes.join(', ')}`)
+      .optional(),
+  });
+}
+
 /** The verdict tool's input. */
-export const verdictInputSchema = z.strictObject({
-  status: z.enum(['passed', 'failed', 'blocked']),
-  summary: z.string().min(1).max(2000),
-  errorCode: z.enum(MODEL_VERDICT_CODES).optional(),
-});
+export const verdictInputSchema = verdictSchema(MODEL_VERDICT_CODES);
 
 /** The verdict tool's input type. */
 export type VerdictInput = z.infer<typeof verdictInputSchema>;
@@ -40,8 +55,7 @@ export type VerdictInput = z.infer<typeof verdictInputSchema>;
  * prompt whenever a model is given `complete_step`.
  */
 export const VERDICT_RULES = [
-  'End with complete_step alone, after seeing your last result. passed: done and shown on screen; no errorCode. failed: the app misbehaves (a check does not hold, a control does not respond, what the step names is missing); give the fitting errorCode. blocked: something outside the app stops you (no credentials, missing data, an error page, a need beyond these tools); errorCode required.',
-  'Summarize what you saw; claim nothing you did not see.',
+  'End with complete_step, alone or after your last action, once its changes show the outcome. passed: done and shown. failed, the app misbehaves: ASSERTION_FAILED, ACTION_FAILED or LOCATOR_NOT_FOUND. blocked, something else stops you: AUTH_CREDENTIAL_INVALID, AUTH_CREDENTIAL_UNAVAILABLE, SECRET_UNAVAILABLE, SEED_DATA_MISSING, APP_UNREACHABLE or AUTOMATION_UNSUPPORTED. Claim only what you saw.',
 ].join('\n');
 
 /** What {@link createVerdictTool} returns. */
@@ -62,7 +76,8 @@ export function verdictProblem(input: VerdictInput): string | undefined {
 /** Turn an accepted input into a `StepVerdict`. */
 export function toStepVerdict(input: VerdictInput): StepVerdict {
   const verdict: StepVerdict = { status: input.status, summary: input.summary.trim() };
-  if (input.errorCode !== undefined) verdict.errorCode = input.errorCode;
+  // The schema admitted only codes of MODEL_VERDICT_CODES.
+  if (input.errorCode !== undefined) verdict.errorCode = input.errorCode as ErrorCode;
   return verdict;
 }
 
@@ -71,11 +86,10 @@ export function toStepVerdict(input: VerdictInput): StepVerdict {
  * {@link VERDICT_RULES}, run the loop, then return `verdict()`. A refused input comes back
  * to the model as an explanation; the first accepted verdict wins.
  */
-export function createVerdictTool(): VerdictTool {
+export function createVerdictTool(options: { codes?: readonly (typeof MODEL_VERDICT_CODES)[number][] } = {}): VerdictTool {
   let accepted: StepVerdict | undefined;
   const verdictTool = tool({
-    description: 'End the step.',
-    inputSchema: verdictInputSchema,
+    inputSchema: options.codes === undefined ? verdictInputSchema : verdictSchema(options.codes),
     execute: (input: VerdictInput): string => {
       if (accepted !== undefined) return `A verdict was already recorded (${accepted.status}).`;
       const problem = verdictProblem(input);

@@ -75,14 +75,35 @@ describe('StepRecorder', () => {
     ]);
     expect(recording.startRoute).toEqual({ origin: ORIGIN, path: '/', query: '' });
     expect(recording.origins).toEqual([ORIGIN]);
-    // Each check says why it proves the step: the status announces, the item shows the typed title.
-    expect(recording.appeared[0]).toEqual({ role: 'status', name: '', text: '1 items left', states: [], basis: 'announced' });
-    expect(recording.appeared).toContainEqual({ role: 'listitem', name: 'Buy milk', states: [], basis: 'typed' });
-    expect(recording.gone).toEqual([{ role: 'status', name: '', text: '0 items left', states: [], basis: 'announced' }]);
+    // Each check says why it proves the step (the status announces, the item shows the typed title)
+    // and which action produced it (all of them changed right after Enter, action 2).
+    expect(recording.appeared[0]).toEqual({ role: 'status', name: '', text: '1 items left', states: [], basis: 'announced', producedBy: [1] });
+    expect(recording.appeared).toContainEqual({ role: 'listitem', name: 'Buy milk', states: [], basis: 'typed', producedBy: [1] });
+    expect(recording.gone).toEqual([{ role: 'status', name: '', text: '0 items left', states: [], basis: 'announced', producedBy: [1] }]);
 
     const built = buildActEntry(recording, metadata);
     expect(built.kind).toBe('entry');
     if (built.kind === 'entry') expect(built.entry.actions).toHaveLength(2);
+  });
+
+  it('marks what changed right after an action as produced by it, and leaves out what changed between actions', () => {
+    const url = `${ORIGIN}/`;
+    const row = (checked: boolean, extras: ReturnType<typeof node>[]) =>
+      screen(node('list', '', [node('listitem', 'Buy milk', { id: 'item' }, [node('checkbox', '', { id: 'tick', states: checked ? ['checked'] : [] })])]), ...extras);
+    const before = row(false, [node('text', '1 item left', { id: 'count' })]);
+    const after = row(true, [node('text', '0 items left', { id: 'count' })]);
+    // While the agent read the screen, a chat badge arrived: nothing the step did.
+    const later = row(true, [node('text', '0 items left', { id: 'count' }), node('status', 'New message from Ann')]);
+    const recorder = new StepRecorder({ instruction: 'complete "Buy milk" and open the help' });
+    recorder.recordEvent({ verb: 'check', ref: { id: 'tick' }, args: { checked: true }, before: { tree: before, url }, after: { tree: after, url }, outcome: 'ok', mayHaveCommitted: true });
+    recorder.recordEvent({ verb: 'hover', ref: { id: 'count' }, args: {}, before: { tree: later, url }, after: { tree: later, url }, outcome: 'ok', mayHaveCommitted: true });
+    const result = recorder.finish();
+    if (result.kind !== 'recorded') throw new Error(result.reason);
+    const { appeared, gone } = result.recording;
+    expect(appeared).toContainEqual({ role: 'text', name: '0 items left', states: [], basis: 'incidental', producedBy: [0] });
+    expect(gone).toContainEqual({ role: 'text', name: '1 item left', states: [], basis: 'incidental', producedBy: [0] });
+    // The badge changed between the actions: nothing the step produced.
+    expect(appeared).toContainEqual({ role: 'status', name: 'New message from Ann', states: [], basis: 'announced' });
   });
 
   it('keeps a secret by name only and refuses an entry that would hold a secret value', () => {
@@ -110,7 +131,7 @@ describe('StepRecorder', () => {
     const result = recorder.finish();
     if (result.kind !== 'recorded') throw new Error(result.reason);
     expect(result.recording.actions[0]).toMatchObject({ value: { kind: 'unique', param: 'email' } });
-    expect(result.recording.appeared).toContainEqual({ role: 'listitem', name: 'Invited {unique:email}', states: [], basis: 'typed' });
+    expect(result.recording.appeared).toContainEqual({ role: 'listitem', name: 'Invited {unique:email}', states: [], basis: 'typed', producedBy: [1] });
     expect(JSON.stringify(result.recording)).not.toContain(email);
   });
 

@@ -25,6 +25,7 @@ import { ACTION_GAP_RULES, readEvent, recordAction, type ActionEventLike, type E
 import { formatRoute, routeOf, sameRouteShape } from '../semantics/route-of.js';
 import { diffStateControls, stateControlKey } from '../semantics/state-controls.js';
 import { indexTree, type TreeIndex } from '../semantics/tree-index.js';
+import { producedChanges, producingActions, type ProducedChanges } from '../semantics/produced-outcomes.js';
 import { MAX_SUMMARY_CHARS, validateEntry, type EntryResult } from './validate-entry.js';
 import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
 import { clip } from '../contract/text.js';
@@ -93,6 +94,8 @@ export class StepRecorder {
   readonly #typed: string[] = [];
   readonly #lookedAt: LookedAt[] = [];
   readonly #performedActions: PerformedAction[] = [];
+  /** What changed right after each recorded action (by its index), the browser's own effects left out. */
+  readonly #produced = new Map<number, ProducedChanges>();
 
   constructor(options: StepRecorderOptions) {
     this.#options = options;
@@ -150,6 +153,7 @@ export class StepRecorder {
     const targetIds = [...(reading.target === undefined ? [] : [reading.target.id]), ...others];
     const beforeRoute = routeOf(event.before.url);
     const afterRoute = event.after === undefined ? undefined : routeOf(event.after.url);
+    if (event.after !== undefined) this.#produced.set(this.#actions.length - 1, producedChanges(this.#index(event.before.tree), this.#index(event.after.tree), targetIds));
     this.#performedActions.push({
       actionIndex: this.#actions.length - 1,
       action,
@@ -197,10 +201,14 @@ export class StepRecorder {
       for (const control of verifiedControls(lookedIndex, looked.nodeIds, [...changes.appeared, ...changes.gone], this.#typed)) verifiedByKey.set(stateControlKey(control), control);
     }
     const context = { actedTargets: this.#acted.map((item) => item.target), typedValues: this.#typed, lookedAt };
-    const withBasis = (control: StateControl): EndControl => ({ ...mask(control), basis: basisOf(control, context) });
+    // What changed right after one of the step's actions (not by the browser alone) is required at replay.
+    const withBasis = (list: 'appeared' | 'gone') => (control: StateControl): EndControl => {
+      const producedBy = producingActions(control, list, this.#produced);
+      return { ...mask(control), basis: basisOf(control, context), ...(producedBy.length === 0 ? {} : { producedBy }) };
+    };
     const verified = [...verifiedByKey.values()].slice(0, MAX_STATE_CONTROLS);
-    const appeared = keepLookedAt(changes.appeared, lookedAt).map(withBasis);
-    const gone = keepLookedAt(changes.gone, lookedAt).map(withBasis);
+    const appeared = keepLookedAt(changes.appeared, lookedAt).map(withBasis('appeared'));
+    const gone = keepLookedAt(changes.gone, lookedAt).map(withBasis('gone'));
     const acted = actedChecks(this.#acted, endIndex, (target) => mapTextFields(target, (text) => maskUniqueValues(text, uniqueValues)));
     const dismissals = recognizeDismissals(this.#performedActions, {
       start: this.#index(start.tree),

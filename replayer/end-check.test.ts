@@ -189,6 +189,107 @@ describe('checkEndState', () => {
   });
 });
 
+describe('checkEndState on what the step produced', () => {
+  const field = { role: 'textbox', name: 'New todo', twinIndex: 0, twinCount: 1 };
+  const toggle = { role: 'checkbox', name: '', container: { role: 'listitem', name: 'Buy milk' }, twinIndex: 0, twinCount: 1 };
+  /** "add todo Buy milk and complete it": type, Enter, tick; the counter, "Clear completed" and "toggle all" changed right after the tick. */
+  const addAndComplete: Parameters<typeof checkEndState>[0]['entry'] = {
+    startRoute: route('/'),
+    endRoute: route('/'),
+    actions: [
+      { verb: 'type', target: field, value: { kind: 'literal', value: 'Buy milk' }, replace: true },
+      { verb: 'press', target: field, key: 'Enter' },
+      { verb: 'check', target: toggle, checked: true },
+    ],
+    appeared: [
+      { role: 'listitem', name: 'Buy milk', states: [], basis: 'typed', producedBy: [1] },
+      { role: 'checkbox', name: 'Mark all as complete', states: ['checked'], basis: 'incidental', producedBy: [2] },
+      { role: 'link', name: 'All', states: [], basis: 'incidental', producedBy: [1] },
+      { role: 'link', name: 'Active', states: [], basis: 'incidental', producedBy: [1] },
+      { role: 'button', name: 'Clear completed (1)', states: [], basis: 'incidental', producedBy: [2] },
+      { role: 'text', name: '0 items left', states: [], basis: 'incidental', producedBy: [2] },
+    ],
+    gone: [],
+    acted: [{ target: toggle, present: true, states: ['checked'] }],
+  };
+  type Options = { done?: boolean; toggleAll?: 'named' | 'unnamed' | 'none'; toggleAllChecked?: boolean; counter?: ReturnType<typeof node>; clear?: boolean };
+  const app = (titles: string[], options: Options = {}) => {
+    const toggleAll = options.toggleAll ?? 'named';
+    const allStates = options.toggleAllChecked === false ? [] : (['checked'] as const);
+    return screen(
+      node('textbox', 'New todo'),
+      ...(titles.length === 0 || toggleAll === 'none' ? [] : [node('checkbox', toggleAll === 'named' ? 'Mark all as complete' : '', { states: [...allStates] })]),
+      node('list', '', titles.map((title) => node('listitem', title, [node('checkbox', '', { states: options.done === false ? [] : ['checked'] })]))),
+      ...(titles.length === 0 ? [] : [options.counter ?? node('text', '0 items left'), node('link', 'All'), node('link', 'Active')]),
+      ...(titles.length === 0 || options.clear === false ? [] : [node('button', 'Clear completed (1)')]),
+    );
+  };
+  const check = (end: ReturnType<typeof screen>, entry = addAndComplete) => checkEndState({ entry, replayStart: { tree: app([]), url: `${ORIGIN}/` }, end: { tree: end, url: `${ORIGIN}/` } });
+
+  it('passes the recorded app as recorded', () => {
+    expect(check(app(['Buy milk']))).toEqual({ ok: true });
+  });
+
+  it('never tolerates a produced outcome that is missing, although it was weighed incidental: the counter that no longer follows the state', () => {
+    expect(check(app(['Buy milk'], { counter: node('text', '1 item left') }))).toEqual({
+      ok: false,
+      reason: 'end-mismatch',
+      detail: 'text "0 items left" did not appear (text "1 item left" shows another count)',
+    });
+  });
+
+  it('never tolerates a broken tick handler whose native box still ticks', () => {
+    const broken = app(['Buy milk'], { toggleAllChecked: false, counter: node('text', '1 item left'), clear: false });
+    expect(check(broken)).toMatchObject({ ok: false, detail: 'checkbox "Mark all as complete" [checked] did not appear (present as [no state])' });
+  });
+
+  it('still tolerates an incidental outcome the step did not produce', () => {
+    const unproduced = (control: (typeof addAndComplete.appeared)[number]) => (control.name === 'Active' || control.name === '0 items left' ? { ...control, producedBy: undefined } : control);
+    const entry = { ...addAndComplete, appeared: addAndComplete.appeared.map(unproduced) };
+    const end = app(['Buy milk'], { counter: node('text', 'nothing left to do') });
+    expect(check(end, entry)).toEqual({ ok: true, tolerated: ['text "0 items left" did not appear'] });
+  });
+
+  it('meets a produced count in other words, and says so', () => {
+    expect(check(app(['Buy milk'], { counter: node('text', '0 item left') }))).toEqual({ ok: true, changedForms: ['text "0 items left" as text "0 item left"'] });
+  });
+
+  it('meets produced text in another element', () => {
+    expect(check(app(['Buy milk'], { counter: node('status', '0 items left') }))).toEqual({ ok: true, changedForms: ['text "0 items left" as status "0 items left"'] });
+  });
+
+  it('meets a count that moved the same way from another start', () => {
+    const entry = {
+      ...addAndComplete,
+      appeared: [{ role: 'text', name: '1 item left', states: [], basis: 'incidental' as const, producedBy: [2] }],
+      gone: [{ role: 'text', name: '2 items left', states: [], basis: 'incidental' as const, producedBy: [2] }],
+    };
+    const withCount = (text: string, checked: boolean) => screen(node('list', '', [node('listitem', 'Buy milk', [node('checkbox', '', { states: checked ? ['checked'] : [] })])]), node('text', text));
+    const replay = (start: string, end: string) => checkEndState({ entry, replayStart: { tree: withCount(start, false), url: `${ORIGIN}/` }, end: { tree: withCount(end, true), url: `${ORIGIN}/` } });
+    expect(replay('3 items left', '2 items left')).toEqual({
+      ok: true,
+      changedForms: ['text "1 item left" as text "2 items left", moved the same way', 'text "2 items left" went away as the count moved on from where this replay started'],
+    });
+    expect(replay('3 items left', '3 items left')).toMatchObject({ ok: false, detail: 'text "1 item left" did not appear (text "3 items left" shows another count)' });
+  });
+
+  it('meets a control that lost its label elsewhere, but never through the box the step ticked', () => {
+    expect(check(app(['Buy milk'], { toggleAll: 'unnamed' }))).toEqual({ ok: true, changedForms: ['checkbox "Mark all as complete" [checked] as an unlabelled checkbox [checked]'] });
+    // No "toggle all" at all: only the ticked todo's own box is checked, and it proves the click, not the app.
+    expect(check(app(['Buy milk'], { toggleAll: 'none' }))).toMatchObject({ ok: false, detail: 'checkbox "Mark all as complete" [checked] did not appear' });
+  });
+
+  it("names the step's purpose first when several required outcomes are missing", () => {
+    // Enter added nothing: the typed todo is missing, and so is everything the step produced after it.
+    expect(check(screen(node('textbox', 'New todo')))).toMatchObject({ ok: false, detail: 'listitem "Buy milk" did not appear' });
+  });
+
+  it('reads an entry recorded before produced outcomes existed as before', () => {
+    const legacy = { ...addAndComplete, appeared: addAndComplete.appeared.map(({ producedBy: _producedBy, ...control }) => control) };
+    expect(check(app(['Buy milk'], { counter: node('text', '1 item left') }), legacy)).toMatchObject({ ok: true, tolerated: ['text "0 items left" did not appear'] });
+  });
+});
+
 describe('checkEndState after a skipped dismissal', () => {
   const consent = { role: 'dialog', name: 'Cookie consent' };
   const accept = { role: 'button', name: 'Accept cookies', container: consent, twinIndex: 0, twinCount: 1 };

@@ -11,6 +11,7 @@ import { sameRouteShape, routeOf } from '../semantics/route-of.js';
 import { countStateControl, recordedStatesOf, statesOfLookalikes } from '../semantics/state-controls.js';
 import { containerKey, indexTree, type ContainerInfo, type TreeIndex } from '../semantics/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
+import { findChangedForm, goneCountMovedAway, goneReworkedInPlace, type ChangedFormContext } from './changed-form.js';
 import { matchTarget } from './match-target.js';
 import { matchRoute } from './route-match.js';
 
@@ -39,8 +40,8 @@ export interface SkippedDismissal {
   target: TargetDescription;
 }
 
-/** The outcome of the end check. */
-export type EndCheckResult = { ok: true; tolerated?: string[] } | { ok: false; reason: 'end-mismatch'; detail: string };
+/** The outcome of the end check: what it tolerated, and the required outcomes it met in a changed form. */
+export type EndCheckResult = { ok: true; tolerated?: string[]; changedForms?: string[] } | { ok: false; reason: 'end-mismatch'; detail: string };
 
 function asIndex(tree: ScreenNode | TreeIndex): TreeIndex {
   return 'byId' in tree ? tree : indexTree(tree);
@@ -64,6 +65,10 @@ interface Evaluated {
   failure: string;
   /** The browser's default alone could have produced it (`browserDefaultCouldProduce`). */
   byDefault?: boolean;
+  /** A required outcome met in a changed form: where. */
+  changedForm?: string;
+  /** Strong by its basis (acted, announced, verified, typed), not only because the step produced it. */
+  purpose?: boolean;
 }
 
 function sameStates(left: readonly string[], right: readonly string[]): boolean {
@@ -72,6 +77,24 @@ function sameStates(left: readonly string[], right: readonly string[]): boolean 
 
 function formatStates(states: readonly string[]): string {
   return `[${states.join(' ') || 'no state'}]`;
+}
+
+/** True when the step produced the outcome or the audit found it caused: required at replay, whatever its basis. */
+function isRequired(control: EndControl): boolean {
+  return control.producedBy !== undefined || control.causedBy !== undefined;
+}
+
+/** The nodes, on the replay's start and end screens, of the controls the step acted on. */
+function actedNodes(acted: readonly ActedCheck[], start: TreeIndex, end: TreeIndex, fillText: (text: string) => string): Set<string> {
+  const ids = new Set<string>();
+  for (const check of acted) {
+    const target = mapTextFields(check.target, fillText);
+    for (const index of [start, end]) {
+      const match = matchTarget(target, index);
+      if (match.kind === 'found') ids.add(match.id);
+    }
+  }
+  return ids;
 }
 
 /** A control the step acted on, on the end screen (and whether it was otherwise at the replay's start). */
@@ -115,8 +138,10 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
   const startIndex = asIndex(input.replayStart.tree);
   const endIndex = asIndex(input.end.tree);
   const purpose = purposeOfActions(entry.actions ?? []);
-  // An outcome the audit found caused by the step's actions is required, whatever its basis.
-  const isStrong = (control: EndControl): boolean => control.causedBy !== undefined || STRONG_BASES.has(basisFromEntry(control, purpose));
+  // An outcome the step produced (seen right after one of its actions) or the audit found caused by them is required, whatever its basis.
+  const isStrong = (control: EndControl): boolean => isRequired(control) || STRONG_BASES.has(basisFromEntry(control, purpose));
+  let changedFormContext: ChangedFormContext | undefined;
+  const changedForms = (): ChangedFormContext => (changedFormContext ??= { start: startIndex, end: endIndex, gone: entry.gone.map(fill), appeared: entry.appeared.map(fill), acted: actedNodes(entry.acted ?? [], startIndex, endIndex, fillText) });
 
   // A skipped dismissal's container was never there to go away: its own checks are not demanded.
   const skippedKeys = new Set((input.skipped ?? []).map((skip) => containerKey(skip.container)));
@@ -126,31 +151,44 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
   entry.appeared.forEach((recorded, index) => {
     const control = fill(recorded);
     const atEnd = countStateControl(endIndex, control);
-    outcomes.push({
+    const evaluated: PlacedOutcome = {
       place: { list: 'appeared', index },
       holds: atEnd > 0,
       changed: atEnd > countStateControl(startIndex, control),
       strong: isStrong(recorded),
+      purpose: STRONG_BASES.has(basisFromEntry(recorded, purpose)),
       byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} did not appear${statesHint(endIndex, control)}`,
-    });
+    };
+    // Another implementation of the same behaviour may show a required outcome in another form.
+    if (atEnd === 0 && isRequired(recorded) && statesOfLookalikes(endIndex, control).length === 0) {
+      const changed = findChangedForm(control, changedForms(), { typed: basisFromEntry(recorded, purpose) === 'typed' });
+      if (changed.kind === 'found') Object.assign(evaluated, { holds: true, changed: changed.changed, changedForm: changed.note });
+      else if (changed.kind === 'other-count') evaluated.failure = `${describeStateControl(control)} did not appear (${changed.shown} shows another count)`;
+    }
+    outcomes.push(evaluated);
   });
   entry.gone.forEach((recorded, index) => {
     if (ofSkipped(recorded)) return;
     const control = fill(recorded);
-    outcomes.push({
+    const evaluated: PlacedOutcome = {
       place: { list: 'gone', index },
       holds: countStateControl(endIndex, control) === 0,
       changed: countStateControl(startIndex, control) > 0,
       strong: isStrong(recorded),
+      purpose: STRONG_BASES.has(basisFromEntry(recorded, purpose)),
       byDefault: browserDefaultCouldProduce(recorded, basisFromEntry(recorded, purpose)),
       failure: `${describeStateControl(control)} is still on the screen`,
-    });
+    };
+    // A count this replay started elsewhere may pass through the recorded old value: what must go is where it started.
+    const changedForm = evaluated.holds || !isRequired(recorded) ? undefined : (goneCountMovedAway(control, changedForms()) ?? goneReworkedInPlace(control, changedForms()));
+    if (changedForm !== undefined) Object.assign(evaluated, { holds: true, changed: true, changedForm });
+    outcomes.push(evaluated);
   });
   (entry.acted ?? []).forEach((check, index) => {
     if (!check.present && skippedKeys.has(containerKey(check.target.container))) return;
     const acted = evaluateActed({ ...check, target: mapTextFields(check.target, fillText) }, startIndex, endIndex);
-    outcomes.push({ ...acted, place: { list: 'acted', index }, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
+    outcomes.push({ ...acted, place: { list: 'acted', index }, purpose: true, byDefault: check.present && browserDefaultCouldProduce(check.target, 'acted') });
   });
   (entry.verified ?? []).forEach((recorded, index) => {
     const control = fill(recorded);
@@ -159,6 +197,7 @@ function evaluateOutcomes(input: EndCheckInput): { route: ReturnType<typeof matc
       holds: countStateControl(endIndex, control) > 0,
       changed: false,
       strong: true,
+      purpose: true,
       failure: `${describeStateControl(control)}, which the verification after the step looked at, is not on the screen${statesHint(endIndex, control)}`,
     });
   });
@@ -195,7 +234,9 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
   if (route.kind === 'mismatch') return mismatch(`end route ${route.detail}`);
   const fill = <T extends StateControl>(control: T): T => mapTextFields(control, (text) => fillUniquePlaceholders(text, input.uniqueValues ?? {}));
 
-  const strongFailure = evaluated.find((check) => check.strong && !check.holds);
+  // The step's purpose first (what it acted on, announced, typed, or the verification saw), then what it produced.
+  const firstFailure = (ofPurpose: boolean) => evaluated.find((check) => check.strong && !check.holds && (check.purpose === true) === ofPurpose);
+  const strongFailure = firstFailure(true) ?? firstFailure(false);
   if (strongFailure !== undefined) return mismatch(strongFailure.failure);
   const incidental = evaluated.filter((check) => !check.strong);
   const failing = incidental.filter((check) => !check.holds);
@@ -219,5 +260,10 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
     const example = first === undefined ? '' : `: ${describeStateControl(fill(first))} was already ${appeared === undefined ? 'gone' : 'on the screen'} when the replay started`;
     return mismatch(`no recorded change happened during the replay${example}`);
   }
-  return failing.length === 0 ? { ok: true } : { ok: true, tolerated: failing.map((check) => check.failure) };
+  const changedForms = evaluated.flatMap((check) => (check.changedForm === undefined ? [] : [check.changedForm]));
+  return {
+    ok: true,
+    ...(failing.length === 0 ? {} : { tolerated: failing.map((check) => check.failure) }),
+    ...(changedForms.length === 0 ? {} : { changedForms }),
+  };
 }

@@ -3,14 +3,16 @@
  * looks it gets (find, dismissal, covering dialog), and the bounded waits for a target.
  */
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
-import type { NodeRef, ScreenNode } from '../contract/engine.js';
+import { OMITTED_ROLE, type NodeRef, type ScreenNode } from '../contract/engine.js';
 import type { Observation } from '../contract/step-contract.js';
+import type { ServiceObserveOptions } from '../contract/step-seams.js';
 import { verbRow } from '../contract/verbs.js';
 import { sleep } from '../contract/deadline.js';
 import { E2EError } from '../errors/index.js';
 import { containerOnScreen } from '../semantics/dismissal.js';
 import { indexTree, type ContainerInfo, type TreeIndex } from '../semantics/tree-index.js';
 import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
+import { targetNeedles, type NeedleSource } from '../semantics/target-needles.js';
 import { matchTarget } from './match-target.js';
 import { engineDetailOf } from '../contract/action-failure.js';
 import { coveringOverlay, knownContainers, nameObstruction } from './obstruction.js';
@@ -29,19 +31,55 @@ function formatDuration(milliseconds: number): string {
   return milliseconds >= 1000 ? `${Number((milliseconds / 1000).toFixed(1))} s` : `${milliseconds} ms`;
 }
 
+/** True when two requests to read in full ask for the same. */
+function sameReading(left: ReadInFull | undefined, right: ReadInFull | undefined): boolean {
+  if (left === undefined || right === undefined) return left === right;
+  return left.unbounded === right.unbounded && (left.include ?? []).join('\u0000') === (right.include ?? []).join('\u0000');
+}
+
 /** A stopped replay wait rejects with the signal's own reason (the step's stop error). */
 const passReason = (reason: unknown): unknown => reason;
+
+/** What an observation must read in full: the nodes holding these words, or all of them. */
+export type ReadInFull = Pick<ServiceObserveOptions, 'include' | 'unbounded'>;
+
+/**
+ * What to read in full so that every node that could be taken for one of `sources` is on the
+ * screen: their words ({@link targetNeedles}), or everything when one has none to ask for.
+ */
+export function readInFull(sources: readonly NeedleSource[]): ReadInFull {
+  const include: string[] = [];
+  for (const source of sources) {
+    const needles = targetNeedles(source);
+    if (needles === undefined) return { unbounded: true };
+    include.push(...needles);
+  }
+  return { include: [...new Set(include)] };
+}
+
+/** True when the engine left nodes of this tree unread (it holds a placeholder). */
+function partialTree(root: ScreenNode): boolean {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.role === OMITTED_ROLE && node.omitted !== undefined) return true;
+    for (const child of node.children) stack.push(child);
+  }
+  return false;
+}
 
 /** The replay's view of the live screen. */
 export class ReplayScreen {
   current!: Screen;
   readonly #indexes = new WeakMap<ScreenNode, TreeIndex>();
+  readonly #partial = new WeakMap<ScreenNode, boolean>();
   #known: Set<string> | undefined;
+  /** What the latest observation was asked to read in full, when anything. */
+  #reading: ReadInFull | undefined;
 
   constructor(
     private readonly options: {
       entry: ActEntry;
-      observe: () => Promise<Observation>;
+      observe: (options?: ReadInFull) => Promise<Observation>;
       uniqueValues: Readonly<Record<string, string>>;
       waitMs: number;
       lookMs: number;
@@ -50,12 +88,33 @@ export class ReplayScreen {
     },
   ) {}
 
-  /** Observe the screen afresh. */
-  async refresh(): Promise<Screen> {
-    const observation = await this.options.observe();
+  /** Observe the screen afresh; with `reading`, read those nodes in full even where the engine would leave nodes out. */
+  async refresh(reading?: ReadInFull): Promise<Screen> {
+    const observation = await (reading === undefined ? this.options.observe() : this.options.observe(reading));
     if (observation.tree === undefined) throw new E2EError('INVALID_STATE', 'replayStep needs observations with a tree (observe({ tree: true }))');
     this.current = { tree: observation.tree, url: observation.url };
+    this.#reading = reading;
     return this.current;
+  }
+
+  /** True when the engine left nodes of the current screen unread. */
+  partial(): boolean {
+    const tree = this.current.tree;
+    let partial = this.#partial.get(tree);
+    if (partial === undefined) this.#partial.set(tree, (partial = partialTree(tree)));
+    return partial;
+  }
+
+  /**
+   * Make sure every node that could be taken for `sources` is on the current screen: when the
+   * engine left nodes out, observe again reading theirs in full (matching then sees what a
+   * whole screen would show). Returns what to keep reading on later looks.
+   */
+  async readFully(sources: readonly NeedleSource[]): Promise<ReadInFull | undefined> {
+    if (!this.partial()) return undefined;
+    const reading = readInFull(sources);
+    if (!sameReading(reading, this.#reading)) await this.refresh(reading);
+    return reading;
   }
 
   /** The screen an action left, observed again when the action's answer has no tree. */
@@ -70,9 +129,9 @@ export class ReplayScreen {
     return index;
   }
 
-  async #pause(): Promise<void> {
+  async #pause(reading?: ReadInFull): Promise<void> {
     await sleep(this.options.pollMs, this.options.signal, passReason);
-    await this.refresh();
+    await this.refresh(reading);
   }
 
   /**
@@ -83,7 +142,9 @@ export class ReplayScreen {
     const { uniqueValues, waitMs } = this.options;
     const wanted = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
     const deadline = Date.now() + waitMs;
+    let reading: ReadInFull | undefined;
     for (;;) {
+      reading = (await this.readFully([wanted])) ?? reading;
       const index = this.indexOf(this.current.tree);
       const match = matchTarget(wanted, index);
       if (match.kind === 'ambiguous') return { kind: 'stop', stop: new ReplayStop('target-ambiguous', match.detail) };
@@ -93,7 +154,7 @@ export class ReplayScreen {
         if (disabled) return { kind: 'stop', stop: new ReplayStop('action-failed', `stayed disabled for ${formatDuration(waitMs)}`) };
         return { kind: 'stop', stop: new ReplayStop('target-not-found', `not found within ${formatDuration(waitMs)} (${match.kind === 'not-found' ? match.detail : ''})`) };
       }
-      await this.#pause();
+      await this.#pause(reading);
     }
   }
 
@@ -117,11 +178,13 @@ export class ReplayScreen {
     const wantedContainer = { role: container.role, name: fillUniquePlaceholders(container.name, uniqueValues) };
     const wantedTarget = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
     const deadline = Date.now() + lookMs;
+    let reading: ReadInFull | undefined;
     for (;;) {
+      reading = (await this.readFully([wantedTarget, { name: wantedContainer.name }])) ?? reading;
       const index = this.indexOf(this.current.tree);
       if (containerOnScreen(index, wantedContainer) || matchTarget(wantedTarget, index).kind !== 'not-found') return true;
       if (Date.now() >= deadline) return false;
-      await this.#pause();
+      await this.#pause(reading);
     }
   }
 

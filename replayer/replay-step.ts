@@ -15,9 +15,10 @@ import { canDismiss } from '../semantics/dismissal.js';
 import { originOf } from '../semantics/route-of.js';
 import type { TreeIndex } from '../semantics/tree-index.js';
 import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
+import type { NeedleSource } from '../semantics/target-needles.js';
 import { allHold, checkEndState, endFacts, type SkippedDismissal } from './end-check.js';
 import { replayCall } from './replay-call.js';
-import { ReplayScreen } from './replay-screen.js';
+import { ReplayScreen, type ReadInFull } from './replay-screen.js';
 import { gapStop, ReplayStop, type ReplayStopReason } from './replay-stop.js';
 import { matchRoute } from './route-match.js';
 
@@ -52,8 +53,11 @@ export interface ReplayStepOptions {
    * action settles fully before the end check. Default: `actions`.
    */
   briefActions?: StepActions;
-  /** A fresh observation with its tree (`ctx.observe({ tree: true })`). */
-  observe: () => Promise<Observation>;
+  /**
+   * A fresh observation with its tree (`ctx.observe({ tree: true })`); asked, it reads in full
+   * the nodes holding some words, or every node, where the engine would leave nodes out.
+   */
+  observe: (options?: ReadInFull) => Promise<Observation>;
   /** This run's `unique()` values by param name. */
   uniqueValues?: Readonly<Record<string, string>>;
   /** Names of the secrets this step may type. */
@@ -155,6 +159,8 @@ class StepReplay {
     await this.#screen.refresh();
     const start = this.#checkStart();
     if (start !== undefined) return this.#stopped(start.stop, start.actionIndex);
+    // The end check compares the end with this start: where the engine left nodes out, both read the same controls in full.
+    await this.#screen.readFully(endCheckSources(this.#entry, this.#uniqueValues));
     const replayStart = { tree: this.#screen.indexOf(this.#screen.current.tree), url: this.#screen.current.url };
     for (const [actionIndex, action] of this.#entry.actions.entries()) {
       this.#options.signal?.throwIfAborted();
@@ -244,14 +250,18 @@ class StepReplay {
       return this.#stopped(new ReplayStop('end-mismatch', `every action was skipped (${what}), so nothing the replay did proves the step`), undefined);
     }
     const deadline = Date.now() + this.#waitMs;
+    // Where the engine left nodes out, the controls the end check counts are read in full.
+    const endSources = endCheckSources(this.#entry, this.#uniqueValues);
+    let reading: ReadInFull | undefined;
     for (;;) {
+      reading = (await this.#screen.readFully(endSources)) ?? reading;
       const end = { entry: this.#entry, replayStart, end: this.#screen.current, uniqueValues: this.#uniqueValues, skipped };
       const check = checkEndState(end);
       // With `probe`, a passing check waits on until every recorded outcome holds (or the wait ends).
       const facts = this.#options.probe === true ? endFacts(end) : undefined;
       const settled = facts === undefined || allHold(facts) || Date.now() >= deadline;
       if (check.ok && settled) {
-        const lines = [...this.#notes, ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
+        const lines = [...this.#notes, ...(check.changedForms ?? []).map((line) => `changed form: ${line}`), ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
         const finished: ReplayOutcome = lines.length === 0 ? { kind: 'finished', actions: this.#ran } : { kind: 'finished', actions: this.#ran, notes: lines };
         return facts === undefined ? finished : { ...finished, facts };
       }
@@ -260,7 +270,7 @@ class StepReplay {
         return facts === undefined ? stopped : { ...stopped, facts };
       }
       await sleep(this.#pollMs, this.#options.signal, passReason);
-      await this.#screen.refresh();
+      await this.#screen.refresh(reading);
     }
   }
 
@@ -278,6 +288,13 @@ class StepReplay {
       prefix: { actions: [...this.#ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
     };
   }
+}
+
+/** The controls an entry's end check counts, their `unique()` placeholders filled: what a partly read screen must read in full. */
+function endCheckSources(entry: ActEntry, uniqueValues: Readonly<Record<string, string>>): NeedleSource[] {
+  const fill = (text: string | undefined): string | undefined => (text === undefined ? undefined : fillUniquePlaceholders(text, uniqueValues));
+  const controls = [...entry.appeared, ...entry.gone, ...(entry.verified ?? []), ...(entry.acted ?? []).map((check) => check.target)];
+  return controls.map((control) => ({ name: fill(control.name) ?? '', text: fill(control.text), testId: control.testId }));
 }
 
 /** Replay a recorded step. Throws only for cancellation and runtime hard stops. */

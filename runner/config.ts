@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { E2EError, didYouMean, isE2EError } from '../errors/index.js';
 import type { Engine } from '../contract/engine.js';
 import { normalizeOrigin, originOf } from '../step/origin-policy.js';
+import { DEFAULT_SCREEN_BUDGET } from '../step/screen-budget.js';
 import { refuseUnsafeSecrets } from '../secrets/redactable-secret.js';
 import type { SecretDefinition } from '../secrets/vault.js';
 import type { OpaqueLanguageModel, StepExecutor } from '../contract/step-contract.js';
@@ -109,6 +110,20 @@ export interface E2EConfig extends PassthroughConfig {
   secrets?: Record<string, SecretConfig>;
   /** Origins the agent may navigate to. Default: the origins of the targets' app URLs (always included). */
   origins?: string[];
+  /** How much of a screen the agent reads; past it, the screen says what it left out and `find` reaches the rest. */
+  screen?: ScreenConfig;
+}
+
+/**
+ * The screen budget (step/README.md, "Bounded screens"): a screen text shows at most `maxNodes`
+ * node lines and `maxChars` characters. Default 1,500 nodes and 40,000 characters (about 10,000
+ * tokens); a larger budget costs tokens on every request, a smaller one more `find` calls.
+ */
+export interface ScreenConfig {
+  /** Most node lines a screen text shows (at least 50). Default 1,500. */
+  maxNodes?: number;
+  /** Most characters a screen text has (at least 2,000). Default 40,000. */
+  maxChars?: number;
 }
 
 /** Default timeout of a test, which is also the default `act` step timeout. */
@@ -152,6 +167,9 @@ const executorSchema = z.custom<StepExecutor>(
   'must be a StepExecutor ({ name, runStep(ctx) })',
 );
 const positiveInteger = z.number().int().positive();
+/** The smallest screen budget: below it a screen would hold little beyond its outline. */
+const MIN_SCREEN_NODES = 50;
+const MIN_SCREEN_CHARS = 2_000;
 const agentSchema = z.strictObject({
   model: modelSchema.optional(),
   judge: modelSchema.optional(),
@@ -198,6 +216,12 @@ const configSchema = z.strictObject({
     )
     .optional(),
   origins: z.array(z.string()).optional(),
+  screen: z
+    .strictObject({
+      maxNodes: z.number().int().min(MIN_SCREEN_NODES).optional(),
+      maxChars: z.number().int().min(MIN_SCREEN_CHARS).optional(),
+    })
+    .optional(),
   ...PASSTHROUGH,
 });
 
@@ -390,6 +414,7 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
       cache,
       secrets,
       origins,
+      screen: { maxNodes: config.screen?.maxNodes ?? DEFAULT_SCREEN_BUDGET.maxNodes, maxChars: config.screen?.maxChars ?? DEFAULT_SCREEN_BUDGET.maxChars },
       debug: request.debug,
       modelFree: request.modelFree,
     };

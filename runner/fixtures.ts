@@ -201,6 +201,7 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true, location: target.engine.location },
     secrets: vault,
     origins: settings.origins,
+    screenBudget: settings.screen,
     projectRoot: projectRootOf(testInfo),
     agents: agentsOf(settings).entries,
     builtIn: agentsOf(settings).builtIn,

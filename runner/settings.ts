@@ -8,6 +8,7 @@ import type { Engine } from '../contract/engine.js';
 import type { AgentOptions } from '../executor/create-agent.js';
 import { secretPlaceholder, type SecretDefinition } from '../secrets/vault.js';
 import type { AgentEntry } from '../step/step-runner.js';
+import type { ScreenBudget } from '../step/screen-budget.js';
 import type { CacheMode } from './environment.js';
 
 /** Name of the fixture option holding {@link ProjectSettings}. */
@@ -95,6 +96,8 @@ export interface ProjectSettings {
   secrets: SecretTable;
   /** Allowed origins (the app's origin is always among them). */
   origins: string[];
+  /** The screen budget (`screen` of the config, defaults filled in). */
+  screen: ScreenBudget;
   /** Attach transcripts and print debug lines. */
   debug: boolean;
   /**

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Fails when a file imports against the design's dependency direction (README "Architecture").
 // One table, no exceptions: a folder's tests obey its row too, plus the shared test support.
+// Also fails when code outside the run request's reader names the variables that carried the run's mode.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -52,6 +53,46 @@ export const RULES = {
   examples: '*',
   scripts: '*',
 };
+
+/**
+ * The run's mode travels in one versioned run request (runner/run-request.ts). The variables
+ * that once carried it may be named only by that request's compatibility reader (plain
+ * `npx playwright test`: `E2E_REPLAY=1`, `E2E_CACHE_MODE`), and the reader only by the runner
+ * entry and the pure config; the CLI's own help may show the documented command. Tests are
+ * free to set them. Gone variables are named nowhere.
+ */
+export const MODE_VARIABLES = {
+  pattern: /\bE2E_(?:CACHE_MODE|CACHE_STRICT|REPLAY|PROPOSE_DIR|DEBUG|REPORT_FILE|FAILURE_FILE|CONFIG_PROBE_FILE|PARENT_PIPE_FD|AUDIT_PLAN)\b/,
+  /** Files that may name a mode variable, and why. */
+  namedBy: {
+    'runner/run-request.ts': 'the compatibility reader',
+    'cli/init-templates.ts': 'the documented `E2E_REPLAY=1 npx playwright test` command, as text',
+  },
+  /** What reads the variables into a request, and the files that may use it. */
+  readers: /\b(?:requestFromVariables|REPLAY_VARIABLE|CACHE_MODE_VARIABLE)\b/,
+  readBy: {
+    'runner/run-request.ts': 'defines them',
+    'runner/environment.ts': 'the runner entry: reads the request once per process',
+    'runner/config.ts': 'resolveConfig takes the request, by default the one the variables make',
+    'runner/environment-hints.ts': 'names them among the variables e2e reads, for did-you-mean hints',
+    'launch/run-command.ts': '`e2e run` without a mode flag honours what plain Playwright would',
+  },
+};
+
+/** A file's problems with the mode variables (a beside-code test or a file under tests/ has none). */
+export function modeVariableProblems(file, source) {
+  if (/\.test\.ts$/.test(file) || file.startsWith('tests/') || file === 'scripts/check-imports.mjs') return [];
+  const problems = [];
+  const named = MODE_VARIABLES.pattern.exec(source);
+  if (named !== null && MODE_VARIABLES.namedBy[file] === undefined) {
+    problems.push(`${file}: names ${named[0]}; the run's mode comes from the run request (runner/run-request.ts), not from the environment`);
+  }
+  const reader = MODE_VARIABLES.readers.exec(source);
+  if (reader !== null && MODE_VARIABLES.readBy[file] === undefined) {
+    problems.push(`${file}: uses ${reader[0]}; only ${Object.keys(MODE_VARIABLES.readBy).join(', ')} turn the environment into a run request`);
+  }
+  return problems;
+}
 
 /** What a beside-code test may import on top of its folder's row. */
 const TEST_EXTRAS = { folders: ['tests/support'], packages: ['vitest', 'fast-check'] };
@@ -185,7 +226,10 @@ if (process.argv[1] === new URL(import.meta.url).pathname && !process.argv.inclu
     } catch {
       continue;
     }
-    for (const path of files) problems.push(...problemsOf(toPosix(path), readFileSync(path, 'utf8')));
+    for (const path of files) {
+      const source = readFileSync(path, 'utf8');
+      problems.push(...problemsOf(toPosix(path), source), ...modeVariableProblems(toPosix(path), source));
+    }
   }
   for (const name of readdirSync(root)) {
     const path = join(root, name);

@@ -8,6 +8,7 @@ import type { ScreenNode } from '../contract/engine.js';
 import { ANNOUNCEMENT_ROLES, recordedStatesOf, stateControlIdentity, stateControlKey, stateControlOf, stateControlLabel } from './state-controls.js';
 import { describeIndexedNode } from './describe-target.js';
 import { containerKey, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
+import { NATIVELY_TOGGLED_ROLES } from './produced-outcomes.js';
 import { comparableText } from './volatile-text.js';
 
 /** The bases a replay requires to hold, every one. */
@@ -21,8 +22,6 @@ const LOOKED_AT_DEPTH = 3;
 const MIN_TYPED_CHARS = 2;
 /** Roles a person types into: a field showing typed text proves nothing. */
 const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
-/** Roles whose checked state the browser flips on a click by itself, whether or not the app's handler runs. */
-const NATIVELY_TOGGLED_ROLES: ReadonlySet<string> = new Set(['checkbox', 'radio', 'switch']);
 
 /**
  * True when the browser's default behaviour alone could have produced this outcome of the
@@ -201,7 +200,7 @@ export function actedChecks(acted: readonly ActedTarget[], end: TreeIndex, mask:
 /** How strongly an entry's end is proven, for `cache show` and `cache diff`. */
 export interface EndEvidence {
   strength: 'strong' | 'weak';
-  /** In words: `2 typed, 1 acted` or `only the route`. */
+  /** In words: `1 acted, 2 typed, 3 produced` or `only the route`. */
   restsOn: string;
 }
 
@@ -214,14 +213,14 @@ export function endEvidenceOf(entry: Pick<ActEntry, 'actions' | 'appeared' | 'go
   };
   for (const control of [...entry.appeared, ...entry.gone]) {
     const basis = basisFromEntry(control, context);
-    // An incidental outcome an audit mutant removed is caused by the step, and required.
-    add(control.causedBy !== undefined && !STRONG_BASES.has(basis) ? 'caused' : basis);
+    // An incidental outcome an audit mutant removed is caused by the step, one the step produced right after an action is produced: both required.
+    add(STRONG_BASES.has(basis) ? basis : control.causedBy !== undefined ? 'caused' : control.producedBy !== undefined ? 'produced' : basis);
   }
   // A control acted on proves something only when the step left it changed (gone, or in a state).
   for (const check of entry.acted ?? []) if (!check.present || check.states.length > 0) add('acted');
   for (const _control of entry.verified ?? []) add('verified');
-  const strong = [...counts.keys()].some((basis) => basis === 'caused' || STRONG_BASES.has(basis as EndBasis));
-  const order = ['acted', 'announced', 'verified', 'typed', 'caused', 'incidental'];
+  const strong = [...counts.keys()].some((basis) => basis === 'caused' || basis === 'produced' || STRONG_BASES.has(basis as EndBasis));
+  const order = ['acted', 'announced', 'verified', 'typed', 'caused', 'produced', 'incidental'];
   const parts = order.filter((basis) => counts.has(basis)).map((basis) => `${counts.get(basis)!} ${basis}`);
   if (parts.length === 0) return { strength: 'weak', restsOn: 'only the route' };
   const incidental = counts.get('incidental') ?? 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { node, screen } from '../tests/support/hand-built-tree.js';
 import { countStateControl, diffStateControls } from './state-controls.js';
-import { copyTree, deepTree, nodeById, wideTree } from '../tests/support/page-sized-trees.js';
+import { copyTree, deepTree, nodeById, PIN_EVERY, wideTree, WIDE_SIBLINGS } from '../tests/support/page-sized-trees.js';
 import { childLabelOf, contentNameOf, indexTree } from './tree-index.js';
 
 function todoList(items: { title: string; done: boolean }[], extra: ReturnType<typeof node>[] = []) {
@@ -75,15 +75,23 @@ describe('indexing and diffing page-sized trees', () => {
   it('indexes and diffs a list of 200,000 siblings', () => {
     const tree = wideTree();
     const index = indexTree(tree);
-    expect(index.nodes).toHaveLength(4 + 1 + 2 * 200_000);
+    expect(index.nodes).toHaveLength(5 + WIDE_SIBLINGS + WIDE_SIBLINGS / PIN_EVERY);
     expect(index.byId.get('p150000')?.container).toEqual({ role: 'listitem', name: 'Item 150,000' });
-    // An unnamed item names itself by its first words that hold no control: here it reads past all 200,000 items and finds none.
+    // An unnamed item names itself by its first words that hold no control, looking through 200,000 children.
     const unnamed = copyTree(tree);
     const log = nodeById(unnamed, 'log');
     log.role = 'listitem';
     log.name = '';
+    expect(contentNameOf(log)).toBe('Item 1');
+    // A child label, looked for breadth first (a queue of 200,000): only the last item has words.
+    for (const item of log.children) item.name = '';
+    const last = log.children[log.children.length - 1]!;
+    last.name = 'The last words';
+    last.children = [];
+    expect(contentNameOf(log)).toBe('The last words');
+    last.role = 'button';
     expect(contentNameOf(log)).toBe('');
-    expect(childLabelOf(log)).toBe('Item 1');
+    expect(childLabelOf(log)).toBe('The last words');
     const after = copyTree(tree);
     nodeById(after, 'last').states = ['pressed'];
     expect(diffStateControls(index, indexTree(after)).appeared).toEqual([{ role: 'button', name: 'Last', states: ['pressed'] }]);

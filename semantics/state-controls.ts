@@ -4,7 +4,7 @@
  */
 import type { StateControl } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
-import type { NodeState } from '../contract/engine.js';
+import { OMITTED_ROLE, type NodeState } from '../contract/engine.js';
 import { MAX_NAME_CHARS, MAX_TEXT_CHARS, childLabelOf, clipText, containerKey, sitsInContainer, type IndexedNode, type TreeIndex } from './tree-index.js';
 import { comparableText } from './volatile-text.js';
 
@@ -99,10 +99,25 @@ interface Tally {
   nodes: IndexedNode[];
 }
 
-function tally(index: TreeIndex): { byKey: Map<string, Tally>; identities: Set<string> } {
+/** Ids of the nodes holding a placeholder of an engine that left part of their children unread. */
+function omittingParents(index: TreeIndex): Set<string> {
+  const parents = new Set<string>();
+  for (const indexed of index.nodes) if (indexed.node.role === OMITTED_ROLE && indexed.parent !== undefined) parents.add(indexed.parent.node.id);
+  return parents;
+}
+
+/** True when `indexed` sits among (or inside) the children of one of `parents`. */
+function amongChildrenOf(indexed: IndexedNode, parents: ReadonlySet<string>): boolean {
+  for (let at: IndexedNode | undefined = indexed; at?.parent !== undefined; at = at.parent) if (parents.has(at.parent.node.id)) return true;
+  return false;
+}
+
+function tally(index: TreeIndex, unread: ReadonlySet<string> = new Set()): { byKey: Map<string, Tally>; identities: Set<string> } {
   const byKey = new Map<string, Tally>();
   const identities = new Set<string>();
   for (const indexed of index.nodes) {
+    // Among children the engine read only in part, being there or not proves nothing.
+    if (unread.size > 0 && amongChildrenOf(indexed, unread)) continue;
     const control = stateControlOf(indexed);
     if (control === undefined) continue;
     const key = stateControlKey(control);
@@ -128,8 +143,10 @@ export interface StateChanges {
  * named controls and structure, then plain text; outermost before nested, then document order.
  */
 export function diffStateControls(start: TreeIndex, end: TreeIndex, limit: number = MAX_STATE_CONTROLS): StateChanges {
-  const before = tally(start);
-  const after = tally(end);
+  // Where an engine left nodes unread (a placeholder) on either screen, controls there are not compared.
+  const unread = new Set([...omittingParents(start), ...omittingParents(end)]);
+  const before = tally(start, unread);
+  const after = tally(end, unread);
   const appeared: Tally[] = [];
   for (const [key, entry] of after.byKey) {
     if (entry.nodes.length > (before.byKey.get(key)?.nodes.length ?? 0)) appeared.push(entry);

@@ -1,9 +1,10 @@
 /**
  * The `act` steps of an attempt: keyed, replayed with no model by the replayer
  * (`self-finalized`), handed to the agent with a `replayedPrefix` where replay stops
- * (`agent-concluded`), or left to the agent from the start (`missed`). Every action of the
- * step, replayed ones included, goes to its recorder, so a healed step's recording is the
- * replayed prefix plus the agent's actions.
+ * (`agent-concluded`), or left to the agent from the start (`missed`). Every action of a
+ * step that may be written goes to its recorder, so a healed step's recording is the replayed
+ * prefix plus the agent's actions; a replay's actions wait aside until the replay ends, and a
+ * step that replayed fully (never written) records none of them.
  */
 import type { ActEntry, Entry } from '../cache-format/index.js';
 import type { CacheWrite } from '../contract/cache-outcome.js';
@@ -22,6 +23,8 @@ import { decideStep, regressedStep, staleStep, trackStep, type DecisionContext, 
 /** One `act` step as the cache tracked it. */
 export interface TrackedAct extends TrackedStep<ActEntry> {
   recorder: StepRecorder;
+  /** The actions of the replay in progress: recorded only when it hands the step to the agent. */
+  replayed?: ActionEvent[] | undefined;
   uniqueValues: Readonly<Record<string, string>>;
   /** The screen once the page held still after the executor concluded (the recording's end). */
   endScreen?: { tree: ScreenNode; url: string };
@@ -80,9 +83,12 @@ export class ActCache {
     return step === undefined || step.outcome.mode === 'self-finalized' ? undefined : step;
   }
 
-  /** A policed action of an `act` step: its recorder keeps it. */
+  /** A policed action of an `act` step: its recorder keeps it (a replay's, once the replay hands the step on). */
   noteAction(event: ActionEvent): void {
-    if (event.step.kind === 'act') this.#steps.get(event.step.index)?.recorder.recordEvent(event);
+    if (event.step.kind !== 'act') return;
+    const step = this.#steps.get(event.step.index);
+    if (step?.replayed !== undefined) step.replayed.push(event);
+    else step?.recorder.recordEvent(event);
   }
 
   /** The interceptor for an `act` step already keyed as `key`. */
@@ -115,12 +121,13 @@ export class ActCache {
     const mutated = mutant !== undefined && mutant.entry === tracked.key.key && mutant.mutation.kind !== 'hide-evidence';
     if (mutated) this.#options.onMutated?.(step.info.index);
     let replay: ReplayOutcome;
+    tracked.replayed = [];
     try {
       replay = await replayStep({
         entry,
         actions: services.actions,
         briefActions: services.briefActions,
-        observe: () => services.observe({ tree: true }),
+        observe: (reading) => services.observe({ tree: true, ...reading }),
         uniqueValues: tracked.uniqueValues,
         secretsAvailable: step.info.secrets,
         signal: services.signal,
@@ -133,8 +140,12 @@ export class ActCache {
       // A hard stop (timeout, cancellation, spent budget) ends the step; the entry stays as it is.
       const code = isE2EError(error) ? error.code : 'ENGINE_FAILURE';
       tracked.outcome = { mode: 'missed', reason: 'action-failed', detail: `the replay was stopped (${code})`, entry: tracked.key.key };
+      tracked.replayed = undefined;
       throw error;
     }
+    // Only a step handed to the agent may be written: a full or a failed replay records nothing.
+    const replayed = tracked.replayed;
+    tracked.replayed = undefined;
     if (replay.facts !== undefined) this.#options.onEndFacts?.({ entry: tracked.key.key, step: step.info.index, facts: replay.facts });
     if (replay.kind === 'finished') {
       tracked.outcome = { mode: 'self-finalized', entry: tracked.key.key };
@@ -147,6 +158,7 @@ export class ActCache {
       return staleStep(tracked, step, this.#options, WORDING, replay.reason, replay.detail, endScreenOf(tracked));
     }
     // With an agent, a regression is handed off too: an intended change can be re-recorded, and a failing one keeps the entry.
+    for (const event of replayed) tracked.recorder.recordEvent(event);
     tracked.outcome = { mode: 'agent-concluded', reason: replay.reason, detail: replay.detail, entry: tracked.key.key, classification: replay.classification };
     tracked.stale = true;
     return { continueWith: replay.prefix, cache: { ...tracked.outcome }, afterStep: endScreenOf(tracked) };

@@ -17,6 +17,7 @@ import type { LimitOverrides } from './budgets.js';
 import { OriginPolicy, describeUrl } from './origin-policy.js';
 import type { ActionHost } from './policed-actions.js';
 import { createScreenObserver, presentObservation, type ScreenObserver } from './screen-observer.js';
+import type { ScreenBudget } from './screen-budget.js';
 import type { StepContextHost } from './step-context.js';
 import { toLedgerEntry, type ArtifactRef, type StepRecord, type VerificationKind, type VerificationRecord } from './step-record.js';
 import type { StepSession } from './step-session.js';
@@ -82,6 +83,8 @@ export interface AttemptRunnerOptions {
   clock?: Clock | undefined;
   /** Replaces the default observer (tests). */
   observer?: ScreenObserver | undefined;
+  /** How much of a screen the model reads (the config's `screen`); default `DEFAULT_SCREEN_BUDGET` (1,500 nodes, 40,000 characters). */
+  screenBudget?: ScreenBudget | undefined;
 }
 
 /** What lives for the whole attempt, across its steps. */
@@ -118,7 +121,7 @@ export class AttemptState {
     // An engine without a location has no origins to keep to: its policy allows everything.
     this.policy = options.origins instanceof OriginPolicy ? options.origins : options.target.location === 'url' ? new OriginPolicy(options.origins) : OriginPolicy.unlocated();
     this.logger = redactingLogger(options.logger ?? silentLogger, (text) => this.vault.redact(text));
-    this.observer = options.observer ?? createScreenObserver(options.engine, this.vault);
+    this.observer = options.observer ?? createScreenObserver(options.engine, this.vault, { budget: options.screenBudget });
     this.deadline = Deadline.start({ clock: this.clock });
     this.actionHost = this.#actionHost();
     this.contextHost = {

@@ -9,6 +9,7 @@ import { ActionError, engineDetailOf } from '../contract/action-failure.js';
 import type { ActionOutcome } from '../contract/step-contract.js';
 import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from '../contract/step-seams.js';
 import { describeSentence, type SentenceInput, type SentenceNoun } from '../semantics/action-sentence.js';
+import { targetNeedles } from '../semantics/target-needles.js';
 import { findNode } from './action-targets.js';
 import { ACTION_TIMEOUT_MS, engineTimeoutFor } from './budgets.js';
 import type { PolicedScope } from './policed-scope.js';
@@ -63,6 +64,30 @@ async function resolveNodes(scope: PolicedScope, spec: ActionSpec, label: string
   return { node, destination };
 }
 
+/**
+ * The screen an action on a node is authorized against. When the engine left part of the
+ * latest screen unread (a list of 200,000 rows), it is read again with the target, and every
+ * node that could be taken for it, in full: the recorder then describes the target on the same
+ * nodes a replay will match it on. Otherwise the latest screen, as it is.
+ */
+async function targetScreen(scope: PolicedScope, spec: ActionSpec, latest: RunnerObservation): Promise<RunnerObservation> {
+  const ids = [spec.target?.id, spec.destination?.id].filter((id): id is string => id !== undefined);
+  if (ids.length === 0 || latest.treeUnavailable === true) return latest;
+  const { observer } = scope.host;
+  // What was acted on stays on the screens after it.
+  observer.pin(ids);
+  if (!observer.partial(latest)) return latest;
+  const nodes = ids.map((id) => findNode(latest.tree, id)).filter((node): node is ScreenNode => node !== undefined);
+  if (nodes.length === 0) return latest;
+  const needles = nodes.map((node) => targetNeedles(node));
+  const include = needles.flatMap((words) => words ?? []);
+  const view = await scope.session.timed('observeMs', () =>
+    observer.capture(scope.session.deadline.signal, needles.includes(undefined) ? { unbounded: true } : { include }),
+  );
+  scope.session.latest = view;
+  return view;
+}
+
 /** Run the engine call within the action bound; a failure is reported and rethrown with the current screen. */
 async function runBounded(scope: PolicedScope, spec: ActionSpec, sentence: string, report: (event: Partial<ActionEvent> & Pick<ActionEvent, 'outcome' | 'mayHaveCommitted'>) => void): Promise<void> {
   const { session } = scope;
@@ -112,7 +137,7 @@ export async function performPoliced(scope: PolicedScope, spec: ActionSpec): Pro
   if (!(host.verbs as ReadonlySet<string>).has(spec.needs)) throw scope.unsupported(spec.verb);
   return session.serialize(async () => {
     session.assertUsable(label);
-    const before = await scope.latest();
+    const before = await targetScreen(scope, spec, await scope.latest());
     const { node, destination } = await resolveNodes(scope, spec, label, before);
     await spec.authorize?.(node);
     try {

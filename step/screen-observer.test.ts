@@ -82,4 +82,43 @@ describe('screen observer', () => {
       expect(observer.changes(first, second)).not.toContain('tok-123456');
     }
   });
+
+  it('finds nodes a bounded screen leaves out, keeps showing them, and never reports left-out lines as removed', async () => {
+    let requests: unknown[] = [];
+    const items = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `i${index + 1}`, role: 'listitem', name: `Item ${index + 1}`, states: [], depth: 2, children: [] }));
+    let count = 500;
+    const engine = {
+      observe: async (request: unknown): Promise<EngineObservation> => {
+        requests.push(request);
+        const root: ScreenNode = { id: 'root', role: 'document', name: 'Log', states: [], depth: 0, children: [{ id: 'log', role: 'list', name: 'Log', states: [], depth: 1, children: items(count) }] };
+        return { root, url: 'http://x.test/log', title: 'Log', nodeCount: count + 2 };
+      },
+    } as unknown as EngineInstance;
+    const observer = createScreenObserver(engine, new SecretVault({}), { budget: { maxNodes: 30, maxChars: 10_000 } });
+    const first = await observer.capture();
+    expect(first.leftOut).toBeGreaterThan(400);
+    expect(first.text).not.toContain('#i250 ');
+    expect(first.text).toContain('— use find to reach one');
+    expect(requests[0]).toEqual({ bounds: { maxRun: 30 } });
+
+    requests = [];
+    const found = await observer.capture(undefined, { find: '  item 250 ' });
+    expect(found.found).toEqual({ query: '  item 250 ', ids: ['i250'], total: 1 });
+    expect(found.text).toContain('#i250 listitem "Item 250"');
+    expect(requests[0]).toEqual({ bounds: { maxRun: 30 }, include: { ids: [], text: ['item 250'] } });
+    const presented = presentObservation(found, { tree: false });
+    expect(presented.found?.ids).toEqual(['i250']);
+    expect(presented.leftOut).toBe(found.leftOut);
+
+    // Later screens keep the found node, and ask the engine to read it.
+    count = 501;
+    requests = [];
+    const later = await observer.capture();
+    expect(later.text).toContain('#i250 listitem "Item 250"');
+    expect(requests[0]).toEqual({ bounds: { maxRun: 30 }, include: { ids: ['i250'], text: [] } });
+    // A node that only moved out of the text is not removed; one new to the tree but left out is not listed either.
+    expect(observer.changes(first, later)).not.toContain('removed');
+    expect(observer.changes(found, later)).toMatch(/no change|changes:/);
+    await expect(observer.capture(undefined, { find: '   ' })).rejects.toThrow('find takes the words to look for');
+  });
 });

@@ -5,18 +5,41 @@
  */
 import { E2EError, cleanedCause, isE2EError, messageOf } from '../errors/index.js';
 import { SETTLE_TIMEOUT_MS } from './budgets.js';
-import { emptyScreenRoot, type ChangeMark, type EngineInstance, type EngineObservation, type ScreenNode } from '../contract/engine.js';
-import { diffScreens, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
+import { emptyScreenRoot, OMITTED_ROLE, type ChangeMark, type EngineInstance, type EngineObservation, type ObserveRequest, type ScreenNode } from '../contract/engine.js';
+import { DEFAULT_SCREEN_BUDGET, renderBoundedScreen, type BoundedScreen, type ScreenBudget } from './screen-budget.js';
+import { findKey, foundOn, MAX_FIND_CHARS } from './screen-find.js';
+import { diffScreens, screenPathOf, shapeOf, type DiffContext } from './screen-text.js';
 import { redactDeep } from '../secrets/redactor.js';
 import type { SecretVault } from '../secrets/vault.js';
 import { settleAfterAction, type SettleMode } from './settle.js';
 import type { ActionOutcome, Observation } from '../contract/step-contract.js';
 import type { RunnerObservation } from '../contract/step-seams.js';
 
+/** What a capture may ask for beyond the screen as it is. */
+export interface CaptureRequest {
+  /** `find`: nodes whose words contain this text are read, shown, listed in `found` and pinned. */
+  find?: string | undefined;
+  /** Nodes whose words contain one of these are read in full, even inside runs the engine would leave out. */
+  include?: readonly string[] | undefined;
+  /** Ask the engine to read every node (nothing left out), when no words can narrow what must be read. */
+  unbounded?: boolean | undefined;
+}
+
+/** Most nodes kept pinned: what `find` found last and what was acted on. */
+const MAX_PINNED = 30;
+/** Most of a find's matches pinned for the later screens of a step. */
+const PINNED_PER_FIND = 20;
+
 /** Observes the screen for one attempt. */
 export interface ScreenObserver {
+  /** How much of a screen the text shows. */
+  readonly budget: ScreenBudget;
   /** A fresh, redacted observation with the next revision. */
-  capture(signal?: AbortSignal): Promise<RunnerObservation>;
+  capture(signal?: AbortSignal, request?: CaptureRequest): Promise<RunnerObservation>;
+  /** Keep showing these nodes on later screens (the engine reads them, the text shows them) while they live. */
+  pin(ids: readonly string[]): void;
+  /** True when the engine left nodes of this screen unread (its tree holds placeholders). */
+  partial(observation: RunnerObservation): boolean;
   /**
    * Wait (at most `maxMs`, default 2 s) for the screen to leave the shape of `before` (and, in
    * `full` mode, the default, to hold still), then return it.
@@ -44,6 +67,8 @@ export function presentObservation(observation: RunnerObservation, options: { tr
   if (observation.treeUnavailable === true) presented.treeUnavailable = true;
   else if (options.tree === true) presented.tree = observation.tree;
   if (observation.keyboardVisible !== undefined) presented.keyboardVisible = observation.keyboardVisible;
+  Object.defineProperty(presented, 'leftOut', { enumerable: true, configurable: true, get: () => observation.leftOut ?? 0 });
+  if (observation.found !== undefined) presented.found = { ...observation.found, ids: [...observation.found.ids] };
   return presented;
 }
 
@@ -120,6 +145,26 @@ const INTERACTIVE_ROLES = new Set([
   'treeitem',
 ]);
 
+/** Every id of a tree, and the ids of the nodes holding a placeholder of the engine. */
+interface TreeIds {
+  ids: Set<string>;
+  omitting: Set<string>;
+}
+
+function treeIdsOf(root: ScreenNode): TreeIds {
+  const ids = new Set<string>();
+  const omitting = new Set<string>();
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    ids.add(node.id);
+    for (const child of node.children) {
+      if (child.role === OMITTED_ROLE && child.omitted !== undefined) omitting.add(node.id);
+      stack.push(child);
+    }
+  }
+  return { ids, omitting };
+}
+
 /** True when the tree holds a control a user could act on. */
 function hasInteractiveContent(root: ScreenNode): boolean {
   const stack = [root];
@@ -131,9 +176,31 @@ function hasInteractiveContent(root: ScreenNode): boolean {
   return false;
 }
 
+/** Options of {@link createScreenObserver}. */
+export interface ScreenObserverOptions {
+  /** How much of a screen the text shows; default {@link DEFAULT_SCREEN_BUDGET}. */
+  budget?: ScreenBudget | undefined;
+}
+
 /** Create the observer of one attempt. */
-export function createScreenObserver(engine: EngineInstance, vault: SecretVault): ScreenObserver {
+export function createScreenObserver(engine: EngineInstance, vault: SecretVault, options: ScreenObserverOptions = {}): ScreenObserver {
+  const budget = options.budget ?? DEFAULT_SCREEN_BUDGET;
   let revision = 0;
+  let pinned: string[] = [];
+  const rendered = new WeakMap<RunnerObservation, BoundedScreen>();
+  const treeIds = new WeakMap<RunnerObservation, TreeIds>();
+  const idsOf = (observation: RunnerObservation): TreeIds => {
+    let ids = treeIds.get(observation);
+    if (ids === undefined) treeIds.set(observation, (ids = treeIdsOf(observation.tree)));
+    return ids;
+  };
+  /** The engine asked for one screen: bounded, with what is pinned or looked for read in full. */
+  const observeEngine = (signal: AbortSignal | undefined, text: readonly string[] = [], unbounded = false): Promise<EngineObservation> => {
+    const request: ObserveRequest = unbounded ? {} : { bounds: { maxRun: budget.maxNodes } };
+    if (signal !== undefined) request.signal = signal;
+    if (pinned.length > 0 || text.length > 0) request.include = { ids: [...pinned], text: [...text] };
+    return engine.observe(request);
+  };
   const shapes = new WeakMap<RunnerObservation, string>();
   // Engines that wait for change in the page mark their observations; settling starts from the mark.
   const marks = new WeakMap<RunnerObservation, ChangeMark>();
@@ -147,7 +214,11 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
     return new E2EError('ENGINE_FAILURE', redact(`Observing the screen failed: ${messageOf(error)}`), cause);
   }
 
-  function build(observation: EngineObservation): RunnerObservation {
+  function pin(ids: readonly string[]): void {
+    pinned = [...pinned.filter((id) => !ids.includes(id)), ...ids].slice(-MAX_PINNED);
+  }
+
+  function build(observation: EngineObservation, find?: string): RunnerObservation {
     revision += 1;
     const url = redact(observation.url);
     const unavailable = observation.treeUnavailable === true;
@@ -156,20 +227,51 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
     const tree: ScreenNode = unavailable ? emptyScreenRoot() : noSecrets ? observation.root : redactDeep(observation.root, redact);
     const shown = revision;
     const fields = { revision, url, path: screenPathOf(url), nodeCount: unavailable ? 0 : observation.nodeCount, tree };
-    const result: RunnerObservation = unavailable
-      ? { ...fields, text: unavailableScreenText(revision, fields.path, redact(observation.unavailableReason ?? 'the capture failed')) }
-      : withLazyText(fields, () => renderScreen({ root: tree, url }, { revision: shown }));
-    if (unavailable) result.treeUnavailable = true;
+    const found = find === undefined || unavailable ? undefined : foundOn(tree, find, observation.includePartial === true);
+    if (found !== undefined) pin(found.ids.slice(0, PINNED_PER_FIND));
+    // What the text must show is fixed now; it is rendered on first read (a replay reads trees, not texts).
+    const keep = new Set(pinned);
+    const viewport = observation.viewport;
+    let result: RunnerObservation;
+    if (unavailable) {
+      result = { ...fields, text: unavailableScreenText(revision, fields.path, redact(observation.unavailableReason ?? 'the capture failed')), leftOut: 0, treeUnavailable: true };
+    } else {
+      const render = (): BoundedScreen => {
+        let screen = rendered.get(result);
+        if (screen === undefined) rendered.set(result, (screen = renderBoundedScreen({ root: tree, url }, { revision: shown, budget, keep, viewport })));
+        return screen;
+      };
+      result = withLazyText(fields, () => render().text);
+      Object.defineProperty(result, 'leftOut', { enumerable: true, configurable: true, get: () => render().leftOut });
+    }
+    if (found !== undefined) result.found = found;
     if (observation.keyboardVisible !== undefined) result.keyboardVisible = observation.keyboardVisible;
     shapes.set(result, shapeOf(observation));
     if (observation.mark !== undefined) marks.set(result, observation.mark);
     return result;
   }
 
+  /** What a diff needs to tell a node now left out, or never read, from a removed one. */
+  function diffContext(before: RunnerObservation, after: RunnerObservation): DiffContext | undefined {
+    const complete = (observation: RunnerObservation): boolean => (observation.leftOut ?? 0) === 0;
+    if (complete(before) && complete(after)) return undefined;
+    const previous = idsOf(before);
+    const next = idsOf(after);
+    return { previousIds: previous.ids, nextIds: next.ids, nextOmitting: next.omitting };
+  }
+
   return {
-    async capture(signal) {
+    budget,
+    pin,
+    partial: (observation) => idsOf(observation).omitting.size > 0,
+    async capture(signal, request = {}) {
+      const find = request.find;
+      if (find !== undefined && (typeof find !== 'string' || findKey(find) === '' || find.length > MAX_FIND_CHARS)) {
+        throw new E2EError('INVALID_ARGUMENT', `find takes the words to look for: a text of 1 to ${MAX_FIND_CHARS} characters.`);
+      }
+      const text = [...(find === undefined ? [] : [findKey(find)]), ...(request.include ?? []).map(findKey).filter((needle) => needle !== '')];
       try {
-        return build(await engine.observe(signal === undefined ? {} : { signal }));
+        return build(await observeEngine(signal, text, request.unbounded === true), find);
       } catch (error) {
         throw failure(error);
       }
@@ -179,7 +281,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       try {
         const changes = waitForChange === undefined ? {} : { waitForChange, beforeMark: marks.get(before) };
         const screen = { root: before.tree, url: before.url };
-        return build(await settleAfterAction((options) => engine.observe(options), beforeShape, { maxMs, signal, mode, before: screen, ...changes }));
+        return build(await settleAfterAction((options) => observeEngine(options.signal), beforeShape, { maxMs, signal, mode, before: screen, ...changes }));
       } catch (error) {
         throw failure(error);
       }
@@ -188,7 +290,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
       const started = Date.now();
       const remaining = (): number => MOUNT_WAIT_MS - (Date.now() - started);
       try {
-        let current = await engine.observe({ signal });
+        let current = await observeEngine(signal);
         // Only the screen handed out is built: the waiting costs no revisions.
         while (remaining() > 0) {
           const ready = hasInteractiveContent(current.root);
@@ -201,7 +303,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
               : await waitForChange(current.mark, { until: 'change', maxMs: remaining(), signal });
             if (ready && !waited.changed) break;
           }
-          current = await engine.observe({ signal });
+          current = await observeEngine(signal);
         }
         return build(current);
       } catch (error) {
@@ -219,11 +321,11 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
           if (waitForChange !== undefined && mark !== undefined) {
             const waited = await waitForChange(mark, { until: 'quiet', quietMs: END_QUIET_MS, maxMs: remaining, signal });
             if (!waited.changed) return current;
-            current = build(await engine.observe({ signal }));
+            current = build(await observeEngine(signal));
             continue;
           }
           await new Promise<void>((resolve) => setTimeout(resolve, Math.min(END_QUIET_MS, remaining)));
-          const next = build(await engine.observe({ signal }));
+          const next = build(await observeEngine(signal));
           if (shapes.get(next) === (shapes.get(current) ?? shapeOf({ root: current.tree, url: current.url }))) return next;
           current = next;
         }
@@ -235,13 +337,14 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault)
     changes(before, after) {
       // Without a tree on either side there is nothing to compare line by line.
       if (before === undefined || before.treeUnavailable === true || after.treeUnavailable === true) return after.text;
-      const diff = diffScreens(before.text, after.text);
+      const diff = diffScreens(before.text, after.text, diffContext(before, after));
       if (diff.mostlyChanged) return after.text;
-      // Short, since every later request repeats it; the path only when it changed.
+      // Short, since every later request repeats it; the path only when it changed. A report is
+      // always against the screen before the action, so that revision goes unsaid.
       const header = `Screen revision ${after.revision}${after.path === before.path ? '' : ` (path ${after.path})`}`;
       // "revision N" throughout: the loop guards mask exactly that to compare results.
-      if (diff.unchanged) return `${header}: no change since revision ${before.revision}.`;
-      return `${header}, changes since revision ${before.revision}:\n${diff.text}`;
+      if (diff.unchanged) return `${header}: no change.`;
+      return `${header} changes:\n${diff.text}`;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeState, ScreenNode } from '../contract/engine.js';
 import { maskTickingText } from '../semantics/volatile-text.js';
-import { copyTree, deepTree, DEEP_LEVELS, nodeById, wideTree, WIDE_SIBLINGS } from '../tests/support/page-sized-trees.js';
+import { copyTree, deepTree, DEEP_LEVELS, nodeById, PIN_EVERY, wideTree, WIDE_SIBLINGS } from '../tests/support/page-sized-trees.js';
 import { diffScreens, elideHref, escapeQuoted, renderScreen, screenPathOf, shapeOf } from './screen-text.js';
 
 /** A node with defaults, children at the right depth. */
@@ -133,7 +133,8 @@ describe('diffScreens', () => {
     ]);
     const diff = diffScreens(before, renderScreen({ root: next, url }, { revision: 2 }));
     expect(diff.lines).toEqual([
-      'changed #n3 textbox "What needs to be done?" value="Walk" (was: "What needs to be done?" [focused])',
+      // The old line leaves out what it shares with the new one: the id, the role and the same name.
+      'changed #n3 textbox "What needs to be done?" value="Walk" (was: [focused])',
       'added #n12 listitem "Walk the dog"',
       'removed #n11 button "Delete"',
     ]);
@@ -154,13 +155,20 @@ describe('diffScreens', () => {
     const one = renderScreen({ root: todos([item('n9', 'Buy milk', false)]), url }, { revision: 1 });
     const two = renderScreen({ root: todos([item('n9', 'Buy milk', true), item('n12', 'Walk the dog', false)]), url }, { revision: 2 });
     expect(diffScreens(one, two).lines).toEqual([
-      'changed #n9c checkbox "Toggle" [checked] in listitem "Buy milk" (was: "Toggle")',
+      'changed #n9c checkbox "Toggle" [checked] in listitem "Buy milk" (was: no value or states)',
       // An unnamed list says nothing; the item itself is the container of its controls.
       'added #n12 listitem "Walk the dog"',
       'added #n12c checkbox "Toggle" in listitem "Walk the dog"',
       'added #n12b button "Delete" in listitem "Walk the dog"',
     ]);
     expect(diffScreens(two, one).lines).toContain('removed #n12c checkbox "Toggle"');
+  });
+
+  it('counts a bare unnamed wrapper that came or went without listing it, but lists an unnamed control', () => {
+    const screen = (extra: ScreenNode[]): string => renderScreen({ root: node('root', 'document', 'App', {}, [node('x0', 'heading', 'Todos'), ...extra]), url }, { revision: 1 });
+    const diff = diffScreens(screen([]), screen([node('x1', 'list', '', {}, [node('x2', 'button', ''), node('x3', 'link', 'All')])]));
+    expect(diff.lines).toEqual(['added #x2 button ""', 'added #x3 link "All"']);
+    expect(diff.added).toBe(3);
   });
 
   it('keeps the whole old line when the role changed too', () => {
@@ -182,8 +190,8 @@ describe('diffScreens', () => {
         { revision: 1 },
       );
     const lines = diffScreens(screen(''), screen('a')).lines;
-    expect(lines[0]).toBe('changed #t1 textbox "Email" value="a" in form "Sign \\"in\\"" (was: "Email")');
-    expect(lines[1]).toBe(`changed #t2 textbox "Note" value="a" in dialog "${long.slice(0, 40)}…" (was: "Note")`);
+    expect(lines[0]).toBe('changed #t1 textbox "Email" value="a" in form "Sign \\"in\\"" (was: no value or states)');
+    expect(lines[1]).toBe(`changed #t2 textbox "Note" value="a" in dialog "${long.slice(0, 40)}…" (was: no value or states)`);
   });
 
   it('flags a screen that mostly changed so the caller sends it whole', () => {
@@ -239,7 +247,7 @@ describe('page-sized screens', () => {
   it('renders, diffs and shapes a list of 200,000 siblings', () => {
     const root = wideTree();
     const text = renderScreen({ root, url }, { revision: 1 });
-    expect(text.split('\n')).toHaveLength(1 + 5 + 2 * WIDE_SIBLINGS);
+    expect(text.split('\n')).toHaveLength(1 + 5 + WIDE_SIBLINGS + WIDE_SIBLINGS / PIN_EVERY);
     expect(text).toContain('  #i200000 listitem "Item 200,000"');
     const changed = copyTree(root);
     nodeById(changed, 'i150000').name = 'Item 150,000 (pinned)';
@@ -257,7 +265,7 @@ describe('page-sized screens', () => {
     const changed = copyTree(root);
     nodeById(changed, 'deepest').states = ['pressed'];
     const diff = diffScreens(text, renderScreen({ root: changed, url }, { revision: 2 }));
-    expect(diff.lines).toEqual([`changed #deepest button "Deepest" [pressed] in group "Level ${DEEP_LEVELS}" (was: "Deepest")`]);
+    expect(diff.lines).toEqual([`changed #deepest button "Deepest" [pressed] in group "Level ${DEEP_LEVELS}" (was: no value or states)`]);
     expect(shapeOf({ root: changed, url })).not.toBe(shapeOf({ root, url }));
   });
 });

@@ -3,7 +3,7 @@
  * {@link ScreenNode} trees (no Playwright): render with secrets redacted, diff two screens
  * by node id, and a cheap shape signature for settling that ignores ticking clocks.
  */
-import { NODE_STATES, type ScreenNode } from '../contract/engine.js';
+import { NODE_STATES, OMITTED_ROLE, type OmittedNodes, type ScreenNode } from '../contract/engine.js';
 import { maskTickingText, TICKING_ROLES } from '../semantics/volatile-text.js';
 import { createSecretRedactor } from '../secrets/redactor.js';
 
@@ -76,6 +76,38 @@ export function elideHref(href: string, pageUrl: string): string {
   }
 }
 
+/** Longest first or last name an omission line quotes. */
+const OMITTED_NAME_LIMIT = 40;
+
+/** A name clipped for an omission line, quoted and escaped. */
+function omittedName(name: string, redact: Redactor): string {
+  const clipped = [...name.replace(/\s+/g, ' ').trim()].slice(0, OMITTED_NAME_LIMIT + 1);
+  const shown = clipped.length > OMITTED_NAME_LIMIT ? clipped.slice(0, OMITTED_NAME_LIMIT).join('') + '…' : clipped.join('');
+  return `"${escapeQuoted(redact(shown))}"`;
+}
+
+/**
+ * The line that stands for nodes left out of a screen, without indentation:
+ * `… 199,975 more listitem in list "Log" ("Item 21" … "Item 199,995") — use find to reach one`.
+ * It starts with `…`, never with `#`, so no reader takes it for a node.
+ */
+export function omissionLine(left: OmittedNodes, parent: ScreenNode | undefined, redact: Redactor): string {
+  const what = left.role === '' ? (left.count === 1 ? 'node' : 'nodes') : left.role;
+  let line = `… ${left.count.toLocaleString('en-US')} more ${what}`;
+  if (parent !== undefined && parent.name !== '' && parent.role !== 'document') line += ` in ${parent.role} "${escapeQuoted(redact(clipLabel(parent.name)))}"`;
+  const first = left.first ?? '';
+  const last = left.last ?? '';
+  if (first !== '' && last !== '' && left.count > 1) line += ` (${omittedName(first, redact)} … ${omittedName(last, redact)})`;
+  else if (first !== '') line += ` (${omittedName(first, redact)})`;
+  return `${line} — use find to reach one`;
+}
+
+/** A container name as an omission line shows it: at most 40 characters. */
+function clipLabel(name: string): string {
+  const characters = [...name];
+  return characters.length > OMITTED_NAME_LIMIT ? characters.slice(0, OMITTED_NAME_LIMIT).join('') + '…' : name;
+}
+
 /** One node's line, without indentation: `#id role "name" text="…" testid="…" value="…" href="…" [states]`. */
 export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redactor): string {
   const quoted = (text: string): string => `"${escapeQuoted(redact(text))}"`;
@@ -93,11 +125,20 @@ export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redact
   return line;
 }
 
+/**
+ * The first line of a screen: `Screen (revision 3, path /, 6 nodes):` (no path on a screen without a URL), or, when part of the
+ * screen was left out, `Screen (revision 3, path /log, 64 nodes shown, 199,975 left out):`.
+ */
+export function screenHeader(revision: number, path: string | undefined, shown: number, leftOut: number): string {
+  const size = leftOut === 0 ? `${shown} nodes` : `${shown.toLocaleString('en-US')} nodes shown, ${leftOut.toLocaleString('en-US')} left out`;
+  return `Screen (revision ${revision}, ${path === undefined ? '' : `path ${path}, `}${size}):`;
+}
+
 /** Indentations by depth, made once each. */
 const INDENTS: string[] = [''];
 
 /** `depth` spaces. */
-function indentation(depth: number): string {
+export function indentation(depth: number): string {
   for (let next = INDENTS.length; next <= Math.min(depth, 1024); next++) INDENTS.push(INDENTS[next - 1] + ' ');
   return depth < INDENTS.length ? INDENTS[depth]! : ' '.repeat(depth);
 }
@@ -111,16 +152,24 @@ export function renderScreen(screen: RenderableScreen, options: RenderOptions): 
   const redact: Redactor = (text) => redactor.redact(text);
   const lines: string[] = [];
   // An explicit stack: a page may nest thousands deep or hold hundreds of thousands of siblings.
-  const stack: Array<{ node: ScreenNode; depth: number }> = [{ node: screen.root, depth: 0 }];
+  const stack: Array<{ node: ScreenNode; depth: number; parent: ScreenNode | undefined }> = [{ node: screen.root, depth: 0, parent: undefined }];
+  let nodes = 0;
+  let leftOut = 0;
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    lines.push(indentation(next.depth) + renderNodeLine(next.node, screen.url, redact));
-    const { children } = next.node;
-    for (let index = children.length - 1; index >= 0; index--) stack.push({ node: children[index]!, depth: next.depth + 1 });
+    const { node, depth } = next;
+    if (node.omitted !== undefined && node.role === OMITTED_ROLE) {
+      // A placeholder the engine put where it left nodes out.
+      lines.push(indentation(depth) + omissionLine(node.omitted, next.parent, redact));
+      leftOut += node.omitted.count;
+      continue;
+    }
+    nodes++;
+    lines.push(indentation(depth) + renderNodeLine(node, screen.url, redact));
+    const { children } = node;
+    for (let index = children.length - 1; index >= 0; index--) stack.push({ node: children[index]!, depth: depth + 1, parent: node });
   }
   // A screen of an engine without a location has no URL (`''`), so no path.
-  const path = screen.url === '' ? '' : `path ${redact(screenPathOf(screen.url))}, `;
-  const header = `Screen (revision ${options.revision}, ${path}${lines.length} nodes):`;
-  return header + '\n' + lines.join('\n');
+  return screenHeader(options.revision, screen.url === '' ? undefined : redact(screenPathOf(screen.url)), nodes, leftOut) + '\n' + lines.join('\n');
 }
 
 /** The change report between two rendered screens. */
@@ -177,10 +226,25 @@ const CONTAINER_ROLES = new Set([
 /** Longest container name shown after `in`; longer ones are clipped. */
 const CONTEXT_NAME_LIMIT = 40;
 
-/** A node line, trimmed, and the nearest named container around it (`listitem "Buy milk"`). */
+/** A node line, trimmed, the nearest named container around it (`listitem "Buy milk"`), and its parent's id. */
 interface ScreenLine {
   line: string;
   container: string | undefined;
+  parent: string | undefined;
+}
+
+/**
+ * What the trees behind two bounded screens say about lines that show on one only: a node
+ * that is in the other tree was only left out of that text, not added or removed; a node
+ * whose parent now holds a placeholder of the engine may be among what it did not read.
+ */
+export interface DiffContext {
+  /** Every id of the earlier screen's tree. */
+  previousIds: ReadonlySet<string>;
+  /** Every id of the later screen's tree. */
+  nextIds: ReadonlySet<string>;
+  /** Ids of the later tree's nodes that hold a placeholder ({@link OMITTED_ROLE}). */
+  nextOmitting: ReadonlySet<string>;
 }
 
 /** `role "name"` of a container line, or undefined when the line is no named container. */
@@ -202,18 +266,32 @@ function containerOf(line: string): string | undefined {
 function linesById(screen: string): Map<string, ScreenLine> {
   const byId = new Map<string, ScreenLine>();
   // The nearest named container at each open depth, innermost last.
-  const open: Array<{ depth: number; container: string | undefined }> = [];
+  const open: Array<{ depth: number; container: string | undefined; id: string }> = [];
   for (const line of screen.split('\n')) {
     const match = NODE_LINE.exec(line);
     if (match?.[2] === undefined) continue;
     const depth = match[1]!.length;
     while (open.length > 0 && open[open.length - 1]!.depth >= depth) open.pop();
     const container = open[open.length - 1]?.container;
+    const parent = open[open.length - 1]?.id;
     const trimmed = line.trimStart();
-    open.push({ depth, container: containerOf(trimmed) ?? container });
-    byId.set(match[2], { line: trimmed, container });
+    open.push({ depth, container: containerOf(trimmed) ?? container, id: match[2] });
+    byId.set(match[2], { line: trimmed, container, parent });
   }
   return byId;
+}
+
+/**
+ * The lines of the nodes `ids` on a rendered screen, each with the container it sits in
+ * (`#n31 checkbox "Toggle" in listitem "Buy milk"`), in the order of `ids`; ids the text
+ * does not show are skipped.
+ */
+export function linesOf(screen: string, ids: readonly string[]): string[] {
+  const byId = linesById(screen);
+  return ids.flatMap((id) => {
+    const line = byId.get(id);
+    return line === undefined ? [] : [`${line.line}${placed(line)}`];
+  });
 }
 
 /** ` in listitem "Buy milk"`, or nothing outside any named container. */
@@ -221,14 +299,39 @@ function placed(line: ScreenLine): string {
   return line.container === undefined ? '' : ` in ${line.container}`;
 }
 
-/** The old line without the `#id role ` it shares with the new one: the rest is what changed. */
+/**
+ * The old line without what it shares with the new one: the `#id role `, and the name when it
+ * is the same; the rest is what changed (`(was: value="Buy milk" [focused])`, or `(was: no
+ * value or states)` when only the new line has any).
+ */
 function formerly(old: string, current: string): string {
-  const prefix = /^#\S+ \S+ /.exec(old)?.[0];
-  return prefix !== undefined && current.startsWith(prefix) ? old.slice(prefix.length) : old;
+  const head = /^#\S+ \S+ /.exec(old)?.[0];
+  if (head === undefined || !current.startsWith(head)) return old;
+  const rest = old.slice(head.length);
+  const name = /^"(?:[^"\\]|\\.)*"/.exec(rest)?.[0];
+  if (name === undefined || !current.startsWith(name, head.length)) return rest;
+  const remainder = rest.slice(name.length).trimStart();
+  return remainder === '' ? 'no value or states' : remainder;
 }
 
-/** What changed from `previous` to `next` (both rendered by {@link renderScreen}), keyed by node id. */
-export function diffScreens(previous: string, next: string): ScreenDiff {
+/** Roles a person operates: their lines are listed in a change report even without a name. */
+const OPERATED_ROLES: ReadonlySet<string> = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'combobox', 'spinbutton', 'checkbox', 'radio', 'switch', 'slider', 'listbox', 'option',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem',
+]);
+
+/** A line with nothing to read: no name, text, value, link or state, and no control (`#n4 list ""`). */
+function isBare(line: string): boolean {
+  const bare = /^#\S+ (\S+) ""$/.exec(line);
+  return bare !== null && !OPERATED_ROLES.has(bare[1]!);
+}
+
+/**
+ * What changed from `previous` to `next` (both rendered by {@link renderScreen} or the bounded
+ * renderer), keyed by node id. With `context`, a line that shows on one screen only is reported
+ * only when its node is new, or gone from the tree too (not merely left out of a bounded text).
+ */
+export function diffScreens(previous: string, next: string, context?: DiffContext): ScreenDiff {
   const before = linesById(previous);
   const after = linesById(next);
   const lines: string[] = [];
@@ -238,8 +341,11 @@ export function diffScreens(previous: string, next: string): ScreenDiff {
   for (const [id, current] of after) {
     const old = before.get(id);
     if (old === undefined) {
-      lines.push(`added ${current.line}${placed(current)}`);
+      // Already in the earlier tree: only its line is new to the text.
+      if (context?.previousIds.has(id) === true) continue;
       added++;
+      // A bare unnamed wrapper (`list ""`) says nothing its added children do not; it is counted, not listed.
+      if (!isBare(current.line)) lines.push(`added ${current.line}${placed(current)}`);
     } else if (old.line !== current.line) {
       lines.push(`changed ${current.line}${placed(current)} (was: ${formerly(old.line, current.line)})`);
       changed++;
@@ -247,8 +353,10 @@ export function diffScreens(previous: string, next: string): ScreenDiff {
   }
   for (const [id, old] of before) {
     if (!after.has(id)) {
-      lines.push(`removed ${old.line}`);
+      // Still in the tree, or possibly among what the engine did not read: left out, not removed.
+      if (context !== undefined && (context.nextIds.has(id) || (old.parent !== undefined && context.nextOmitting.has(old.parent)))) continue;
       removed++;
+      if (!isBare(old.line)) lines.push(`removed ${old.line}`);
     }
   }
   const total = added + changed + removed;

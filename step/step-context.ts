@@ -19,7 +19,7 @@ import type {
   TargetInfo,
   TurnRecord,
 } from '../contract/step-contract.js';
-import type { ActionEvent } from '../contract/step-seams.js';
+import type { ActionEvent, ServiceObserveOptions } from '../contract/step-seams.js';
 import { toolScope, type StepSession } from './step-session.js';
 
 /** What the attempt lends a step's context. */
@@ -62,18 +62,21 @@ export interface ObserverForOptions {
 }
 
 /** `ctx.observe` for one step: serialized with the actions, updating the newest observation. */
-export function observerFor(host: StepContextHost, session: StepSession, options: ObserverForOptions = {}): (options?: ObserveOptions) => Promise<Observation> {
+export function observerFor(host: StepContextHost, session: StepSession, options: ObserverForOptions = {}): (options?: ServiceObserveOptions) => Promise<Observation> {
   const firstScreen = options.firstScreen ?? 'now';
   return async (options) => {
     if (options !== undefined && (typeof options !== 'object' || options === null)) {
-      throw new E2EError('INVALID_ARGUMENT', 'ctx.observe takes { tree?: boolean, pixels?: boolean }.');
+      throw new E2EError('INVALID_ARGUMENT', 'ctx.observe takes { tree?: boolean, pixels?: boolean, find?: string }.');
     }
+    const find = options?.find;
+    if (find !== undefined && typeof find !== 'string') throw new E2EError('INVALID_ARGUMENT', 'ctx.observe({ find }) takes the words to look for as a string.');
     session.assertUsable('ctx.observe');
     return session.serialize(async () => {
       session.assertUsable('ctx.observe');
       const signal = session.deadline.signal;
-      const mounting = firstScreen === 'mounted' && session.latest === undefined;
-      const observation = await session.timed('observeMs', () => (mounting ? host.observer.mounted(signal) : host.observer.capture(signal)));
+      const mounting = firstScreen === 'mounted' && session.latest === undefined && find === undefined && options?.include === undefined && options?.unbounded !== true;
+      const more = { find, include: options?.include, unbounded: options?.unbounded };
+      const observation = await session.timed('observeMs', () => (mounting ? host.observer.mounted(signal) : host.observer.capture(signal, more)));
       session.latest = observation;
       const presented = presentObservation(observation, { tree: options?.tree });
       // Without a tree, pixels are all there is to go on: they come along unless policy withholds them.

@@ -104,6 +104,37 @@ function setup(run: (ctx: StepContext) => Promise<unknown>, options: Partial<Att
 const passed = { status: 'passed', summary: 'done' } as const;
 
 describe('the step runner', () => {
+  it('reads screens within the attempt\'s screen budget, says what it left out, and finds the rest', async () => {
+    const seen: { full: string; bounded: string; found: string[] } = { full: '', bounded: '', found: [] };
+    const items = Array.from({ length: 200 }, (_, index) => `Note ${index + 1}`);
+    const whole = setup(async (ctx) => {
+      seen.full = (await ctx.observe()).text;
+      return passed;
+    });
+    whole.engine.items = [...items];
+    await whole.runner.runStep('act', 'look');
+    expect(seen.full).toMatch(/^Screen \(revision 1, path \/, 204 nodes\):/);
+
+    const bounded = setup(
+      async (ctx) => {
+        const screen = await ctx.observe();
+        seen.bounded = screen.text;
+        expect(screen.leftOut).toBeGreaterThan(100);
+        const found = await ctx.observe({ find: 'note 150' });
+        seen.found = found.found?.ids ?? [];
+        await ctx.actions.type({ id: 'n1' }, 'Found it');
+        return passed;
+      },
+      { screenBudget: { maxNodes: 50, maxChars: 100_000 } },
+    );
+    bounded.engine.items = [...items];
+    expect((await bounded.runner.runStep('act', 'find note 150')).verdict).toEqual(passed);
+    expect(seen.bounded).toMatch(/^Screen \(revision 1, path \/, \d+ nodes shown, [\d,]+ left out\):/);
+    expect(seen.bounded).toMatch(/… \d+ more listitem \("Note \d+" … "Note \d+"\) — use find to reach one/);
+    expect(seen.bounded.split('\n').length).toBeLessThanOrEqual(1 + 50 + 5);
+    expect(seen.found).toEqual(['i149']);
+  });
+
   it('reports committed actions as sentences with their change reports', async () => {
     let changes = '';
     const { runner, engine } = setup(async (ctx) => {

@@ -5,12 +5,12 @@
  * functions in a module-level `__name(...)` helper that does not exist inside the page.
  */
 import type { Page } from '@playwright/test';
-import { NODE_STATES, type EngineObservation, type NodeState, type ScreenNode } from '../../contract/engine.js';
+import { NODE_STATES, type EngineObservation, type NodeState, type ObserveRequest, type ScreenNode } from '../../contract/engine.js';
 import { TICKING_RULES } from '../../semantics/volatile-text.js';
 import { MASK_ATTRIBUTE } from './locate-node.js';
 import { installChangeMonitor, type ChangeMonitorArguments } from './page-changes.js';
 import { pageSemantics } from './page-semantics.js';
-import { STILL_GAP_MS, walkPage, type WalkArguments, type WalkedNode, type WalkResult } from './page-walk.js';
+import { RUN_HEAD, RUN_NEAR_VIEWPORT, RUN_TAIL, STILL_GAP_MS, walkPage, type WalkArguments, type WalkedNode, type WalkResult } from './page-walk.js';
 
 /** Longest name or text a node keeps. */
 export const TEXT_LIMIT = 160;
@@ -86,6 +86,10 @@ function statesOf(mask: number): NodeState[] {
 /** One walked node as a screen node, without its children. */
 function screenNodeOf(walked: WalkedNode, depth: number): ScreenNode {
   const node: ScreenNode = { id: walked.i, role: walked.r, name: walked.n, states: statesOf(walked.s), depth, children: [] };
+  if (walked.o !== undefined) {
+    const [count, role, first, last] = walked.o;
+    node.omitted = { count, role, ...(first === '' ? {} : { first }), ...(last === '' ? {} : { last }) };
+  }
   if (walked.t !== undefined) node.text = walked.t;
   if (walked.v !== undefined) node.value = walked.v;
   if (walked.d !== undefined) node.testId = walked.d;
@@ -122,6 +126,8 @@ export interface ObservePageOptions {
   testIdAttribute: string;
   /** Lowest id number to hand out (ids never repeat within an attempt). */
   firstId: number;
+  /** What the runner asked for: runs read in part, and what to read in full in them. */
+  request?: ObserveRequest | undefined;
 }
 
 /** An observation plus the next free id number, which ids are `text` nodes, and the page's change mark. */
@@ -141,7 +147,20 @@ export const CONTEXT_GONE = /Execution context was destroyed|Cannot find context
  * away mid-evaluate) is repeated, at most twice: that is answering one query, not waiting.
  */
 export async function observePage(page: Page, options: ObservePageOptions): Promise<PageObservation> {
-  const argument: WalkArguments = { testIdAttribute: options.testIdAttribute, firstId: options.firstId, textLimit: TEXT_LIMIT, valueLimit: VALUE_LIMIT, stillGapMs: STILL_GAP_MS };
+  const { request } = options;
+  const argument: WalkArguments = {
+    testIdAttribute: options.testIdAttribute,
+    firstId: options.firstId,
+    textLimit: TEXT_LIMIT,
+    valueLimit: VALUE_LIMIT,
+    stillGapMs: STILL_GAP_MS,
+    maxRun: Math.max(0, Math.floor(request?.bounds?.maxRun ?? 0)),
+    includeText: (request?.include?.text ?? []).map((text) => text.replace(/\s+/g, ' ').trim().toLowerCase()).filter((text) => text !== ''),
+    includeIds: [...(request?.include?.ids ?? [])],
+    runHead: RUN_HEAD,
+    runTail: RUN_TAIL,
+    runNearViewport: RUN_NEAR_VIEWPORT,
+  };
   const installed = installedWalkExpression(argument);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -151,7 +170,8 @@ export async function observePage(page: Page, options: ObservePageOptions): Prom
       const result = JSON.parse(answer.slice(newline + 1)) as WalkResult;
       const counter = { nodes: 0, textIds: new Set<string>() };
       const root = toScreenTree(result.root, counter);
-      const observation = { root, url: page.url(), title: result.title, nodeCount: counter.nodes };
+      const observation: EngineObservation = { root, url: page.url(), title: result.title, nodeCount: counter.nodes, viewport: { width: result.viewport[0], height: result.viewport[1] } };
+      if (result.partial === true) observation.includePartial = true;
       return { observation, nextId: result.nextId, textIds: counter.textIds, pageMark: answer.slice(0, newline) };
     } catch (error) {
       lastError = error;

@@ -19,7 +19,23 @@ export interface WalkArguments {
   valueLimit: number;
   /** {@link STILL_GAP_MS}. */
   stillGapMs: number;
+  /** A run of more than this many same-tag sibling elements is read in part (0: read everything). */
+  maxRun: number;
+  /** Read in full inside such runs: elements whose words contain one of these (lower case, whitespace collapsed). */
+  includeText: string[];
+  /** Read in full inside such runs: the elements these ids of the previous walk stand for. */
+  includeIds: string[];
+  /** {@link RUN_HEAD}, {@link RUN_TAIL}, {@link RUN_NEAR_VIEWPORT} (the walk sees only its arguments). */
+  runHead: number;
+  runTail: number;
+  runNearViewport: number;
 }
+
+/** What a run read in part keeps besides the included: its first and last elements. */
+export const RUN_HEAD = 20;
+export const RUN_TAIL = 5;
+/** Most elements near the viewport a run read in part keeps. */
+export const RUN_NEAR_VIEWPORT = 60;
 
 /**
  * Two box samples prove an element held still only this far apart on the page's animation
@@ -52,6 +68,8 @@ export interface WalkedNode {
   b?: [number, number, number, number];
   /** children */
   c?: WalkedNode[];
+  /** On a placeholder (role `omitted`): how many siblings it stands for, their role, the first's and the last's words. */
+  o?: [number, string, string, string];
 }
 
 /** What the walk returns (after `JSON.parse`). */
@@ -60,6 +78,10 @@ export interface WalkResult {
   title: string;
   /** The next id number, for the following walk. */
   nextId: number;
+  /** The viewport's width and height. */
+  viewport: [number, number];
+  /** True when more elements matched `includeText` in one run than `maxRun`: some were left out. */
+  partial?: boolean;
 }
 
 /**
@@ -97,6 +119,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   const topState: IdState = stateHost[stateKey] ?? { ids: new WeakMap(), elements: new Map(), counter: { next: args.firstId } };
   stateHost[stateKey] = topState;
   topState.counter.next = Math.max(topState.counter.next, args.firstId);
+  const previousElements = topState.elements;
   topState.elements = new Map();
   const boxes = new Map<string, [number, number, number, number]>();
   topState.boxes = boxes;
@@ -125,6 +148,124 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     else if (focused?.localName === 'iframe' && (focused as HTMLIFrameElement).contentDocument?.activeElement) focused = (focused as HTMLIFrameElement).contentDocument?.activeElement ?? null;
     else break;
   }
+
+  // Runs read in part keep what holds the focus or an included id: those elements and their ancestors.
+  const kept = new Set<Node>();
+  const keepWithAncestors = (start: Node | null | undefined): void => {
+    for (let node: Node | null | undefined = start; node !== null && node !== undefined && !kept.has(node); ) {
+      kept.add(node);
+      const parent: Node | null = node.parentNode;
+      if (parent === null) node = null;
+      else if (parent.nodeType === 11) node = (parent as ShadowRoot).host ?? null;
+      else if (parent.nodeType === 9) node = (parent as Document).defaultView?.frameElement ?? null;
+      else node = parent;
+    }
+  };
+  if (args.maxRun > 0) {
+    keepWithAncestors(focused);
+    for (const id of args.includeIds) keepWithAncestors(previousElements.get(id));
+  }
+  let partial = false;
+  let placeholders = 0;
+  const WORD_ATTRIBUTES = ['aria-label', 'title', 'alt', 'placeholder', 'value', args.testIdAttribute];
+
+  /** The words an element and its descendants could be found by, as `find` compares them. */
+  const findableWords = (element: Element): string => {
+    const parts = [element.textContent ?? ''];
+    const addOwn = (each: Element): void => {
+      for (const name of WORD_ATTRIBUTES) {
+        const value = each.getAttribute(name);
+        if (value !== null && value !== '') parts.push(value);
+      }
+      if (each.hasAttribute('aria-labelledby')) parts.push(referencedText(each, 'aria-labelledby'));
+      const tag = each.localName;
+      if (tag === 'input' || tag === 'textarea' || tag === 'select') parts.push((each as HTMLInputElement).value);
+    };
+    addOwn(element);
+    if (element.firstElementChild !== null) for (const each of Array.from(element.querySelectorAll('*'))) addOwn(each);
+    return collapse(parts.join(' ')).toLowerCase();
+  };
+
+  /** Words shown for a left-out element on its placeholder: a hint, clipped. */
+  const hintOf = (element: Element): string => clip(collapse(element.getAttribute('aria-label') ?? element.textContent ?? ''), 60);
+
+  /**
+   * The children of `parent` to visit: all of them, except that a run of more than `maxRun`
+   * same-tag elements keeps only its first and last, those near the viewport, those holding the
+   * focus or an included id, and those whose words contain an included text; each stretch left
+   * out becomes one placeholder.
+   */
+  const plannedChildren = (parent: Node, scope: Scope): Array<Node | WalkedNode> | null => {
+    const count = (parent as Element | DocumentFragment).childElementCount;
+    if (args.maxRun <= 0 || count === undefined || count <= args.maxRun) return null;
+    const planned: Array<Node | WalkedNode> = [];
+    let run: Element[] = [];
+    const flush = (): void => {
+      if (run.length <= args.maxRun) {
+        for (const element of run) planned.push(element);
+        run = [];
+        return;
+      }
+      const keep = new Uint8Array(run.length);
+      for (let index = 0; index < Math.min(args.runHead, run.length); index++) keep[index] = 1;
+      for (let index = Math.max(0, run.length - args.runTail); index < run.length; index++) keep[index] = 1;
+      // Near the viewport: the first element reaching down to one screen above it (the run is laid
+      // out top to bottom), then on until one screen below it.
+      const height = scope.view.innerHeight;
+      let low = 0;
+      let high = run.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (run[middle]!.getBoundingClientRect().bottom + scope.offsetY < -height) low = middle + 1;
+        else high = middle;
+      }
+      for (let index = low, near = 0; index < run.length && near < args.runNearViewport; index++, near++) {
+        if (run[index]!.getBoundingClientRect().top + scope.offsetY > 2 * height) break;
+        keep[index] = 1;
+      }
+      let matched = 0;
+      for (let index = 0; index < run.length; index++) {
+        const element = run[index]!;
+        if (kept.has(element)) keep[index] = 1;
+        else if (keep[index] === 0 && args.includeText.length > 0) {
+          const words = findableWords(element);
+          if (args.includeText.some((needle) => words.includes(needle))) {
+            if (matched < args.maxRun) keep[index] = 1;
+            else partial = true;
+            matched++;
+          }
+        }
+      }
+      for (let index = 0; index < run.length; ) {
+        if (keep[index] === 1) {
+          planned.push(run[index]!);
+          index++;
+          continue;
+        }
+        const start = index;
+        while (index < run.length && keep[index] === 0) index++;
+        const first = run[start]!;
+        const last = run[index - 1]!;
+        planned.push({ i: 'omitted' + String(++placeholders), r: 'omitted', n: '', s: 0, o: [index - start, roleOf(first, first.localName), hintOf(first), hintOf(last)] });
+      }
+      run = [];
+    };
+    for (let child = parent.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 1) {
+        const element = child as Element;
+        if (run.length > 0 && run[0]!.localName !== element.localName) flush();
+        run.push(element);
+      } else if (child.nodeType === 3 && !/\S/.test((child as Text).data)) {
+        // Whitespace between the elements of a run belongs to the run.
+        if (run.length === 0) planned.push(child);
+      } else {
+        flush();
+        planned.push(child);
+      }
+    }
+    flush();
+    return planned;
+  };
 
   const contentOfItems = (items: Item[]): string => {
     const parts: string[] = [];
@@ -240,8 +381,8 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   interface Sequence {
     /** The next sibling to visit (a child list), or null once done. */
     next: Node | null;
-    /** Or a fixed list (a slot's assigned nodes, a `<details>` summary), read from `index`. */
-    list: readonly Node[] | null;
+    /** Or a fixed list (a slot's assigned nodes, a `<details>` summary, a planned run), read from `index`. */
+    list: ReadonlyArray<Node | WalkedNode> | null;
     index: number;
     out: Item[];
     scope: Scope;
@@ -252,9 +393,11 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   const tasks: Task[] = [];
 
   const visitChildren = (parent: Node, out: Item[], scope: Scope, visible: boolean): void => {
-    tasks.push({ next: parent.firstChild, list: null, index: 0, out, scope, visible });
+    const planned = plannedChildren(parent, scope);
+    if (planned !== null) visitList(planned, out, scope, visible);
+    else tasks.push({ next: parent.firstChild, list: null, index: 0, out, scope, visible });
   };
-  const visitList = (list: readonly Node[], out: Item[], scope: Scope, visible: boolean): void => {
+  const visitList = (list: ReadonlyArray<Node | WalkedNode>, out: Item[], scope: Scope, visible: boolean): void => {
     tasks.push({ next: null, list, index: 0, out, scope, visible });
   };
 
@@ -503,12 +646,14 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         task();
         continue;
       }
-      let node: Node | null;
+      let node: Node | WalkedNode | null;
       if (task.list === null) {
         node = task.next;
         if (node !== null) task.next = node.nextSibling;
       } else node = task.index < task.list.length ? task.list[task.index++]! : null;
       if (node === null) tasks.pop();
+      // A placeholder for a stretch of a run left out goes in as it is.
+      else if ('r' in node) task.out.push(node);
       else visitNode(node, task.out, task.scope, task.visible);
     }
   };
@@ -539,6 +684,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     });
   };
   askFrame();
-  const result: WalkResult = { root, title: document.title, nextId: topState.counter.next };
+  const result: WalkResult = { root, title: document.title, nextId: topState.counter.next, viewport: [window.innerWidth, window.innerHeight] };
+  if (partial) result.partial = true;
   return JSON.stringify(result);
 }

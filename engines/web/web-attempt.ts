@@ -15,6 +15,7 @@ import {
   type EngineAction,
   type EngineInstance,
   type EngineObservation,
+  type ObserveRequest,
   type EngineSession,
   type NodeRef,
   type Point,
@@ -160,8 +161,8 @@ export class WebAttempt implements EngineInstance {
     return this.closed;
   }
 
-  async observe(options: { signal?: AbortSignal } = {}): Promise<EngineObservation> {
-    const work = observePage(this.page, { testIdAttribute: this.options.testIdAttribute, firstId: this.nextId }).then((result) => {
+  async observe(options: ObserveRequest = {}): Promise<EngineObservation> {
+    const work = observePage(this.page, { testIdAttribute: this.options.testIdAttribute, firstId: this.nextId, request: options }).then((result) => {
       this.nextId = Math.max(this.nextId, result.nextId);
       this.textIds = result.textIds;
       return { ...result.observation, mark: this.changes.markOf(result.pageMark) };

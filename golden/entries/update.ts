@@ -10,7 +10,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeEntry, type Entry } from '../../cache-format/index.js';
+import { encodeEntry, type ActEntry, type Entry } from '../../cache-format/index.js';
 import { sampleActEntry, sampleJudgmentEntry, sampleTerminalActEntry, sampleTerminalJudgmentEntry } from '../../tests/support/sample-entries.js';
 
 const folder = dirname(fileURLToPath(import.meta.url));
@@ -27,6 +27,24 @@ async function writeSample(name: string, entry: Entry): Promise<void> {
   process.stdout.write(`wrote ${name} (${blob})\n`);
 }
 
+/**
+ * The act sample with the additions to version 1 that end checks gained since: bases, the
+ * outcomes the step produced (`producedBy`), the causes an audit found (`causedBy`), acted checks.
+ */
+async function producedActEntry(): Promise<ActEntry> {
+  const entry = await sampleActEntry();
+  return {
+    ...entry,
+    appeared: [
+      { role: 'listitem', name: 'Buy milk 0', states: [], basis: 'typed', producedBy: [2] },
+      { role: 'status', name: '1 item left', text: '1 item left', states: [], basis: 'announced', producedBy: [2, 5], causedBy: [5] },
+      { role: 'link', name: 'All', states: [], basis: 'incidental', producedBy: [2] },
+    ],
+    gone: [{ role: 'text', name: '2 items left', states: [], basis: 'incidental', producedBy: [5] }],
+    acted: [{ target: { role: 'checkbox', name: 'Toggle Todo', container: { role: 'listitem', name: 'Buy milk 0' }, twinIndex: 0, twinCount: 2 }, present: true, states: ['checked'], causedBy: [5] }],
+  };
+}
+
 if (!process.argv.includes('--update')) {
   process.stderr.write('Refusing to write golden files without --update.\n');
   process.exitCode = 2;
@@ -34,6 +52,7 @@ if (!process.argv.includes('--update')) {
   // Version 1: an entry with a location (routes), as the web engine records it.
   await writeSample('v1-act', await sampleActEntry());
   await writeSample('v1-assert', await sampleJudgmentEntry());
+  await writeSample('v1-act-produced', await producedActEntry());
   // Version 2: an entry of an engine without a location (a terminal): no routes, no origins.
   await writeSample('v2-act', await sampleTerminalActEntry());
   await writeSample('v2-assert', await sampleTerminalJudgmentEntry());

@@ -1,15 +1,15 @@
 /**
  * Causal end checks through the real binary on TodoMVC (Vue from the `todomvc` package, served
  * on 127.0.0.1), recorded with a screen-reading scripted agent: `add todo "Buy milk" and
- * complete it` types, presses Enter and ticks the box. Recorded plainly, its end check lets the
- * counter and "Clear completed" vary (weighed incidental, and the typed todo shows the step's
- * purpose), so a broken tick handler, whose native checkbox still ticks, survives the audit.
- * `e2e record --audit` ties those outcomes to the tick, requires them, and the re-audit catches
- * every mutant (score 1.0 for the entry); a plain `cache audit` afterwards agrees and leaves the
- * cache byte-identical; the config's `cache.audit: 'record'` does the same on `e2e record`.
- * The agent (the model's stand-in) is never called by an audit. No good entry is lost: when the
- * app stops showing "Clear completed" between the two audits, the amended entry no longer
- * replays and is put back exactly as recorded.
+ * complete it` types, presses Enter and ticks the box. Recorded plainly, the counter and "Clear
+ * completed" are weighed incidental, but they changed right after the tick, so the entry requires
+ * them (`producedBy`): a broken tick handler, whose native checkbox still ticks, is caught with no
+ * audit (6 of 6). `e2e record --audit` then ties each outcome to the actions whose mutants remove
+ * it (`causedBy`), requiring nothing new, and the re-audit still catches every mutant; a plain
+ * `cache audit` afterwards agrees and leaves the cache byte-identical; the config's
+ * `cache.audit: 'record'` does the same on `e2e record`. The agent (the model's stand-in) is
+ * never called by an audit. No good entry is lost: when the app stops showing "Clear completed"
+ * between the two audits, the amended entry no longer replays and is put back exactly as recorded.
  *
  * The steps build on each other, in order.
  */
@@ -29,7 +29,6 @@ import { runE2E } from '../runner/support/e2e-process.js';
 const FIXTURE = fileURLToPath(new URL('./fixtures/causal', import.meta.url));
 const VUE = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples', 'vue');
 const INSTRUCTION = 'add todo "Buy milk" and complete it';
-const SURVIVOR = 'blind to a broken handler at action 3 of 3: check unnamed checkbox in listitem "Buy milk"';
 
 interface AuditJson {
   score: number | null;
@@ -95,13 +94,14 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(agentCalls()).toEqual([`act ${INSTRUCTION}`]);
     const entry = await theEntry();
     expect(JSON.stringify(entry)).not.toContain('causedBy');
-    // The counter and "Clear completed" are weighed incidental; the typed todo is the strong proof.
-    expect(entry.appeared.filter((control) => control.basis === 'incidental').map((control) => control.text ?? control.name)).toEqual(
-      expect.arrayContaining(['0 items left', 'Clear completed (1)']),
+    // The counter and "Clear completed" are weighed incidental, but the step produced them right after the tick: required.
+    const incidental = entry.appeared.filter((control) => control.basis === 'incidental');
+    expect(incidental).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: '0 items left', producedBy: [2] }), expect.objectContaining({ name: 'Clear completed (1)', producedBy: [2] })]),
     );
   }, 300_000);
 
-  it('ties the counter and "Clear completed" to the tick, requires them, and the re-audit catches the survivor', async () => {
+  it('ties the counter and "Clear completed" to the tick; the plain recording already required them, so every mutant is caught before and after', async () => {
     const recorded = await theEntry();
     rmSync(callLog, { force: true });
     const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: env() });
@@ -109,21 +109,22 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     // The record run replayed the entry, and no audit called the agent.
     expect(agentCalls()).toEqual([]);
 
-    // Before: the exact survivor, as recorded.
+    // As recorded, the broken tick is already caught: what it stops the app producing is required.
     const [before, after] = run.stdout.split('\nRe-audited:\n') as [string, string];
     expect(before).toContain('As recorded:');
-    expect(before).toContain(`    ${SURVIVOR}`);
-    expect(before).toMatch(/add todo "Buy milk" and complete it"\s+5 of 6/);
+    expect(before).not.toContain('blind to');
+    expect(before).toMatch(/add todo "Buy milk" and complete it"\s+6 of 6/);
     expect(before).toMatch(/^ {4}action 3 of 3: check unnamed checkbox in listitem "Buy milk": proven by: .*button "Clear completed \(1\)" appeared.*text "0 items left" appeared/m);
     expect(after).toMatch(/add todo "Buy milk" and complete it"\s+6 of 6/);
     expect(after).not.toContain('blind to');
-    expect(run.stdout).toMatch(/^ {2}Causal {2}score 0\.83 → 1\.00$/m);
+    expect(run.stdout).toMatch(/^ {2}Causal {2}score 1\.00 → 1\.00$/m);
 
     const audit = auditJson();
     expect(audit.entries).toEqual([expect.objectContaining({ key: recorded.key, caught: 6, total: 6, notRun: 0, survivors: [] })]);
     expect(audit.score).toBe(1);
-    expect(audit.causal!.before.entries).toEqual([expect.objectContaining({ caught: 5, total: 6, survivors: [SURVIVOR] })]);
-    expect(audit.causal!.amended).toEqual([expect.objectContaining({ key: recorded.key, newlyRequired: 2 })]);
+    expect(audit.causal!.before.entries).toEqual([expect.objectContaining({ caught: 6, total: 6, survivors: [] })]);
+    // The causes are tied, but nothing is newly required: the step's own recording required it all.
+    expect(audit.causal!.amended).toEqual([expect.objectContaining({ key: recorded.key, newlyRequired: 0 })]);
     expect(audit.causal!.restored).toEqual([]);
 
     // The same key, the same flow; only the causes are added.
@@ -205,11 +206,11 @@ describe('e2e record --audit when the app changes before the re-audit', () => {
     const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: flakyEnv });
     expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^ {2}${key.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear\\)$`, 'm'));
-    expect(run.stdout).toMatch(/^ {2}Causal {2}score 0\.83 → 0\.83$/m);
+    expect(run.stdout).toMatch(/^ {2}Causal {2}score 1\.00 → 1\.00$/m);
     const audit = auditJson();
     expect(audit.causal!.restored).toEqual([expect.objectContaining({ key })]);
     expect(audit.causal!.amended).toEqual([]);
-    expect(audit.entries).toEqual([expect.objectContaining({ key, caught: 5, total: 6, survivors: [SURVIVOR] })]);
+    expect(audit.entries).toEqual([expect.objectContaining({ key, caught: 6, total: 6, survivors: [] })]);
     // The recorded blob is named again; the amended one is left for `cache prune`.
     const after = contentsOf(cacheDir);
     for (const [path, digest] of Object.entries(before)) expect(after[path], path).toBe(digest);

@@ -153,8 +153,9 @@ describe('Swagger UI across real releases', () => {
       // Replayed or handed off, the request that reached the API is the one the flow meant.
       expect(run.requestSent, `${run.release}: ${run.details.join('; ')}`).toBe(true);
     }
-    // Across majors with real markup changes, some steps still replay with no model.
-    expect(replays.reduce((sum, run) => sum + run.replayed, 0)).toBeGreaterThan(0);
+    // Across majors with real markup changes, 9 of the 10 steps still replay with no model (README, "Release corpus"):
+    // what a step produced is required, and v5's reworked tabs are met in a changed form.
+    expect(replays.reduce((sum, run) => sum + run.replayed, 0), replays.flatMap((run) => run.details).join('\n')).toBeGreaterThanOrEqual(9);
   }, scaledTimeout(600_000));
 
   afterAll(() => {

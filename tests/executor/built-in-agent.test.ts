@@ -48,19 +48,36 @@ describe('the built-in agent', () => {
     expect(outcome.verdict).toEqual({ status, summary: 'Cannot do this here.', errorCode });
   });
 
-  it('refuses a verdict given in the same turn as an action, until the model has seen the result', async () => {
+  it('concludes in the same model call as the final action when its result shows a change', async () => {
     const app = memoryApp();
     const model = scriptedModel([
       ({ text }) =>
-        callTools(['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'Tea' }], ['complete_step', { status: 'passed', summary: 'early' }]),
+        callTools(['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'Tea' }], ['complete_step', { status: 'passed', summary: 'Typed Tea.' }]),
+    ]);
+    const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }) });
+    const outcome = await runner.runStep('act', 'type Tea');
+    expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Typed Tea.' });
+    expect(outcome.modelCalls).toBe(1);
+    expect(app.state.draft).toBe('Tea');
+  });
+
+  it('refuses a passed verdict with an action that changed nothing, and one placed before the actions', async () => {
+    const app = memoryApp();
+    const model = scriptedModel([
+      ({ text }) => callTools(['tap', { target: findId(text, 'button', 'Nothing') }], ['complete_step', { status: 'passed', summary: 'early' }]),
+      ({ latest, text }) => {
+        expect(latest).toContain('Verdict not recorded: the action before it changed nothing on screen');
+        return callTools(['complete_step', { status: 'passed', summary: 'too early' }], ['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'Tea' }]);
+      },
       ({ latest }) => {
-        expect(latest).toContain('Verdict not recorded');
+        expect(latest).toContain('Verdict not recorded: complete_step comes last in a turn');
         return callTools(['complete_step', { status: 'passed', summary: 'Checked the result first.' }]);
       },
     ]);
     const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }) });
     const outcome = await runner.runStep('act', 'type Tea');
     expect(outcome.verdict.summary).toBe('Checked the result first.');
+    expect(outcome.modelCalls).toBe(3);
   });
 
   it('ends with STEP_BUDGET_EXHAUSTED when the forced last model call still gives no verdict', async () => {
@@ -141,12 +158,16 @@ describe('the built-in agent', () => {
     expect(outcome.verdict.status).toBe('passed');
   });
 
-  it('types secrets by name, never sees their values, and closes screenshots after the fill', async () => {
+  it('types secrets by name, never sees their values, and closes screenshots and point taps after the fill', async () => {
+    const tapTakesPoints = (options: { tools?: unknown[] | undefined }): boolean =>
+      JSON.stringify((options.tools ?? []).find((tool) => (tool as { name?: string }).name === 'tap')).includes('"x"');
     const app = memoryApp();
     const model = scriptedModel([
       ({ options, text }) => {
         const names = (options.tools ?? []).map((tool) => tool.name);
-        expect(names).toEqual(expect.arrayContaining(['type_secret', 'screenshot', 'tap_at']));
+        expect(names).toEqual(expect.arrayContaining(['type_secret', 'screenshot', 'tap']));
+        // A point of a screenshot is tapped with tap({ x, y }) (DESIGN's tap_at) while pictures may be shown.
+        expect(tapTakesPoints(options)).toBe(true);
         expect(text).toContain('Secrets this step may type, by name with type_secret: password');
         return callTools(['type_secret', { target: findId(text, 'textbox', 'Password'), secret: 'password' }]);
       },
@@ -159,7 +180,7 @@ describe('the built-in agent', () => {
       ({ options }) => {
         const names = (options.tools ?? []).map((tool) => tool.name);
         expect(names).not.toContain('screenshot');
-        expect(names).not.toContain('tap_at');
+        expect(tapTakesPoints(options)).toBe(false);
         return callTools(['complete_step', { status: 'passed', summary: 'Nothing to do.' }]);
       },
     ]);
@@ -171,10 +192,38 @@ describe('the built-in agent', () => {
     expect(model.prompts.join('\n')).not.toContain('hunter2');
   });
 
-  it('offers only the tools for the verbs the engine declares', async () => {
+  it('serves a call to a DESIGN tool that the prompt folds into another (back, tap_at), though it is not offered', async () => {
+    // An app with a location: it navigates and goes back.
+    const app = memoryApp({ at: 'http://127.0.0.1:4173/' });
     const model = scriptedModel([
       ({ options }) => {
-        expect((options.tools ?? []).map((tool) => tool.name).sort()).toEqual(['complete_step', 'tap', 'type']);
+        const names = (options.tools ?? []).map((tool) => tool.name);
+        expect(names).not.toContain('back');
+        expect(names).not.toContain('tap_at');
+        return callTools(['navigate', { url: 'http://127.0.0.1:4173/next' }]);
+      },
+      () => callTools(['back', {}]),
+      ({ latest }) => {
+        expect(latest).toMatch(/^back: done\./);
+        return callTools(['navigate', { url: 'back' }], ['tap_at', { x: 5, y: 5 }]);
+      },
+      ({ latest }) => {
+        expect(latest).toContain('tap at (5, 5): done.');
+        return callTools(['complete_step', { status: 'passed', summary: 'Went back twice.' }]);
+      },
+    ]);
+    const { runner } = startAttempt(onMemoryApp(app), { executor: createAgent({ model }), origins: ['http://127.0.0.1:4173'] });
+    const outcome = await runner.runStep('act', 'go somewhere and come back');
+    expect(outcome.verdict.status).toBe('passed');
+    expect(app.performed).toEqual(['navigate:page', 'back:page', 'back:page']);
+    expect(outcome.actions).toHaveLength(4);
+    expect(outcome.actions[3]).toMatch(/^tap at \(5, 5\)/);
+  });
+
+  it('offers only the tools for the verbs the engine declares, and find, which only observes', async () => {
+    const model = scriptedModel([
+      ({ options }) => {
+        expect((options.tools ?? []).map((tool) => tool.name).sort()).toEqual(['complete_step', 'find', 'tap', 'type']);
         return callTools(['complete_step', { status: 'passed', summary: 'Looked.' }]);
       },
     ]);

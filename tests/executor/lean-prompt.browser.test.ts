@@ -7,6 +7,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../executor/create-agent.js';
 import { createGrammarTools } from '../../executor/grammar-tools.js';
+import { listedTools } from '../../executor/unlisted-tool.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
 import type { StepContext } from '../../contract/step-contract.js';
 import { testWeb } from '../support/test-browser.js';
@@ -71,7 +72,7 @@ const systemOf = (request: ChatRequest): string => {
 };
 
 describe('the prompt the built-in agent sends', () => {
-  it('groups the rarer pointer verbs as kinds of one pointer tool, each reaching its own verb', async () => {
+  it('groups the rarer pointer verbs as kinds of tap, each reaching its own verb', async () => {
     // Hover first: the pointer has not reached the pad yet, so the page sees it arrive.
     const kinds: Array<[kind: string, seen: string]> = [
       ['hover', 'hover'],
@@ -83,13 +84,14 @@ describe('the prompt the built-in agent sends', () => {
       const turn = request.messages.filter((message) => message.role === 'assistant').length;
       const kind = kinds[turn];
       if (kind === undefined) return call('complete_step', { status: 'passed', summary: 'Every gesture reached the pad.' });
-      return call('pointer', { target: findId(requestText(request), 'button', 'Pad'), kind: kind[0] });
+      return call('tap', { target: findId(requestText(request), 'button', 'Pad'), kind: kind[0] });
     });
     const outcome = await runner.runStep('act', 'try every gesture on the pad');
     expect(outcome.verdict.status).toBe('passed');
     const first = server.requests[0]!;
-    expect(first.tools).toEqual(expect.arrayContaining(['tap', 'pointer', 'type', 'press', 'check', 'scroll', 'scroll_to', 'navigate', 'back']));
-    expect(first.tools).not.toEqual(expect.arrayContaining(['double_tap']));
+    expect(first.tools).toEqual(expect.arrayContaining(['tap', 'type', 'press', 'check', 'scroll', 'navigate', 'screenshot', 'find']));
+    // DESIGN's double_tap…hover are kinds of tap, tap_at is tap({ x, y }), scroll_to a scroll with a target alone, back navigate('back').
+    for (const folded of ['pointer', 'double_tap', 'tap_at', 'scroll_to', 'back']) expect(first.tools).not.toContain(folded);
     // Each result is labelled with the verb's own name, and shows the gesture the page saw.
     const results = server.requests.slice(1).map((request) => String(request.messages[request.messages.length - 1]?.content ?? ''));
     kinds.forEach(([kind, seen], index) => {
@@ -109,7 +111,15 @@ describe('the prompt the built-in agent sends', () => {
     const tools = server.requests[0]!.body['tools'] as Array<{ function: { name: string; parameters: Record<string, unknown> } }>;
     for (const definition of tools) expect(Object.keys(definition.function.parameters)).not.toContain('$schema');
     const tap = tools.find((definition) => definition.function.name === 'tap')!;
-    expect(tap.function.parameters).toEqual({ type: 'object', properties: { target: { type: 'string' } }, required: ['target'] });
+    expect(tap.function.parameters).toEqual({
+      type: 'object',
+      properties: {
+        target: { type: 'string' },
+        kind: { type: 'string', enum: ['double_tap', 'long_press', 'right_click', 'hover'] },
+        x: { type: 'number' },
+        y: { type: 'number' },
+      },
+    });
     expect(outcome.verdict.status).toBe('passed');
     expect(outcome.actions).toEqual([expect.stringMatching(/^tap button "Pad"/)]);
     const result = String(server.requests[1]!.messages[server.requests[1]!.messages.length - 1]?.content ?? '');
@@ -146,7 +156,9 @@ describe('the prompt the built-in agent sends', () => {
       attempt: { secretFilled: () => false },
     } as unknown as StepContext;
     const guard = <T,>(body: () => Promise<T>) => body();
-    expect(Object.keys(createGrammarTools(ctx, { guard })).sort()).toEqual(['pointer', 'tap']);
-    expect(Object.keys(createGrammarTools(ctx, { guard, pointer: 'separate' })).sort()).toEqual(['double_tap', 'hover', 'long_press', 'right_click', 'tap']);
+    expect(Object.keys(listedTools(createGrammarTools(ctx, { guard }))).sort()).toEqual(['find', 'tap']);
+    // The folded DESIGN tools still run when a model calls them by name; they are not offered.
+    expect(Object.keys(createGrammarTools(ctx, { guard })).sort()).toEqual(['double_tap', 'find', 'hover', 'long_press', 'pointer', 'right_click', 'tap']);
+    expect(Object.keys(createGrammarTools(ctx, { guard, pointer: 'separate' })).sort()).toEqual(['double_tap', 'find', 'hover', 'long_press', 'right_click', 'tap']);
   });
 });

@@ -177,8 +177,9 @@ describe('record and replay through the step runner', () => {
     ]);
     expect(entry.actions[1]).toMatchObject({ target: { testId: 'add-todo' } });
     expect(entry.startRoute).toEqual({ origin: live.server.origin, path: '/todos.html', query: '' });
+    // The ticked toggle is the browser's own effect of the check; the status is what the app produced after it.
     expect(entry.appeared).toContainEqual({ role: 'checkbox', name: 'Toggle', states: ['checked'], container: { role: 'listitem', name: 'Buy milk' }, basis: 'acted' });
-    expect(entry.appeared[0]).toEqual({ role: 'status', name: '', text: 'Completed Buy milk', states: [], basis: 'announced' });
+    expect(entry.appeared[0]).toEqual({ role: 'status', name: '', text: 'Completed Buy milk', states: [], basis: 'announced', producedBy: [2] });
     // The controls the step acted on, as it left them: the field still there, the toggle checked.
     expect(entry.acted).toContainEqual({ target: expect.objectContaining({ role: 'checkbox', name: 'Toggle' }), present: true, states: ['checked'] });
     expect(entry.origins).toEqual([live.server.origin]);

@@ -28,6 +28,15 @@ function failure(options: unknown): { code: string; message: string } {
 }
 
 describe('resolveConfig', () => {
+  it('fills in the screen budget, takes a project\'s own, and refuses one too small to read with the place to fix', () => {
+    expect(settingsOf(resolveConfig(base, {})).screen).toEqual({ maxNodes: 1_500, maxChars: 40_000 });
+    expect(settingsOf(resolveConfig({ ...base, screen: { maxNodes: 400 } }, {})).screen).toEqual({ maxNodes: 400, maxChars: 40_000 });
+    expect(settingsOf(resolveConfig({ ...base, screen: { maxNodes: 3_000, maxChars: 120_000 } }, {})).screen).toEqual({ maxNodes: 3_000, maxChars: 120_000 });
+    expect(failure({ ...base, screen: { maxNodes: 10 } })).toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('`screen.maxNodes`') as string });
+    expect(failure({ ...base, screen: { maxChars: 1.5e3 } }).message).toContain('`screen.maxChars`');
+    expect(failure({ ...base, screen: { maxNode: 400 } }).message).toContain('did you mean `maxNodes`');
+  });
+
   it('refuses an unknown key with INVALID_CONFIG and the nearest valid key', () => {
     expect(failure({ ...base, workerz: 2 })).toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining('unknown key `workerz` (did you mean `workers`?)') as string });
     expect(failure({ ...base, agents: { default: { maxStep: 3 } } }).message).toContain('unknown key `maxStep` in `agents.default` (did you mean `maxSteps`?)');
@@ -159,7 +168,7 @@ describe('resolveConfig', () => {
   });
 
   it('takes the keys it suggests from the schema, at every level', () => {
-    expect(keysAt([])).toEqual(expect.arrayContaining(['targets', 'agents', 'cache', 'secrets', 'origins', 'testDir', 'testMatch', 'workers', 'reporter', 'use']));
+    expect(keysAt([])).toEqual(expect.arrayContaining(['targets', 'agents', 'cache', 'secrets', 'origins', 'screen', 'testDir', 'testMatch', 'workers', 'reporter', 'use']));
     expect(keysAt(['targets', 0])).toEqual(['name', 'engine', 'app']);
     // A target's app is its engine's to check (the url keys are suggested by appOf, see the first test).
     expect(keysAt(['targets', 0, 'app'])).toEqual([]);

@@ -92,8 +92,11 @@ export function todoExecutor(): ScriptedTodoExecutor {
       executor.calls++;
       const { instruction } = context.step;
       const fail = (summary: string) => ({ status: 'failed' as const, summary, errorCode: 'ACTION_FAILED' as const });
-      if (instruction.startsWith('add todos')) {
-        for (const title of quoted(instruction)) {
+      if (instruction.startsWith('add todo')) {
+        // `add todos "A" and "B"`, or with the completion in the same step: `add todo "A" and complete it`, `…, then complete "A"`.
+        const [adding, completing] = instruction.split(/,? (?:and |then )+complete /) as [string, string | undefined];
+        const titles = quoted(adding);
+        for (const title of titles) {
           const root = await tree(context);
           if (rowTitled(root, title) !== undefined) continue;
           const field = newTodoField(root);
@@ -101,7 +104,13 @@ export function todoExecutor(): ScriptedTodoExecutor {
           await context.actions.type({ id: field.id }, title, { replace: true });
           await context.actions.press({ id: field.id }, 'Enter');
         }
-        return { status: 'passed', summary: 'Added the todos.' };
+        if (completing === undefined) return { status: 'passed', summary: 'Added the todos.' };
+        const done = completing === 'it' ? titles[titles.length - 1]! : quoted(completing)[0]!;
+        const row = rowTitled(await tree(context), done);
+        const toggle = row === undefined ? undefined : allNodes(row).find((node) => node.role === 'checkbox');
+        if (toggle === undefined) return fail('The todo did not appear.');
+        if (!toggle.states.includes('checked')) await context.actions.check({ id: toggle.id }, true);
+        return { status: 'passed', summary: `Added the todos and completed ${done}.` };
       }
       if (instruction.startsWith('complete')) {
         const row = rowTitled(await tree(context), quoted(instruction)[0]!);

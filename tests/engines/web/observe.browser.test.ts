@@ -25,6 +25,39 @@ async function open(path: string): Promise<EngineInstance> {
 }
 
 describe('web engine observation', () => {
+  it('reads a run longer than the bound in part: its first and last items, those in view, the focus and what is asked for', async () => {
+    const instance = await open('huge.html?count=5000&field=3000');
+    const bounded = await instance.observe({ bounds: { maxRun: 100 } });
+    const nodes = allNodes(bounded.root);
+    const log = nodeNamed(bounded.root, 'list', 'Log');
+    const names = log.children.map((child) => child.name);
+    expect(names.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, index) => `Item ${index + 1}`));
+    expect(names.slice(-5)).toEqual(['Item 4,996', 'Item 4,997', 'Item 4,998', 'Item 4,999', 'Item 5,000']);
+    expect(nodeNamed(bounded.root, 'textbox', 'Note').states).toContain('focused');
+    expect(names).toContain('Item 3,000');
+    const placeholders = log.children.filter((child) => child.role === 'omitted');
+    expect(placeholders.length).toBeGreaterThanOrEqual(2);
+    expect(placeholders[0]!.omitted).toEqual(expect.objectContaining({ role: 'listitem', first: expect.stringMatching(/^Item \d/) }));
+    expect(placeholders.reduce((total, placeholder) => total + placeholder.omitted!.count, 0) + log.children.length - placeholders.length).toBe(5_000);
+    expect(nodes.length).toBeLessThan(200);
+    expect(bounded.viewport).toEqual({ width: expect.any(Number), height: expect.any(Number) });
+    expect(nodeNamed(bounded.root, 'button', 'Last')).toBeDefined();
+
+    const found = await instance.observe({ bounds: { maxRun: 100 }, include: { text: ['ITEM   4,321'] } });
+    const item = nodeNamed(found.root, 'listitem', 'Item 4,321');
+    // An id of the previous screen is read again in full on the next one.
+    const again = await instance.observe({ bounds: { maxRun: 100 }, include: { ids: [item.id] } });
+    expect(nodeNamed(again.root, 'listitem', 'Item 4,321').id).toBe(item.id);
+    await instance.perform({ id: item.id }, { verb: 'tap' }, { timeoutMs: 10_000 });
+    expect(allNodes((await instance.observe({ bounds: { maxRun: 100 } })).root).some((node) => node.text === 'Selected Item 4,321')).toBe(true);
+
+    // More matches than the bound in one run: what is read says so.
+    const many = await instance.observe({ bounds: { maxRun: 100 }, include: { text: ['item 1'] } });
+    expect(many.includePartial).toBe(true);
+    // Unbounded, the engine reads every item.
+    expect(nodeNamed((await instance.observe()).root, 'list', 'Log').children).toHaveLength(5_000);
+  });
+
   it('observes a page nested 5,000 deep down to its deepest button, and acts on it', async () => {
     const instance = await open('deep.html');
     const observation = await instance.observe();
@@ -119,7 +152,7 @@ describe('web engine observation', () => {
     const button = nodeNamed(after.root, 'button', 'Re-render').id;
     const diff = diffScreens(renderScreen(before, { revision: 1 }), renderScreen(after, { revision: 2 }));
     expect(diff.lines).toEqual([
-      `changed #${button} button "Re-render" [focused] (was: "Re-render")`,
+      `changed #${button} button "Re-render" [focused] (was: no value or states)`,
       `added #${volatileAfter} listitem "Round 2"`,
       `removed #${volatileBefore} listitem "Round 1"`,
     ]);
@@ -134,7 +167,7 @@ describe('web engine observation', () => {
     const typed = await settleAfterAction((options) => instance.observe(options), shapeOf(first), { maxMs: 2000 });
     const typedText = renderScreen(typed, { revision: 2 });
     expect(diffScreens(firstText, typedText).lines).toEqual([
-      `changed #${input.id} textbox "New item" value="Buy \\"oat\\" milk" [focused] (was: "New item")`,
+      `changed #${input.id} textbox "New item" value="Buy \\"oat\\" milk" [focused] (was: no value or states)`,
     ]);
 
     await instance.perform(nodeNamed(typed.root, 'link', 'Second page'), { verb: 'tap' }, { timeoutMs: 5000 });

@@ -54,6 +54,9 @@ export interface MemoryApp extends EngineInstance {
   at: string | undefined;
 }
 
+/** Ids that are always on the memory app's screen. */
+const STATIC_IDS: ReadonlySet<string> = new Set(['root', 'input', 'add', 'list', 'count', 'state', 'password', 'signin', 'welcome', 'broken', 'idle', 'archive']);
+
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
@@ -131,14 +134,16 @@ export function memoryApp(options: { filler?: number; nesting?: number; status?:
     const stack = [build()];
     for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
       ids.add(node.id);
-      stack.push(...node.children);
+      // One by one: a page-sized screen has more children than a call takes arguments.
+      for (const child of node.children) stack.push(child);
     }
     return ids;
   };
-  /** As the contract says: a closed app answers nothing, and an id that is not on the screen is stale. */
+  /** As the contract says: a closed app answers nothing, and an id that is not on the screen is stale (the screen is read only for an id it does not know). */
   const refuse = (id?: string): EngineError | undefined => {
     if (closed) return new EngineError('ENGINE_FAILURE', 'The memory app is closed.');
-    if (id !== undefined && !idsNow().has(id)) return new EngineError('NODE_STALE', `#${id} is not on the current screen of the memory app.`);
+    if (id !== undefined && !STATIC_IDS.has(id) && !/^[tcd]\d+$/.test(id) && !idsNow().has(id)) return new EngineError('NODE_STALE', `#${id} is not on the current screen of the memory app.`);
+    if (id !== undefined && /^[tcd]\d+$/.test(id) && !state.todos.some((todo) => todo.id === id.slice(1))) return new EngineError('NODE_STALE', `#${id} is not on the current screen of the memory app.`);
     return undefined;
   };
 
