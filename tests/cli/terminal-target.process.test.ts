@@ -10,7 +10,7 @@
  *
  * The steps build on each other, in order.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ import { startE2E, type E2ERun } from '../runner/support/e2e-process.js';
 const FIXTURE = fileURLToPath(new URL('./fixtures/terminal-coffee', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'terminal');
 const LATTE = 'orders a latte with oat milk for Ada';
-const ESPRESSO = 'orders an espresso for Bo';
+const ESPRESSO = 'orders an espresso with an extra shot for Bo';
 
 let model: OpenAIServer;
 const requests: ExchangeRequest[] = [];
@@ -100,6 +100,25 @@ describe('a terminal target through the e2e binary', () => {
     expect(browsersAmong(run.started)).toEqual([]);
   }, scaledTimeout(240_000));
 
+  it('hands a step whose replay stopped part-way over to the agent with the actions that ran, on e2e record', async () => {
+    const handOff = join(work, 'hand-off-cache');
+    cpSync(cacheDir, handOff, { recursive: true });
+    const before = requests.length;
+    // The OK button is called Done: the recorded check mark replays, the tap on OK cannot.
+    const run = await e2e(['record', '--grep', 'espresso'], { COFFEE_FAULT: 'done-button', E2E_FIXTURE_CACHE_DIR: handOff });
+    expect(run.exitCode, output(run)).toBe(0);
+    const steps = stepsOf(run, ESPRESSO);
+    // (The first step's recorded outcome showed the OK button, so it is handed over too, from its start.)
+    expect(steps.map((step) => step.cache?.mode)).toEqual([expect.any(String), 'agent-concluded', 'self-finalized', 'self-finalized']);
+    expect(steps[1]).toMatchObject({ status: 'passed', cache: { reason: 'target-not-found', classification: 'drift', write: 'saved' } });
+    const openings = requests.slice(before).map((request) => request.messages[0]?.text ?? '');
+    const handedOver = openings.find((text) => text.includes('It ran 1 of its 2 actions, then stopped.'));
+    expect(handedOver).toContain('1. check checkbox "Extra shot" in group "Extras for your Espresso"');
+    // The agent did only what was left: one tap, on the button now called Done.
+    expect(steps[1]?.modelCalls).toBeGreaterThan(0);
+    expect(output(run)).not.toContain('REPLAY_STALE');
+  }, scaledTimeout(240_000));
+
   it('replays every step model-free with the model server stopped: 0 model calls, 0 browsers', async () => {
     await model.close();
     const before = requests.length;
@@ -119,9 +138,9 @@ describe('a terminal target through the e2e binary', () => {
     expect(latte.slice(0, 3).map((step) => step.cache?.mode)).toEqual(['self-finalized', 'self-finalized', 'self-finalized']);
     expect(latte[3]).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED', modelCalls: 0, cache: { reason: 'end-mismatch', classification: 'regression' } });
     expect(latte[3]?.cache?.detail).toContain('text "Order placed: Latte with oat milk for Ada"');
-    // The espresso had no extras to forget: it still passes.
-    expect(run.report?.tests.find((test) => test.titlePath.at(-1) === ESPRESSO)?.outcome).toBe('expected');
-    expect(run.report?.summary.cache).toMatchObject({ regressed: 1, stale: 0 });
+    // The espresso's extra shot is forgotten too: its naming step regresses the same way.
+    expect(stepsOf(run, ESPRESSO)[2]).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED', cache: { classification: 'regression' } });
+    expect(run.report?.summary.cache).toMatchObject({ regressed: 2, stale: 0 });
   }, scaledTimeout(240_000));
 
   it('stops at the renamed menu item as drift before any key is sent: exit 2', async () => {
@@ -163,16 +182,15 @@ describe('a terminal target through the e2e binary', () => {
     expect(replayed.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 9 } });
   }, scaledTimeout(240_000));
 
-  it('proves the espresso entries can fail with cache audit, model-free', async () => {
-    const run = await e2e(['cache', 'audit', '--grep', 'espresso', '--json'], { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' });
+  it('proves the latte entries can fail with cache audit, model-free', async () => {
+    const run = await e2e(['cache', 'audit', '--grep', 'latte', '--json'], { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' });
     expect(run.exitCode, output(run).slice(-4000)).toBe(0);
     const audit = JSON.parse(run.stdout) as { caught: number; total: number; entries: Array<{ testId: string; caught: number; total: number; survivors: string[] }> };
-    expect(audit.entries).toHaveLength(4);
-    expect(audit.entries.every((entry) => entry.testId.endsWith(`::${ESPRESSO}`))).toBe(true);
-    // Every action skipped and every keystroke swallowed (the break-handlers mutant) is caught.
+    expect(audit.entries).toHaveLength(5);
+    expect(audit.entries.every((entry) => entry.testId.endsWith('::orders a latte for Ada'))).toBe(true);
+    // Every action skipped, every keystroke swallowed (the break-handlers mutant) and the judgment's evidence hidden is caught.
     expect(audit.entries.flatMap((entry) => entry.survivors)).toEqual([]);
-    expect(audit.caught).toBe(audit.total);
-    expect(audit.total).toBeGreaterThanOrEqual(7);
+    expect({ caught: audit.caught, total: audit.total }).toEqual({ caught: 11, total: 11 });
     expect(browsersAmong(run.started)).toEqual([]);
   }, scaledTimeout(600_000));
 

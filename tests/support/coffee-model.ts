@@ -22,9 +22,11 @@ function plan(instruction: string, text: string): Call[] | undefined {
   const at = (role: string, name: string): string => `#${coffeeNodeId(text, role, name) ?? `no-${role}-${name}`}`;
   const drink = /^pick (.+) from the drinks$/.exec(instruction);
   if (drink !== null) return [{ name: 'tap', arguments: { target: at('menuitem', drink[1]!) } }];
-  const extra = /^tick (.+)$/.exec(instruction);
-  if (extra !== null) return [{ name: 'check', arguments: { target: at('checkbox', extra[1]!), checked: true } }];
-  if (instruction === 'confirm the extras') return [{ name: 'tap', arguments: { target: at('button', 'OK') } }];
+  // The button that confirms, whatever it is called: the newest button on the screen.
+  const confirm: Call = { name: 'tap', arguments: { target: `#${[...text.matchAll(/#(\S+) button "/g)].at(-1)?.[1] ?? 'no-button'}` } };
+  const extra = /^tick (.+?)( and confirm the extras)?$/.exec(instruction);
+  if (extra !== null) return [{ name: 'check', arguments: { target: at('checkbox', extra[1]!), checked: true } }, ...(extra[2] === undefined ? [] : [confirm])];
+  if (instruction === 'confirm the extras') return [confirm];
   const cup = /^give (.+) as the name for the cup$/.exec(instruction);
   if (cup !== null) {
     return [
@@ -39,8 +41,10 @@ function act(request: ExchangeRequest): ExchangeReply {
   const instruction = /Step \d+ \(act\): (.*)/.exec(request.messages[0]?.text ?? '')?.[1] ?? '';
   const moves = plan(instruction, exchangeText(request));
   if (moves === undefined) return { calls: [{ name: 'complete_step', arguments: { status: 'failed', summary: `No plan for: ${instruction}` } }] };
+  // A replay that ran part of the step before it stopped: those moves are done.
+  const replayed = Number(/It ran (\d+) of its \d+ actions/.exec(request.messages[0]?.text ?? '')?.[1] ?? 0);
   const made = request.messages.reduce((count, message) => count + message.toolCalls.length, 0);
-  const next = moves[made];
+  const next = moves[replayed + made];
   if (next === undefined) return { calls: [{ name: 'complete_step', arguments: { status: 'passed', summary: `Done: ${instruction}.` } }] };
   return { text: `Next: ${next.name}.`, calls: [next] };
 }
