@@ -209,7 +209,7 @@ async function structuredJudgment<Value>(call: StructuredCall<Value>): Promise<{
     messages.push({ role: 'user', content: problem });
   }
   if (hasUsable) return { value: usable as Value, clean: false, calls };
-  throw new E2EError('MODEL_OUTPUT_INVALID', `The judgment gave no usable answer after a repair round: ${ctx.redact(lastProblem)}.`);
+  throw new E2EError('MODEL_OUTPUT_INVALID', `The judgment gave no usable answer after a repair round: ${lastProblem}.`);
 }
 
 function evidenceCheck(screen: Observation, visionOnly: boolean): (ids: readonly string[]) => string | undefined {
@@ -244,7 +244,8 @@ async function judgeOnce(ctx: StepContext, question: string, options: JudgmentOp
     check: (value) => check(value.evidence),
   });
   const evidence = settleEvidence(answer.value.evidence, seen.observation, answer.clean, seen.visionOnly);
-  const summary = ctx.redact(answer.value.reason.trim() || `The statement ${answer.value.verdict}.`);
+  // Summaries and errors become the step's verdict, redacted with its record where it leaves the attempt.
+  const summary = answer.value.reason.trim() || `The statement ${answer.value.verdict}.`;
   const base = { summary, evidence, modelCalls: answer.calls };
   switch (answer.value.verdict) {
     case 'holds':
@@ -342,8 +343,8 @@ export async function judgeExtract<Schema extends z.ZodType>(ctx: StepContext, o
     },
   });
   if (!answer.value.found || answer.value.value === null) {
-    throw new E2EError('ASSERTION_INCONCLUSIVE', `The screen does not show the answer to "${ctx.redact(options.question)}": ${ctx.redact(answer.value.reason)}`);
+    throw new E2EError('ASSERTION_INCONCLUSIVE', `The screen does not show the answer to "${options.question}": ${answer.value.reason}`);
   }
   const evidence = settleEvidence(answer.value.evidence, seen.observation, answer.clean, false);
-  return { value: answer.value.value, summary: ctx.redact(answer.value.reason), evidence, modelCalls: answer.calls };
+  return { value: answer.value.value, summary: answer.value.reason, evidence, modelCalls: answer.calls };
 }

@@ -379,7 +379,8 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
   } finally {
     ctx.attachTurns(turns.list());
     const footer = outcome === undefined ? ['ended by an error'] : [`${outcome.status}${outcome.errorCode === undefined ? '' : ` (${outcome.errorCode})`}: ${outcome.summary}`];
-    ctx.attachTranscript(ctx.redact(renderTranscript(system, [...elideSupersededScreens(history)], footer)));
+    // The runner redacts a transcript where it leaves the attempt (attachTranscript), once.
+    ctx.attachTranscript(renderTranscript(system, [...elideSupersededScreens(history)], footer));
   }
 }
 

@@ -43,6 +43,20 @@ export function playwrightCli(configPath: string): string {
 }
 
 /**
+ * Run the project's Playwright CLI (`playwrightCli(configPath)`) with `args` in a quiet child:
+ * its exit code and what it wrote to stderr (what a failed listing or probe is explained by).
+ */
+export function runPlaywrightQuietly(configPath: string, args: readonly string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolveExit, reject) => {
+    const child = spawn(process.execPath, [playwrightCli(configPath), ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolveExit({ code: exitCode ?? 1, stderr: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
+/**
  * The problem when the project's `@playwright/test` is not the one e2e imports: Playwright
  * refuses a second copy (`did not expect test.describe() to be called here`), and a linked e2e
  * (a folder install) is also compiled as the project's own code. Undefined when there is one copy.
@@ -128,14 +142,8 @@ async function probeConfig(configPath: string, cwd: string, env: Readonly<Record
   const loadable = await loadableConfig(configPath);
   const written = await writeRunRequest({ ...PLAIN_RUN_REQUEST, configProbe: output });
   try {
-    const args = [playwrightCli(configPath), 'test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', loadable.path, NO_TEST_FILE];
-    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
-      const child = spawn(process.execPath, args, { cwd, env: { ...env, ...written.variables }, stdio: ['ignore', 'ignore', 'pipe'] });
-      const chunks: Buffer[] = [];
-      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.on('error', reject);
-      child.on('close', (exitCode) => resolveExit({ code: exitCode ?? 1, stderr: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const args = ['test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', loadable.path, NO_TEST_FILE];
+    const { code, stderr } = await runPlaywrightQuietly(configPath, args, { cwd, env: { ...env, ...written.variables } });
     let probe: unknown;
     try {
       probe = JSON.parse(await readFile(output, 'utf8'));

@@ -5,14 +5,13 @@
  * (a test file that does not load) is refused: an incomplete inventory would make reachable
  * entries look unreachable.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { formatTestId } from '../cache-format/test-id.js';
 import { E2EError } from '../errors/index.js';
-import { playwrightCli } from './project-config.js';
+import { runPlaywrightQuietly } from './project-config.js';
 import { loadableConfig } from './plain-config.js';
 
 /** One test of one project. */
@@ -94,16 +93,9 @@ export async function listTestInventory(options: ListInventoryOptions): Promise<
   const output = join(folder, 'list.json');
   const loadable = await loadableConfig(options.configPath);
   try {
-    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolveExit, reject) => {
-      const child = spawn(process.execPath, [playwrightCli(options.configPath), 'test', '--list', '--reporter=json', '-c', loadable.path], {
-        cwd: options.cwd,
-        env: { ...options.env, PLAYWRIGHT_JSON_OUTPUT_FILE: output },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      const chunks: Buffer[] = [];
-      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.on('error', reject);
-      child.on('close', (exitCode) => resolveExit({ code: exitCode ?? 1, stderr: Buffer.concat(chunks).toString('utf8') }));
+    const { code, stderr } = await runPlaywrightQuietly(options.configPath, ['test', '--list', '--reporter=json', '-c', loadable.path], {
+      cwd: options.cwd,
+      env: { ...options.env, PLAYWRIGHT_JSON_OUTPUT_FILE: output },
     });
     let report: unknown;
     try {

@@ -69,8 +69,8 @@ export interface JudgmentEntryMetadata {
   key: string;
   keyParts: KeyParts;
   provenance: JudgmentEntry['provenance'];
-  /** Redacts configured secret values; an entry it would change is refused. */
-  redact?: (text: string) => string;
+  /** True when the entry's text holds no secret value (the outbound boundary); an entry it refuses is not written. */
+  clean?: (text: string) => boolean;
 }
 
 /** Build and validate a judgment entry from a recording. Never throws on bad input. */
@@ -86,5 +86,5 @@ export function buildJudgmentEntry(recording: JudgmentRecording, metadata: Judgm
     summary: recording.summary,
     provenance: metadata.provenance,
   };
-  return validateEntry(judgmentEntrySchema, candidate, metadata.redact);
+  return validateEntry(judgmentEntrySchema, candidate, metadata.clean);
 }

@@ -251,8 +251,8 @@ export interface ActEntryMetadata {
   /** The step's verdict summary (clipped to 1,024 characters). */
   summary: string;
   provenance: ActEntry['provenance'];
-  /** Redacts configured secret values; an entry it would change is refused. */
-  redact?: (text: string) => string;
+  /** True when the entry's text holds no secret value (the outbound boundary); an entry it refuses is not written. */
+  clean?: (text: string) => boolean;
   /** This run's `unique()` values; the summary shows them as `{unique:<param>}`. */
   uniqueValues?: Readonly<Record<string, string>>;
 }
@@ -278,5 +278,5 @@ export function buildActEntry(recording: StepRecording, metadata: ActEntryMetada
     summary: clip(maskUniqueValues(metadata.summary, metadata.uniqueValues ?? {}), MAX_SUMMARY_CHARS),
     provenance: metadata.provenance,
   };
-  return validateEntry(actEntrySchema, candidate, metadata.redact);
+  return validateEntry(actEntrySchema, candidate, metadata.clean);
 }

@@ -11,8 +11,8 @@ export type EntryResult<E> = { kind: 'entry'; entry: E } | { kind: 'not-cacheabl
 /** Longest verdict summary an entry keeps. */
 export const MAX_SUMMARY_CHARS = 1024;
 
-/** Validate `candidate` with `schema`; `redact` (the vault's) must leave the entry unchanged. Never throws on bad input. */
-export function validateEntry<E>(schema: ZodType<E>, candidate: unknown, redact?: (text: string) => string): EntryResult<E> {
+/** Validate `candidate` with `schema`; `clean` (the attempt's outbound boundary) must find no secret in it. Never throws on bad input. */
+export function validateEntry<E>(schema: ZodType<E>, candidate: unknown, clean?: (text: string) => boolean): EntryResult<E> {
   const parsed = schema.safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -21,6 +21,6 @@ export function validateEntry<E>(schema: ZodType<E>, candidate: unknown, redact?
   }
   const text = JSON.stringify(parsed.data);
   if (text.length > MAX_ENTRY_BYTES) return { kind: 'not-cacheable', reason: `the entry is larger than ${MAX_ENTRY_BYTES} bytes` };
-  if (redact !== undefined && redact(text) !== text) return { kind: 'not-cacheable', reason: 'the entry would contain a secret value' };
+  if (clean !== undefined && !clean(text)) return { kind: 'not-cacheable', reason: 'the entry would contain a secret value' };
   return { kind: 'entry', entry: parsed.data };
 }

@@ -172,7 +172,7 @@ export interface RunningStep {
 export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiOptions: AgentApiOptions = {}): Agent {
   const { host, details, locations, afterStep, running } = apiOptions;
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
-    const title = agentStepTitle(kind, instruction, (text) => runner.redact(text));
+    const title = agentStepTitle(kind, instruction, (text) => runner.outbound.text('test', text));
     const location = callerLocation();
     const inFlight: RunningStep = { kind, title, location };
     running?.add(inFlight);
@@ -184,7 +184,7 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
   }
 
   function playwrightStep(kind: StepKind, instruction: unknown, options: unknown, title: string, location: SourceLocation | undefined): Promise<StepOutcome> {
-    const quoted = typeof instruction === 'string' ? visibleText(JSON.stringify(clipLine(runner.redact(instruction), 80))) : '';
+    const quoted = typeof instruction === 'string' ? visibleText(JSON.stringify(clipLine(runner.outbound.text('test', instruction), 80))) : '';
     return playwrightTest.step(
       title,
       async () => {
@@ -194,7 +194,8 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           outcome = await asInternalCall(host, () => runner.runStep(kind, instruction, options));
         } catch (error) {
           await details?.close();
-          if (isE2EError(error)) throw raised.note(new E2EError(error.code, visibleLines(runner.redact(error.message)), { cause: cleanedCause(error, (text) => runner.redact(text)) }));
+          const toTest = (text: string): string => runner.outbound.text('test', text);
+          if (isE2EError(error)) throw raised.note(new E2EError(error.code, visibleLines(toTest(error.message)), { cause: cleanedCause(error, toTest) }));
           throw error;
         }
         if (location !== undefined) locations?.set(outcome.index, location);
@@ -211,7 +212,8 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
           // The summary and turns quote the page and the model: the console and the HTML report show them spelled out.
           throw raised.note(new AgentError(code, visibleLines([`${subject} ${status} (${code}): ${verdict.summary}`, ...turns].join('\n')), status));
         }
-        if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, runner.redact(String(instruction)));
+        // The verification is a record of the report: it leaves by the outbound boundary, redacted there.
+        if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, String(instruction));
         afterStep?.(outcome);
         return outcome;
       },
@@ -259,9 +261,10 @@ export function createApp(engine: EngineInstance, baseUrl: string, runner: Attem
       } catch (error) {
         // The engine knows the URL, not the config: the fix names the settings that make the app reachable.
         const fix = isE2EError(error) && error.code === 'APP_UNREACHABLE' ? ` ${appUnreachableFix(baseUrl)}` : '';
-        const cause = { cause: cleanedCause(error, (text) => runner.redact(text)) };
-        if (isE2EError(error)) throw raised.note(new E2EError(error.code, runner.redact(error.message + fix), cause));
-        throw raised.note(new E2EError('ENGINE_FAILURE', runner.redact(`app.open could not open ${url}: ${messageOf(error)}`), cause));
+        const toTest = (text: string): string => runner.outbound.text('test', text);
+        const cause = { cause: cleanedCause(error, toTest) };
+        if (isE2EError(error)) throw raised.note(new E2EError(error.code, toTest(error.message + fix), cause));
+        throw raised.note(new E2EError('ENGINE_FAILURE', toTest(`app.open could not open ${url}: ${messageOf(error)}`), cause));
       }
     },
   };

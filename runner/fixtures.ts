@@ -22,7 +22,7 @@ import type { AgentOptions } from '../executor/create-agent.js';
 import { E2EError, cleanedCause, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
-import { redactDeep } from '../secrets/redactor.js';
+import { Outbound } from '../secrets/outbound.js';
 import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
@@ -30,7 +30,7 @@ import { pageMutationSurface } from '../engines/web/page-mutations.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
 import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
-import { consoleLogger, withholdFailureSnapshot } from './environment.js';
+import { consoleLogger, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import { enterRun, discoveredLaunchOptions } from './run-entry.js';
 import type { ProjectSettings, WorkerSettings } from './settings.js';
@@ -138,7 +138,12 @@ function stopAfterMutatedStep(testInfo: TestInfo, cache: () => AttemptCache | un
 }
 
 async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
-  const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()));
+  // The run's E2E_SECRET_* values no config names are redacted too: what leaves the attempt is clean of every value the run knows.
+  const alsoRedact = Object.entries(secretValuesFromEnvironment()).map(([name, value]) => [`env:${name}`, value] as const);
+  const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()), { alsoRedact });
+  // The attempt's one outbound boundary, from the engine's start on (its runner and cache take it too).
+  const outbound = new Outbound(vault);
+  const toTest = (text: string): string => outbound.text('test', text);
   const { target } = settings;
   const logger = consoleLogger(settings.debug);
   let runner: AttemptRunner | undefined;
@@ -150,9 +155,9 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
       allowNavigation: (url) => runner?.allowNavigation(url) ?? true,
     });
   } catch (error) {
-    const cause = { cause: cleanedCause(error, (text) => vault.redact(text)) };
-    if (isE2EError(error)) throw new E2EError(error.code, vault.redact(error.message), cause);
-    throw new E2EError('ENGINE_FAILURE', vault.redact(`The ${target.engine.name} engine did not start: ${messageOf(error)}`), cause);
+    const cause = { cause: cleanedCause(error, toTest) };
+    if (isE2EError(error)) throw new E2EError(error.code, toTest(error.message), cause);
+    throw new E2EError('ENGINE_FAILURE', toTest(`The ${target.engine.name} engine did not start: ${messageOf(error)}`), cause);
   }
   const details = new StepDetails();
   const cacheOptions = attemptCacheOptions({
@@ -175,6 +180,7 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
     engine,
     target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
     secrets: vault,
+    outbound,
     origins: settings.origins,
     screenBudget: settings.screen,
     projectRoot: projectRootOf(testInfo),
@@ -210,11 +216,13 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
 }
 
 /** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
-function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner, redact: (text: string) => string): void {
+function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner): void {
   const firstError = testInfo.errors[0]?.message?.split('\n')[0];
-  const verdict = mutantVerdict(runner.records, mutant.entry, firstError === undefined ? undefined : redact(firstError));
+  const verdict = mutantVerdict(runner.records, mutant.entry, firstError);
   const text = verdict.kind === 'caught' ? `caught: ${verdict.detail}` : verdict.kind === 'survived' ? 'survived: the mutated step still passed' : `not run: ${verdict.reason}`;
-  testInfo.annotations.push({ type: 'e2e audit', description: redact(`${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`) });
+  // The annotation leaves the attempt by the report: redacted there, once.
+  const description = `${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`;
+  testInfo.annotations.push({ type: 'e2e audit', description: runner.outbound.text('report', description) });
 }
 
 /**
@@ -253,10 +261,11 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo, mutant: 
   };
   if (errorCode !== undefined) payload.errorCode = errorCode;
   if (runner.secretFilled()) payload.secretFilled = true;
-  if (mutant !== undefined && mutant.mutation.kind !== 'none') annotateMutant(testInfo, mutant, runner, (text) => runner.redact(text));
+  if (mutant !== undefined && mutant.mutation.kind !== 'none') annotateMutant(testInfo, mutant, runner);
   // Positions and flags only: nothing of the screen's text leaves the attempt.
   if (mutant?.facts !== undefined) writeEndFacts(mutant.facts, handle.endFacts);
-  const body = JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
+  // Its records passed the attempt's outbound boundary as they were made (step records, verifications): nothing is redacted twice.
+  const body = JSON.stringify(payload);
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
   await handle.engine.close();
 }

@@ -4,7 +4,8 @@
  * reporters read those objects again when the run ends. So this reporter cleans them in place
  * before any other reporter sees an event: every error (message, stack, snippet, value, cause),
  * step title, captured output chunk, annotation and inline text attachment is redacted with
- * the configured secrets. An attempt that typed a secret keeps none of the files Playwright
+ * the configured secrets (all but the attempt's own records, which passed its outbound boundary
+ * in the worker). An attempt that typed a secret keeps none of the files Playwright
  * wrote for it (trace, screenshots, video, error context, and any other attachment on disk):
  * they cannot be cleaned, so they are deleted and dropped from the result, and the run says
  * once, per attempt, what was withheld and why.
@@ -110,6 +111,8 @@ export default class RedactingReporter implements Reporter {
     if (payload?.secretFilled === true) this.#withholdFiles(test, result);
     for (const attachment of result.attachments) {
       if (attachment.body === undefined || !TEXT_TYPES.test(attachment.contentType)) continue;
+      // The attempt's records left it by its outbound boundary in the worker, redacted there once.
+      if (attachment.name === ATTEMPT_ATTACHMENT) continue;
       const text = attachment.body.toString('utf8');
       const redacted = redact(text);
       if (redacted !== text) attachment.body = Buffer.from(redacted, 'utf8');

@@ -3,9 +3,10 @@
  * records from the worker attachments, writes `.e2e/report.json` atomically, prints the
  * summary lines of DESIGN §7 (after the per-step table under `--debug` and the steps nothing
  * verified, by their line in the test) and where the HTML
- * report is, and decides the exit code of DESIGN §3. Everything it writes is redacted once
- * more with the configured secrets. A run that may write the cache is noted in the run
- * ledger (for `e2e cache prune --unused-for N`).
+ * report is, and decides the exit code of DESIGN §3. It redacts nothing itself: the attempts'
+ * records passed their attempt's outbound boundary in the worker (`secrets/outbound.ts`), and
+ * Playwright's results and run errors were cleaned in place by the redacting reporter, which runs
+ * first. A run that may write the cache is noted in the run ledger (for `e2e cache prune --unused-for N`).
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,11 +15,9 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { nodeFileSystem } from '../cache-format/index.js';
 import { isErrorCode, type ErrorCode } from '../errors/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
-import { redactDeep } from '../secrets/redactor.js';
-import { SecretVault, type SecretDefinition } from '../secrets/vault.js';
 import { writeConfigProbe } from './config-probe-reporter.js';
 import { debugTableLines } from './debug-table.js';
-import { printLines, reportConfigFailure, runRequest, secretValuesFromEnvironment, stopWithParent } from './environment.js';
+import { printLines, reportConfigFailure, runRequest, stopWithParent } from './environment.js';
 import { explainKnownMistake } from './known-mistakes.js';
 import { isListingRun, missingInternalError, probePlaywrightInternals } from './playwright-internals.js';
 import { DEFAULT_HITS_DIR, DEFAULT_REPORT_PATH } from './project-paths.js';
@@ -98,7 +97,6 @@ export default class E2EReporter implements Reporter {
   readonly #options: E2EReporterOptions;
   #config: FullConfig | undefined;
   #suite: Suite | undefined;
-  #vault = new SecretVault({});
   readonly #errors: RunError[] = [];
   /** Messages of run errors the summary repeats. */
   readonly #explained: string[] = [];
@@ -128,15 +126,6 @@ export default class E2EReporter implements Reporter {
     this.#suite = suite;
     // `e2e record` asks for the config's settings (does `cache.audit` say `record`?) this way.
     writeConfigProbe(config);
-    const definitions: Record<string, SecretDefinition> = {};
-    for (const [name, value] of Object.entries(secretValuesFromEnvironment())) definitions[`env:${name}`] = { value };
-    for (const project of config.projects) {
-      const settings = (project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined;
-      for (const [name, definition] of settings?.secrets.entries() ?? []) {
-        if (definition.value !== undefined) definitions[`${project.name}:${name}`] = { value: definition.value };
-      }
-    }
-    this.#vault = new SecretVault(definitions);
     const writes = config.projects.some((project) => ((project.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings | undefined)?.cache.mode === 'read-write');
     if (writes) this.#cacheRunStart = new Date();
   }
@@ -197,10 +186,9 @@ export default class E2EReporter implements Reporter {
   #build(result: FullResult): Report {
     const configDir = this.#configDir();
     const tests = (this.#suite?.allTests() ?? []).map((test) => this.#testOf(test, configDir));
-    const errors = [...this.#errors, ...unsavedStepErrors(tests)].map((error) => ({ ...error, message: this.#vault.redact(error.message) }));
+    const errors = [...this.#errors, ...unsavedStepErrors(tests)];
     const partial = { version: REPORT_VERSION, status: result.status, tests, errors } as const;
-    const report: Report = { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
-    return redactDeep(report, (text) => this.#vault.redact(text));
+    return { ...partial, summary: summarize(tests), exitCode: exitCodeOf(partial) };
   }
 
   #testOf(test: TestCase, configDir: string): ReportTest {

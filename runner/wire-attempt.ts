@@ -6,7 +6,9 @@
 import { createBuiltInAgent } from '../executor/built-in.js';
 import type { WriteReport } from '../contract/cache-outcome.js';
 import type { LookedAtWanted, StepInterceptor } from '../contract/step-seams.js';
+import { silentLogger } from '../contract/logger.js';
 import { E2EError } from '../errors/index.js';
+import { Outbound } from '../secrets/outbound.js';
 import { createAttemptRunner, type AttemptRunner, type AttemptRunnerOptions, type BuiltInAgent } from '../step/step-runner.js';
 import { createAttemptCache, type AttemptCache, type AttemptCacheOptions, type AttemptEnd } from '../step-cache/attempt-cache.js';
 
@@ -40,9 +42,15 @@ export function wireAttempt(options: AttemptWiring): WiredAttempt {
   if (cacheOptions !== undefined && stepInterceptor !== undefined) {
     throw new E2EError('INVALID_ARGUMENT', 'wireAttempt takes a cache or a stand-in stepInterceptor, not both.');
   }
-  const cache = cacheOptions === undefined ? undefined : createAttemptCache(cacheOptions);
+  // One outbound boundary for the attempt: the runner's records, transcripts and lines, and the cache's entries and lines.
+  const outbound = runnerOptions.outbound ?? new Outbound(runnerOptions.secrets);
+  const cache =
+    cacheOptions === undefined
+      ? undefined
+      : createAttemptCache({ ...cacheOptions, cleanEntry: (text) => outbound.cleanEntry(text), logger: outbound.logger(cacheOptions.logger ?? silentLogger) });
   const runner = createAttemptRunner({
     ...runnerOptions,
+    outbound,
     builtIn: builtIn ?? createBuiltInAgent(),
     onAction: composeListeners(cache?.listener, runnerOptions.onAction),
     onVerification: composeListeners(cache?.verificationListener, runnerOptions.onVerification),

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Fails when a file imports against the design's dependency direction (README "Architecture").
 // One table, no exceptions: a folder's tests obey its row too, plus the shared test support.
-// Also fails when code outside the run request's reader names the variables that carried the run's mode.
+// Also fails when code outside the run request's reader names the variables that carried the run's mode,
+// and when a module redacts on its own, outside the boundaries of the REDACTION table.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -87,6 +88,51 @@ export function modeVariableProblems(file, source) {
     problems.push(`${file}: uses ${reader[0]}; only ${Object.keys(MODE_VARIABLES.readBy).join(', ')} turn the environment into a run request`);
   }
   return problems;
+}
+
+/**
+ * Redaction (DESIGN §9) happens at a boundary, never in a module on its own: a record leaving
+ * the attempt (report, what the test gets back, transcript, console line, cache entry) passes
+ * `secrets/outbound.ts` once; what the model is shown is cleaned where it is made, before it
+ * leaves for the executor; what enters a cache key is cleaned as it enters; Playwright's own
+ * output is cleaned across processes. Only these files may call a redactor, each for the
+ * boundary it names (tests and the bench are free).
+ */
+export const REDACTION = {
+  pattern: /\.redact\(|\bredactDeep\(|\bcreateSecretRedactor\(|\bredactInPlace\(|\bcleanedCause\(/,
+  by: {
+    'secrets/redactor.ts': 'the redactor itself',
+    'secrets/vault.ts': "the attempt's secrets, and a secret's purpose as it is shown",
+    'secrets/outbound.ts': "the attempt's way out: report, test, transcript, console, cache entry",
+    'errors/index.ts': 'cleanedCause: the copy of an error a boundary hands on',
+    'runner/agent-api.ts': 'the way out to the test, through runner.outbound',
+    'runner/fixtures.ts': "the way out to the test for an engine that did not start (outbound); the vault the cache keys with",
+    'runner/redacting-reporter.ts': "Playwright's own results, in the main process",
+    'runner/environment.ts': "the process's stdout and stderr",
+    'step/attempt-state.ts': "the vault's face for the attempt; what a verification looked at, as it enters the cache",
+    'step/step-context.ts': "ctx.redact: an executor's model-bound text",
+    'step/step-pipeline.ts': "hands ctx.redact to the step's policed actions",
+    'step/screen-observer.ts': 'model-bound: observations',
+    'step/screen-text.ts': 'model-bound: the screen as text',
+    'step/screen-budget.ts': 'model-bound: a bounded screen as text',
+    'step/policed-scope.ts': 'model-bound: what a policed action tells the executor',
+    'step/perform-policed.ts': 'model-bound: an action that failed',
+    'step/verb-policies.ts': 'model-bound: a refused navigation',
+    'step/verb-call.ts': "model-bound: a tool call's arguments",
+    'step-cache/cache-key.ts': 'key parts, as they enter a key',
+    'executor/tool-loop.ts': 'model-bound: tool results and errors',
+    'executor/define-tool.ts': "model-bound: a user tool's output",
+    'executor/decision-executor.ts': 'model-bound: outcomes in the history',
+    'executor/judgments.ts': 'model-bound: provider errors',
+  },
+};
+
+/** A file's problems with redaction: a call of a redactor outside the boundaries of {@link REDACTION}. */
+export function redactionProblems(file, source) {
+  if (/\.test\.ts$/.test(file) || file.startsWith('tests/') || file.startsWith('bench/') || file === 'scripts/check-imports.mjs') return [];
+  const call = REDACTION.pattern.exec(source);
+  if (call === null || REDACTION.by[file] !== undefined) return [];
+  return [`${file}: redacts on its own (${call[0]}); let the text leave by the attempt's outbound boundary (secrets/outbound.ts), or name the boundary this file is in REDACTION`];
 }
 
 /** What a beside-code test may import on top of its folder's row. */
@@ -223,7 +269,7 @@ if (process.argv[1] === new URL(import.meta.url).pathname && !process.argv.inclu
     }
     for (const path of files) {
       const source = readFileSync(path, 'utf8');
-      problems.push(...problemsOf(toPosix(path), source), ...modeVariableProblems(toPosix(path), source));
+      problems.push(...problemsOf(toPosix(path), source), ...modeVariableProblems(toPosix(path), source), ...redactionProblems(toPosix(path), source));
     }
   }
   for (const name of readdirSync(root)) {

@@ -24,9 +24,18 @@ export class SecretVault {
   readonly #definitions: ReadonlyMap<string, SecretDefinition>;
   readonly #redactor: SecretRedactor;
 
-  constructor(definitions: Record<string, SecretDefinition>) {
+  /**
+   * `alsoRedact`: values that are redacted like the configured ones but cannot be typed (the
+   * run's `E2E_SECRET_*` variables no config names), so everything the attempt lets out is
+   * clean of every value the run knows.
+   */
+  constructor(definitions: Record<string, SecretDefinition>, options: { alsoRedact?: Iterable<readonly [name: string, value: string]> } = {}) {
     this.#definitions = new Map(Object.entries(definitions));
-    this.#redactor = createSecretRedactor([...this.#definitions].map(([name, definition]) => [name, definition.value] as const));
+    const configured = [...this.#definitions].map(([name, definition]) => [name, definition.value] as const);
+    const values = new Set(configured.map(([, value]) => value));
+    // A configured value keeps its own name, whichever variable it also came from.
+    const others = [...(options.alsoRedact ?? [])].filter(([, value]) => !values.has(value));
+    this.#redactor = createSecretRedactor([...configured, ...others]);
   }
 
   /** Names of every configured secret (with or without a value). */

@@ -180,7 +180,7 @@ function candidateOf(step: TrackedAct, verifiedBy: VerificationKind | undefined,
     keyParts: step.key.parts,
     summary: step.verdict.summary,
     provenance: provenanceOf(step, verifiedBy, targets),
-    redact: targets.redact,
+    clean: (text) => targets.cleanEntry(text),
     uniqueValues: step.uniqueValues,
   });
 }

@@ -54,8 +54,10 @@ export interface AttemptCacheOptions {
   toolVersion: string;
   /** Configured secrets, name → value: values are checked out of every key and entry. */
   secrets: Readonly<Record<string, string | undefined>>;
-  /** Redacts configured secret values (the attempt's vault). */
+  /** Redacts configured secret values (the attempt's vault): what enters a key is cleaned with it. */
   redact(text: string): string;
+  /** The attempt's outbound boundary for entries (`runner/wire-attempt.ts` gives it): true when an entry's text holds no secret value. */
+  cleanEntry?: ((text: string) => boolean) | undefined;
   /** `e2e run --propose <dir>`: in read-only mode, new and healed recordings are written here. */
   proposalStore?: CacheStore | undefined;
   /** Note replays in the store's hit ledger (read-write mode only). */
@@ -119,13 +121,13 @@ export interface AttemptCache {
   readonly mutatedStep: number | undefined;
 }
 
-/** Create the cache of one attempt. */
-export function createAttemptCache(options: AttemptCacheOptions): AttemptCache {
+/** Create the cache of one attempt; its entries leave by the attempt's outbound boundary (`cleanEntry`). */
+export function createAttemptCache(options: AttemptCacheOptions & { cleanEntry(text: string): boolean }): AttemptCache {
   return new AttemptCacheImpl(options);
 }
 
 class AttemptCacheImpl implements AttemptCache {
-  readonly #options: AttemptCacheOptions;
+  readonly #options: AttemptCacheOptions & { cleanEntry(text: string): boolean };
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #scope: KeyScope;
@@ -145,7 +147,7 @@ class AttemptCacheImpl implements AttemptCache {
   readonly verificationListener: VerificationListener = (event) => this.#verificationPassed(event);
   readonly wantsLookedAt: LookedAtWanted = (afterStepIndex) => this.#options.mode !== 'off' && this.#acts.recording(afterStepIndex) !== undefined;
 
-  constructor(options: AttemptCacheOptions) {
+  constructor(options: AttemptCacheOptions & { cleanEntry(text: string): boolean }) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
@@ -159,7 +161,7 @@ class AttemptCacheImpl implements AttemptCache {
       secretValues,
     };
     this.#nearest = new NearestEntryIndex(options.store);
-    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write', redact: options.redact };
+    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write' };
     const mutant = { mutant: options.mutant, onMutated: (index: number) => void (this.#mutatedStep ??= index) };
     this.#acts = new ActCache({ ...decision, ...mutant, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay, onEndFacts: options.onEndFacts });
     this.#judgments = new JudgmentCache({ ...decision, ...mutant, clock: options.clock, replay: options.replay });
@@ -247,7 +249,7 @@ class AttemptCacheImpl implements AttemptCache {
       attemptPassed: end.passed,
       toolVersion: this.#options.toolVersion,
       recordedAt: new Date(this.#clock.now()).toISOString(),
-      redact: this.#options.redact,
+      cleanEntry: this.#options.cleanEntry,
       logger: this.#logger,
     };
     // The keys every step of this attempt uses: a step that moved to another position keeps its entry.

@@ -26,7 +26,9 @@ export interface WriteTargets {
   attemptPassed: boolean;
   toolVersion: string;
   recordedAt: string;
-  redact(text: string): string;
+  /** The attempt's outbound boundary for entries: true when an entry's text holds no secret value. */
+  cleanEntry(text: string): boolean;
+  /** Lines leave by the attempt's console sink, which redacts them. */
   logger: Logger;
   /** The key of the entry a new recording of `step` supersedes at its place in the test, if any. */
   supersededBy?: (step: TrackedStep) => Promise<string | undefined>;
@@ -111,12 +113,13 @@ export async function writeStep<E extends Entry>(
     }
   } catch (error) {
     // The run then exits CACHE_WRITE_FAILED (the report's run-level errors): a lost recording is not a pass.
-    const message = targets.redact(`could not update ${label}: ${messageOf(error)}`);
+    // Redacted where it leaves: the report (its cache outcome) and the console.
+    const message = `could not update ${label}: ${messageOf(error)}`;
     targets.logger.warn(`cache: ${message}`);
     step.outcome.writeError = message;
     return 'failed';
   }
-  if (found.kind === 'not-cacheable') targets.logger.debug(targets.redact(`cache: ${label} is not recorded: ${found.reason}`));
+  if (found.kind === 'not-cacheable') targets.logger.debug(`cache: ${label} is not recorded: ${found.reason}`);
   // The last known-good entry outlives every run that did not verify a replacement (DESIGN §6).
   if (step.seen?.entry !== undefined && found.kind !== 'entry') {
     step.outcome.writeDetail = `${keptBecause(step, found, targets.attemptPassed)}, nothing replaced the recorded entry`;

@@ -180,7 +180,7 @@ function candidateOf(step: TrackedJudgment, targets: WriteTargets): Candidate<Ju
     key: step.key.key,
     keyParts: step.key.parts,
     provenance: provenanceOf(step, step.kind, targets),
-    redact: targets.redact,
+    clean: (text) => targets.cleanEntry(text),
   });
   if (built.kind === 'entry' && !targets.attemptPassed) return { kind: 'unconfirmed' };
   return built;

@@ -52,7 +52,6 @@ export interface DecisionContext {
   strict: boolean;
   /** Only a read-write run re-records on a retry; read-only runs replay a retry again. */
   recordsRetries: boolean;
-  redact(text: string): string;
 }
 
 /** The executor of `step` as provenance records it. */
@@ -144,14 +143,14 @@ export function staleStep(
 export function regressedStep(tracked: TrackedStep, step: InterceptedStep, context: DecisionContext, detail: string, lastAction: string): InterceptResult {
   tracked.outcome = { mode: 'missed', reason: 'end-mismatch', detail, entry: tracked.key.key, classification: 'regression' };
   const missing = detail.replace(/^after all \d+ actions?, /, '');
-  const summary = context.redact(
+  // Redacted with the step's record, where it leaves the attempt.
+  const summary =
     `Step ${step.info.index} (agent.${step.info.kind} ${JSON.stringify(step.info.instruction)}): regression: after its last action (${lastAction}), ${missing}. ` +
-      'The app no longer does what this step recorded; the recorded entry is kept. If the change is intended, record the step again with `e2e record`.',
-  );
+    'The app no longer does what this step recorded; the recorded entry is kept. If the change is intended, record the step again with `e2e record`.';
   return { handled: { verdict: { status: 'failed', errorCode: 'ASSERTION_FAILED', summary }, cache: { ...tracked.outcome } } };
 }
 
 function blockedStep(tracked: TrackedStep, step: InterceptedStep, context: DecisionContext, problem: string, fix: string): InterceptResult {
-  const summary = context.redact(`Step ${step.info.index} (agent.${step.info.kind} ${JSON.stringify(step.info.instruction)}): ${problem}. Fix: ${fix}.`);
+  const summary = `Step ${step.info.index} (agent.${step.info.kind} ${JSON.stringify(step.info.instruction)}): ${problem}. Fix: ${fix}.`;
   return { handled: { verdict: { status: 'blocked', errorCode: 'REPLAY_STALE', summary }, cache: { ...tracked.outcome } } };
 }

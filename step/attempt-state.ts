@@ -7,7 +7,8 @@
 import { E2EError, messageOf } from '../errors/index.js';
 import { Deadline, systemClock, type Clock } from '../contract/deadline.js';
 import type { EngineInstance } from '../contract/engine.js';
-import { redactingLogger, silentLogger, type Logger } from '../contract/logger.js';
+import { silentLogger, type Logger } from '../contract/logger.js';
+import { Outbound } from '../secrets/outbound.js';
 import { redactDeep } from '../secrets/redactor.js';
 import type { SecretVault } from '../secrets/vault.js';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
@@ -83,6 +84,8 @@ export interface AttemptRunnerOptions {
   clock?: Clock | undefined;
   /** Replaces the default observer (tests). */
   observer?: ScreenObserver | undefined;
+  /** The attempt's outbound boundary (shared with its cache); default one over `secrets`. */
+  outbound?: Outbound | undefined;
   /** How much of a screen the model reads (the config's `screen`); default `DEFAULT_SCREEN_BUDGET` (1,500 nodes, 40,000 characters). */
   screenBudget?: ScreenBudget | undefined;
 }
@@ -95,6 +98,8 @@ export class AttemptState {
   readonly policy: OriginPolicy;
   readonly logger: Logger;
   readonly observer: ScreenObserver;
+  /** Where every record leaves the attempt, redacted once: the report, transcripts, the console (and the cache's entries). */
+  readonly outbound: Outbound;
   /** Aborts when the attempt ends; each step's deadline is its child. */
   readonly deadline: Deadline;
   /** Finished steps, in order. */
@@ -119,7 +124,8 @@ export class AttemptState {
     this.clock = options.clock ?? systemClock;
     this.vault = options.secrets;
     this.policy = options.origins instanceof OriginPolicy ? options.origins : new OriginPolicy(options.origins);
-    this.logger = redactingLogger(options.logger ?? silentLogger, (text) => this.vault.redact(text));
+    this.outbound = options.outbound ?? new Outbound(this.vault);
+    this.logger = this.outbound.logger(options.logger ?? silentLogger);
     this.observer = options.observer ?? createScreenObserver(options.engine, this.vault, { budget: options.screenBudget });
     this.deadline = Deadline.start({ clock: this.clock });
     this.actionHost = this.#actionHost();
@@ -141,6 +147,7 @@ export class AttemptState {
       emit: (event) => this.actionHost.emit(event),
       debug: options.debug === true,
       log: (message) => this.logger.debug(message),
+      transcript: (text) => this.outbound.text('transcript', text),
       attach: (artifact) => this.attach(artifact),
       nextArtifactId: (kind) => this.nextArtifactId(kind),
     };
@@ -173,7 +180,8 @@ export class AttemptState {
     const session = this.current;
     if (session !== undefined && !session.ended) {
       this.logger.debug(`navigation refused: ${describeUrl(url)}`);
-      session.stop(new E2EError('POLICY_DENIED', this.redact(`Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`)));
+      // The stop becomes the step's verdict, redacted with its record.
+      session.stop(new E2EError('POLICY_DENIED', `Navigation to ${describeUrl(url)} was stopped: ${decision.reason}.`));
       return false;
     }
     if (this.#openings > 0) return true;
@@ -191,7 +199,7 @@ export class AttemptState {
     }
   }
 
-  /** Why no step may act where the page is now (an origin the policy refuses), or undefined. */
+  /** Why no step may act where the page is now (an origin the policy refuses), or undefined. Redacted with the step's record. */
   refusedPlace(): string | undefined {
     let url: string;
     try {
@@ -201,12 +209,15 @@ export class AttemptState {
     }
     const decision = this.policy.check(url);
     if (decision.allowed) return undefined;
-    return this.redact(`The page is at ${describeUrl(url)}, where no step may act: ${decision.reason}.`);
+    return `The page is at ${describeUrl(url)}, where no step may act: ${decision.reason}.`;
   }
 
-  /** Note a passed verification after the latest finished step; `lookedAt` (raw engine text) is redacted here. */
+  /**
+   * Note a passed verification after the latest finished step (a record of the report, leaving
+   * by the outbound boundary); `lookedAt` (raw engine text, for the cache) is cleaned here as it enters.
+   */
   recordVerification(kind: VerificationKind, detail: string, lookedAt?: LookedAtScreen): void {
-    const record: VerificationRecord = { kind, detail: this.redact(detail), afterStep: this.records.length - 1 };
+    const record: VerificationRecord = this.outbound.record('report', { kind, detail, afterStep: this.records.length - 1 });
     this.verifications.push(record);
     const event: VerificationEvent = { ...record };
     if (lookedAt !== undefined) event.lookedAt = redactDeep({ tree: lookedAt.tree, url: lookedAt.url, nodeIds: [...lookedAt.nodeIds] }, (text) => this.redact(text));
@@ -225,7 +236,7 @@ export class AttemptState {
   /** Set the cache outcome of a finished step (the recorder reports `write` at the end of the attempt). */
   annotateStep(index: number, cache: CacheOutcome): void {
     const record = this.records.find((item) => item.index === index);
-    if (record !== undefined) record.cache = redactDeep(cache, (text) => this.redact(text));
+    if (record !== undefined) record.cache = this.outbound.record('report', cache);
   }
 
   /** The agent's context, then the test's, then the step's: what `ctx.agentContext` and the cache key's digest hold. */
@@ -247,16 +258,18 @@ export class AttemptState {
     }
   }
 
-  /** A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret was filled. */
+  /**
+   * A screenshot after each step for the report (labelled `after agent.act "…"`), unless a secret
+   * was filled. The label leaves twice, each way once: as the attachment's name, and in the step's record.
+   */
   async evidence(index: number, label: string, artifacts: ArtifactRef[]): Promise<void> {
     if (this.options.evidence === false || this.#secretFilled || this.options.artifacts === undefined) return;
     const deadline = this.deadline.child(5_000);
     try {
       const pixels = await deadline.race(this.options.engine.screenshot());
       const id = this.nextArtifactId('screenshot');
-      const shown = this.redact(label);
-      artifacts.push({ id, kind: 'screenshot', label: shown });
-      await this.attach({ name: id, contentType: 'image/png', body: pixels, label: shown });
+      artifacts.push({ id, kind: 'screenshot', label });
+      await this.attach({ name: id, contentType: 'image/png', body: pixels, label: this.outbound.text('report', label) });
     } catch (error) {
       this.logger.debug(`no screenshot after step ${index}: ${messageOf(error)}`);
     } finally {

@@ -5,7 +5,6 @@
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { EngineInstance } from '../contract/engine.js';
 import { presentObservation, type ScreenObserver } from './screen-observer.js';
-import { redactDeep } from '../secrets/redactor.js';
 import type {
   LedgerEntry,
   ModelUsage,
@@ -36,8 +35,10 @@ export interface StepContextHost {
   emit(event: ActionEvent): void;
   /** Keep transcripts (`--debug`). */
   debug: boolean;
-  /** A diagnostic line for the `--debug` output. */
+  /** A diagnostic line for the `--debug` output (it leaves by the console sink, redacted there). */
   log(message: string): void;
+  /** A transcript on its way out (the outbound boundary redacts it, once). */
+  transcript(text: string): string;
   /** Attach an artifact to the test (errors are the host's to log). */
   attach(artifact: { name: string; contentType: string; body: Uint8Array | string; label?: string }): Promise<void>;
   nextArtifactId(kind: 'screenshot' | 'transcript'): string;
@@ -204,23 +205,24 @@ export function buildStepContext(
       const label = `transcript of step ${session.info.index}`;
       session.artifacts.push({ id, kind: 'transcript', label });
       // Attached under its id (no label), so the id names the Playwright attachment.
-      void host.attach({ name: id, contentType: 'text/plain', body: host.redact(text) });
+      void host.attach({ name: id, contentType: 'text/plain', body: host.transcript(text) });
     },
     attachTurns: (turns) => {
-      if (Array.isArray(turns)) session.turns = clipTurns(turns).map((turn) => redactDeep(turn, (text) => host.redact(text)));
+      // Part of the step's record: redacted with it, where it leaves.
+      if (Array.isArray(turns)) session.turns = clipTurns(turns);
     },
     attachScreenshot: async (pixels, label) => {
       if (host.secretFilled()) return 'withheld';
       const id = host.nextArtifactId('screenshot');
-      const shown = host.redact(String(label));
-      session.artifacts.push({ id, kind: 'screenshot', label: shown });
+      // The label is part of the step's record: redacted with it, where it leaves.
+      session.artifacts.push({ id, kind: 'screenshot', label: String(label) });
       // The id it resolves with names the Playwright attachment (the seed's contract), so no label.
       await host.attach({ name: id, contentType: 'image/png', body: pixels });
       return id;
     },
     redact: (text) => host.redact(text),
     debug: (message) => {
-      if (typeof message === 'string') host.log(host.redact(message));
+      if (typeof message === 'string') host.log(message);
     },
   };
   const model = agent.model ?? executor.model;

@@ -9,7 +9,6 @@ import { E2EError, didYouMean, isE2EError, messageOf } from '../errors/index.js'
 import { StepBudget, DEFAULT_TEST_TIMEOUT_MS, limitsFor } from './budgets.js';
 import { prepareInstruction, requireInstruction, type PreparedInstruction } from './instruction.js';
 import { createPolicedActions } from './policed-actions.js';
-import { redactDeep } from '../secrets/redactor.js';
 import type { StepActions, StepEvidence, StepExecutor, StepInfo, StepKind, StepVerdict } from '../contract/step-contract.js';
 import type { FinishedStepView, InterceptedStep, JudgedEvidence, RunnerObservation } from '../contract/step-seams.js';
 import type { AgentEntry, AttemptState } from './attempt-state.js';
@@ -194,13 +193,12 @@ export async function endScreen(attempt: AttemptState, decision: StepDecision, s
   }
 }
 
-/** The verdict as reported: an extracted value that misses its schema fails; the summary is redacted. */
-export function reportedVerdict(attempt: AttemptState, { kind, options }: StepCall, decided: StepVerdict): StepVerdict {
-  let verdict = decided;
-  if (kind === 'extract' && verdict.status === 'passed' && !(options.schema as { safeParse(input: unknown): { success: boolean } }).safeParse(verdict.value).success) {
-    verdict = { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
+/** The verdict as reported: an extracted value that misses its schema fails. (Its summary is redacted with the step's record.) */
+export function reportedVerdict({ kind, options }: StepCall, decided: StepVerdict): StepVerdict {
+  if (kind === 'extract' && decided.status === 'passed' && !(options.schema as { safeParse(input: unknown): { success: boolean } }).safeParse(decided.value).success) {
+    return { status: 'failed', errorCode: 'MODEL_OUTPUT_INVALID', summary: 'The extracted value does not match the schema.' };
   }
-  return { ...verdict, summary: attempt.redact(verdict.summary) };
+  return decided;
 }
 
 /** Tell an interceptor that waits for the step's end how it ended (a passed judgment with its evidence). */
@@ -217,7 +215,11 @@ export function tellInterceptor(attempt: AttemptState, decision: StepDecision, v
   }
 }
 
-/** The record of the finished step, already redacted. */
+/**
+ * The record of the finished step, as it leaves the attempt: it passes the outbound boundary
+ * here, once, every text in it redacted (the summary, the actions, the cache outcome, the turns,
+ * the artifacts' labels). The report, the test's outcome and the ledger read this record.
+ */
 export function recordOf(attempt: AttemptState, call: StepCall, step: StartedStep, decision: StepDecision, verdict: StepVerdict): StepRecord {
   const { session, executor } = step;
   const record: StepRecord = {
@@ -237,9 +239,9 @@ export function recordOf(attempt: AttemptState, call: StepCall, step: StartedSte
   };
   if (verdict.errorCode !== undefined) record.errorCode = verdict.errorCode;
   const cache = cacheOf(decision);
-  if (cache !== undefined) record.cache = redactDeep(cache, (value) => attempt.redact(value));
+  if (cache !== undefined) record.cache = cache;
   if (session.turns !== undefined) record.turns = session.turns;
-  return record;
+  return attempt.outbound.record('report', record);
 }
 
 /** A hard stop outranks whatever the executor concluded. */
@@ -258,8 +260,9 @@ function facts(attempt: AttemptState, session: StepSession): { budgetSpent: bool
 }
 
 function verdictOfError(attempt: AttemptState, error: unknown, session: StepSession): StepVerdict {
+  // Redacted with the step's record, where it leaves.
   if (isE2EError(error)) {
-    const verdict = { status: statusForCode(error.code), errorCode: error.code, summary: attempt.redact(error.message) };
+    const verdict = { status: statusForCode(error.code), errorCode: error.code, summary: error.message };
     // A thrown runtime-only code obeys the same rule as a returned one.
     return checkVerdict(verdict, session.info.kind, facts(attempt, session));
   }
@@ -267,7 +270,7 @@ function verdictOfError(attempt: AttemptState, error: unknown, session: StepSess
   return {
     status: 'failed',
     errorCode: 'STEP_NO_CONCLUSION',
-    summary: attempt.redact(`The executor threw instead of returning a verdict: ${message}`),
+    summary: `The executor threw instead of returning a verdict: ${message}`,
   };
 }
 

@@ -8,6 +8,7 @@ import type { TokenUsage } from './budgets.js';
 import type { LedgerEntry, StepKind, StepVerdict, TurnRecord } from '../contract/step-contract.js';
 import type { LookedAtScreen, RunnerObservation } from '../contract/step-seams.js';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
+import type { Outbound } from '../secrets/outbound.js';
 import { AttemptState, type AttemptRunnerOptions } from './attempt-state.js';
 import { checkCall, decide, endScreen, recordOf, reportedVerdict, startStep, tellInterceptor } from './step-pipeline.js';
 import type { StepRecord, VerificationKind, VerificationRecord } from './step-record.js';
@@ -64,9 +65,9 @@ export class AttemptRunner {
     return this.#attempt.secretFilled();
   }
 
-  /** Redact configured secret values from `text`. */
-  redact(text: string): string {
-    return this.#attempt.redact(text);
+  /** Where the attempt's records leave it (the report, what the test gets back, transcripts, the console, cache entries), each redacted once. */
+  get outbound(): Outbound {
+    return this.#attempt.outbound;
   }
 
   /**
@@ -126,12 +127,14 @@ export class AttemptRunner {
       session.end();
       session.deadline.dispose();
     }
-    const verdict = reportedVerdict(attempt, call, decision.verdict);
+    const decided = reportedVerdict(call, decision.verdict);
+    await attempt.evidence(session.info.index, `after ${stepTitle(kind, session.info.instruction)}`, session.artifacts);
+    // The record leaves the attempt redacted, once; the test's outcome and the cache's entry take its summary.
+    const record = recordOf(attempt, call, step, decision, decided);
+    const verdict = { ...decided, summary: record.summary };
     tellInterceptor(attempt, decision, verdict, screen);
-    await attempt.evidence(session.info.index, `after ${stepTitle(kind, attempt.redact(session.info.instruction))}`, session.artifacts);
-    const record = recordOf(attempt, call, step, decision, verdict);
     attempt.records.push(record);
-    attempt.logger.debug(`step ${record.index} ${verdict.status}${verdict.errorCode === undefined ? '' : ` ${verdict.errorCode}`}: ${verdict.summary}`);
+    attempt.logger.debug(`step ${record.index} ${decided.status}${decided.errorCode === undefined ? '' : ` ${decided.errorCode}`}: ${decided.summary}`);
     return outcomeOf(record, verdict);
   }
 }

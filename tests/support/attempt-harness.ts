@@ -14,7 +14,6 @@ import type { ActionListener, StepInterceptor } from '../../contract/step-seams.
 import { nodeIdsOf } from '../../engines/web/locate-node.js';
 import { REPORT_VERSION, toReportStep, type AttemptPayload } from '../../runner/report.js';
 import { wireAttempt } from '../../runner/wire-attempt.js';
-import { redactDeep } from '../../secrets/redactor.js';
 import { SecretVault, type SecretRef, type UniqueValue } from '../../secrets/vault.js';
 import type { AttemptCache, CacheMode, WriteReport } from '../../step-cache/attempt-cache.js';
 import type { LimitOverrides } from '../../step/budgets.js';
@@ -152,7 +151,7 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
             redact: (text) => vault.redact(text),
             proposalStore: cache.proposalStore,
             hitsEnabled: cache.hitsEnabled ?? false,
-            // The raw collector, not a redacting one: whatever the cache logs is kept as it was said.
+            // The raw collector: what the cache logs reaches it through the attempt's outbound boundary (wire-attempt), as in a run.
             logger: { debug: (message) => handouts.logs.push(`cache debug ${message}`), warn: (message) => handouts.logs.push(`cache warn ${message}`) },
             replay: { waitForTargetMs: cache.waitForTargetMs ?? 400, pollIntervalMs: 50 },
           },
@@ -220,7 +219,8 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
     },
     payload: () => {
       const payload: AttemptPayload = { version: REPORT_VERSION, steps: [...runner.records], verifications: [...runner.verifications] };
-      return JSON.stringify(redactDeep(payload, (text) => runner.redact(text)));
+      // As the fixture does: the records passed the attempt's outbound boundary as they were made.
+      return JSON.stringify(payload);
     },
     reportSteps: () => JSON.stringify(runner.records.map(toReportStep)),
   };
