@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-const SOURCE_FOLDERS = ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'step-cache', 'recorder', 'replayer', 'executor', 'engines', 'runner', 'cli'];
-const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'runner', 'index.js')];
+const SOURCE_FOLDERS = ['api', 'conformance', 'errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'step-cache', 'recorder', 'replayer', 'executor', 'engines', 'runner', 'cli'];
+const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'api', 'index.js')];
 const LOCK = join(ROOT, 'dist', '.build-lock');
 
 function newestSource(directory: string): number {
