@@ -5,7 +5,7 @@
  */
 import { E2EError } from '../errors/index.js';
 import { contentAddress, encodeCanonical } from './codec.js';
-import { actEntrySchema, ENTRY_SCHEMA_VERSION, judgmentEntrySchema, MAX_ENTRY_BYTES, type Entry } from './entry.js';
+import { actEntrySchema, entryVersionFor, judgmentEntrySchema, MAX_ENTRY_BYTES, type Entry } from './entry.js';
 import { computeKey } from './key.js';
 import { declaredFieldNames, describeSchemaError } from './schema-problem.js';
 
@@ -25,8 +25,9 @@ const FIELD_NAMES = declaredFieldNames(actEntrySchema, judgmentEntrySchema);
  */
 export async function encodeEntry(entry: Entry): Promise<EncodedEntry> {
   const label = typeof entry.key === 'string' ? entry.key : '(without a key)';
-  if (entry.version !== ENTRY_SCHEMA_VERSION) {
-    throw new E2EError('INVALID_ARGUMENT', `Cache entry ${label} has schema version ${String(entry.version)}; this e2e writes only version ${ENTRY_SCHEMA_VERSION}.`);
+  const version = entryVersionFor(entry);
+  if (entry.version !== version) {
+    throw new E2EError('INVALID_ARGUMENT', `Cache entry ${label} has schema version ${String(entry.version)}; this e2e writes ${version === 1 ? 'an entry with a route as version 1' : 'an entry without a location as version 2'}.`);
   }
   const parsed = entry.kind === 'act' ? actEntrySchema.safeParse(entry) : judgmentEntrySchema.safeParse(entry);
   if (!parsed.success) {

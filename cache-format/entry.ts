@@ -4,10 +4,17 @@
  */
 import { z } from 'zod';
 
-/** The schema version this build writes. */
-export const ENTRY_SCHEMA_VERSION = 1;
+/**
+ * The newest schema version this build writes. Version 2 is version 1 without a location: the
+ * entry of an engine that has none (a terminal) carries no routes and no origins. An entry with
+ * a location is still written as version 1, whose format is unchanged, so a web cache recorded
+ * before version 2 reads, replays and re-records byte for byte ({@link entryVersionFor}).
+ */
+export const ENTRY_SCHEMA_VERSION = 2;
 /** Versions this build can read (older ones are migrated in `migrate.ts`). */
-export const SUPPORTED_ENTRY_VERSIONS = [1] as const;
+export const SUPPORTED_ENTRY_VERSIONS = [1, 2] as const;
+/** The oldest version this build still writes; `e2e cache prune` removes entries older than it. */
+export const OLDEST_WRITTEN_ENTRY_VERSION = 1;
 
 /** Largest entry file read or written (1 MiB); a bigger file is refused by size before it is read. */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
@@ -223,17 +230,25 @@ const placeShape = {
   supersedes: keyText.optional(),
 };
 
-/** An `act` entry. */
-export const actEntrySchema = z.strictObject({
-  version: z.literal(1),
-  kind: z.literal('act'),
-  key: shortText,
-  keyParts: keyPartsSchema,
-  actions: z.array(recordedActionSchema).min(1).max(MAX_ACTIONS),
+/** The same fields, each optional. */
+function partial<Shape extends Record<string, z.ZodType>>(shape: Shape): { [Key in keyof Shape]: z.ZodOptional<Shape[Key]> } {
+  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, field.optional()])) as { [Key in keyof Shape]: z.ZodOptional<Shape[Key]> };
+}
+
+/** Where an `act` step started and ended and which origins it visited: an entry's location (version 1). */
+const actLocationShape = {
   startRoute: routeSchema,
   endRoute: routeSchema,
   /** Origins the recording visited (replay refuses an action on any other). */
   origins: z.array(longText).max(20),
+};
+
+/** The fields of an `act` entry besides its version and location. */
+const actShape = {
+  kind: z.literal('act'),
+  key: shortText,
+  keyParts: keyPartsSchema,
+  actions: z.array(recordedActionSchema).min(1).max(MAX_ACTIONS),
   appeared: z.array(endControlSchema).max(MAX_STATE_CONTROLS),
   gone: z.array(endControlSchema).max(MAX_STATE_CONTROLS),
   /** The controls the step acted on, as it left them (additions to version 1, like the fields below). */
@@ -243,8 +258,29 @@ export const actEntrySchema = z.strictObject({
   summary: shortText,
   provenance: provenanceSchema,
   ...placeShape,
-});
-/** An `act` entry (see {@link actEntrySchema}). */
+};
+
+/** An `act` entry of version 1: with its location (routes and origins). Frozen: its bytes are what older builds wrote. */
+export const actEntryV1Schema = z.strictObject({ version: z.literal(1), ...actShape, ...actLocationShape });
+/** An `act` entry of version 2: an engine without a location, so no routes and no origins. */
+export const actEntryV2Schema = z.strictObject({ version: z.literal(2), ...actShape });
+
+/** True when an entry's version fits its location: version 1 has one (a route), version 2 has none. */
+function locationFitsVersion(entry: { version: number; startRoute?: unknown; endRoute?: unknown; origins?: unknown; route?: unknown }): boolean {
+  const parts = [entry.startRoute, entry.endRoute, entry.origins, entry.route].filter((part) => part !== undefined).length;
+  return entry.version === 1 ? parts > 0 : parts === 0;
+}
+const VERSION_LOCATION = { message: 'version 1 entries have a location (routes), version 2 entries have none', path: ['version'] };
+
+/**
+ * An `act` entry as this build holds it: version 1 with its location (both routes and the
+ * origins), or version 2 without; what a reader returns for either ({@link actEntryV1Schema},
+ * {@link actEntryV2Schema}) and what the writer checks.
+ */
+export const actEntrySchema = z
+  .strictObject({ version: z.union([z.literal(1), z.literal(2)]), ...actShape, ...partial(actLocationShape) })
+  .refine((entry) => locationFitsVersion(entry) && (entry.version === 2 || (entry.startRoute !== undefined && entry.endRoute !== undefined && entry.origins !== undefined)), VERSION_LOCATION);
+/** An `act` entry (see {@link actEntrySchema}); routes and origins are there exactly on version 1. */
 export type ActEntry = z.infer<typeof actEntrySchema>;
 
 /**
@@ -273,20 +309,28 @@ export const evidenceCheckSchema = z.strictObject({
 /** A check that proved a judgment (see {@link evidenceCheckSchema}). */
 export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>;
 
-/** A judgment entry (assert / waitFor / extract). */
-export const judgmentEntrySchema = z.strictObject({
-  version: z.literal(1),
+/** The fields of a judgment entry besides its version and location. */
+const judgmentShape = {
   kind: z.enum(['assert', 'waitFor', 'extract']),
   key: shortText,
   keyParts: keyPartsSchema,
-  route: routeSchema,
   evidence: z.array(evidenceCheckSchema).min(1).max(MAX_EVIDENCE_CHECKS),
   /** For `extract`: the value as JSON text, rebuilt from the re-read nodes and re-validated on replay. */
   extracted: longText.optional(),
   summary: shortText,
   provenance: provenanceSchema,
   ...placeShape,
-});
+};
+
+/** A judgment entry of version 1: judged at a route. Frozen. */
+export const judgmentEntryV1Schema = z.strictObject({ version: z.literal(1), ...judgmentShape, route: routeSchema });
+/** A judgment entry of version 2: an engine without a location, so no route. */
+export const judgmentEntryV2Schema = z.strictObject({ version: z.literal(2), ...judgmentShape });
+
+/** A judgment entry (assert / waitFor / extract), version 1 with its route or version 2 without. */
+export const judgmentEntrySchema = z
+  .strictObject({ version: z.union([z.literal(1), z.literal(2)]), ...judgmentShape, route: routeSchema.optional() })
+  .refine(locationFitsVersion, VERSION_LOCATION);
 /** A judgment entry (see {@link judgmentEntrySchema}). */
 export type JudgmentEntry = z.infer<typeof judgmentEntrySchema>;
 
@@ -294,3 +338,8 @@ export type JudgmentEntry = z.infer<typeof judgmentEntrySchema>;
 export const entrySchema = z.union([actEntrySchema, judgmentEntrySchema]);
 /** Any entry (see {@link entrySchema}). */
 export type Entry = z.infer<typeof entrySchema>;
+
+/** The version an entry is written as: 1 when it has a location (a route), 2 when its engine has none. */
+export function entryVersionFor(entry: { startRoute?: unknown; route?: unknown }): 1 | 2 {
+  return entry.startRoute !== undefined || entry.route !== undefined ? 1 : 2;
+}

@@ -4,13 +4,17 @@
  * current {@link Entry}. A newer version is refused with advice to upgrade e2e; a version
  * older than the oldest reader is refused with advice to record again.
  *
+ * Versions 1 and 2 are both current: an entry with a location (routes) is written as version 1,
+ * one without (an engine without a location) as version 2 (`entryVersionFor`), so a web cache
+ * recorded before version 2 keeps its bytes.
+ *
  * To add version N+1: bump `ENTRY_SCHEMA_VERSION` in `entry.ts`, keep the version-N schema
  * as a frozen copy here, add a reader for N that parses with it and converts, add a golden
  * sample `golden/entries/vN+1-*.msgpack`, and keep the old samples (they must still read).
  * A conversion must keep `key` and `keyParts` hashing alike, or the entry never hits.
  */
 import type { z } from 'zod';
-import { actEntrySchema, ENTRY_SCHEMA_VERSION, judgmentEntrySchema, SUPPORTED_ENTRY_VERSIONS, type Entry } from './entry.js';
+import { actEntryV1Schema, actEntryV2Schema, ENTRY_SCHEMA_VERSION, judgmentEntryV1Schema, judgmentEntryV2Schema, SUPPORTED_ENTRY_VERSIONS, type Entry } from './entry.js';
 import { declaredFieldNames, describePath, describeSchemaError } from './schema-problem.js';
 
 /** The outcome of lifting a decoded value to the current entry shape. */
@@ -20,13 +24,18 @@ export type UpgradeResult =
 
 type VersionReader = (value: Record<string, unknown>) => z.ZodSafeParseResult<Entry>;
 
-/** Version 1 is the current shape: validate by kind (clearer problems than a union). */
-const readVersion1: VersionReader = (value) =>
-  value.kind === 'act' ? actEntrySchema.safeParse(value) : judgmentEntrySchema.safeParse(value);
+/** Version 1 (with a location) is a current shape as it is: validate by kind (clearer problems than a union). */
+const readVersion1: VersionReader = (value) => (value.kind === 'act' ? actEntryV1Schema.safeParse(value) : judgmentEntryV1Schema.safeParse(value));
 
-const READERS: ReadonlyMap<number, VersionReader> = new Map([[1, readVersion1]]);
+/** Version 2 (no location: an engine without one) is a current shape as it is. */
+const readVersion2: VersionReader = (value) => (value.kind === 'act' ? actEntryV2Schema.safeParse(value) : judgmentEntryV2Schema.safeParse(value));
 
-const FIELD_NAMES = declaredFieldNames(actEntrySchema, judgmentEntrySchema);
+const READERS: ReadonlyMap<number, VersionReader> = new Map([
+  [1, readVersion1],
+  [2, readVersion2],
+]);
+
+const FIELD_NAMES = declaredFieldNames(actEntryV1Schema, judgmentEntryV1Schema);
 
 /**
  * Validates a decoded value and lifts it to the current entry shape. `label` names the

@@ -5,6 +5,7 @@
  * runner, never to the engine. This file must not import Playwright.
  */
 import { E2EError, type ErrorCode } from '../errors/index.js';
+import type { AttemptHost, EngineHost, HostServices } from './host.js';
 import { POLICED_VERBS, VERB_TABLE, type EngineVerbOfTable, type VerbRow } from './verbs.js';
 
 /** Version of this contract; part of every cache key (an engine's patch version is not). */
@@ -220,14 +221,25 @@ const ENGINE_TO_RUNTIME: Record<EngineErrorCode, ErrorCode> = {
   ENGINE_FAILURE: 'ENGINE_FAILURE',
 };
 
+/**
+ * What an engine knows about a failure beyond its code, typed so nobody parses its message.
+ * `obstructed`: another element would have received the pointer, so no input was sent; `by`
+ * describes it as far as the engine can (its role and accessible name, and a short description
+ * such as an HTML snippet, for when nothing on the screen names it).
+ */
+export type EngineErrorDetail = { kind: 'obstructed'; by: { role?: string; name?: string; description: string } };
+
 /** A typed engine failure. `engineCode` is precise; `code` is the runtime code it maps to. */
 export class EngineError extends E2EError {
   override readonly name: string = 'EngineError';
   readonly engineCode: EngineErrorCode;
+  /** The typed detail, when the engine knows more than the code. */
+  readonly detail: EngineErrorDetail | undefined;
 
-  constructor(engineCode: EngineErrorCode, message: string, options?: { cause?: unknown }) {
-    super(ENGINE_TO_RUNTIME[engineCode], message, options);
+  constructor(engineCode: EngineErrorCode, message: string, options?: { cause?: unknown; detail?: EngineErrorDetail }) {
+    super(ENGINE_TO_RUNTIME[engineCode], message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.engineCode = engineCode;
+    this.detail = options?.detail;
   }
 }
 
@@ -243,12 +255,15 @@ export function isEngineError(value: unknown): value is EngineError {
 
 /** Session control of a running engine. */
 export interface EngineSession {
-  /** Open a URL (absolute). */
-  open(url: string): Promise<void>;
+  /**
+   * Open the app: engines with the `url` location open `url` (absolute); engines without a
+   * location start the app (`url` is undefined), and start it again when it is running.
+   */
+  open(url?: string): Promise<void>;
   back(): Promise<void>;
-  /** Drop all state and start over (fresh context on the web). */
+  /** Drop all state and start over (fresh context on the web, the program started again in a terminal). */
   restart(): Promise<void>;
-  /** Current URL. */
+  /** Current URL (engines with the `url` location); anything, e.g. `''`, elsewhere. */
   url(): string;
 }
 
@@ -285,18 +300,31 @@ export interface EngineInstance {
   waitForChange?(since: ChangeMark, options: ChangeWaitOptions): Promise<ChangeWaitResult>;
   /** Close the attempt's resources. */
   close(): Promise<void>;
+  /** What the test host needs from this attempt (`contract/host.ts`): the `screen` fixture, the audit's mutations, what an assertion looked at, recordings. */
+  readonly host?: AttemptHost;
 }
 
 /** Lifecycle context handed to an engine when an attempt starts. */
 export interface EngineStartOptions {
-  /** The app's base URL. */
-  baseUrl: string;
-  /** Called for every top-level navigation request; return false to block it. */
+  /** Engines with the `url` location: the app's base URL (`app.url`). */
+  baseUrl?: string;
+  /** The target's `app`, as the engine's delegate checked it (`EngineHost.app`); for `url` engines `{ url, identity? }`. */
+  app?: unknown;
+  /** Engines with the `url` location: called for every top-level navigation request; return false to block it. */
   allowNavigation?: (url: string) => boolean;
   signal?: AbortSignal;
-  /** Opaque host handle (e.g. Playwright's `page` fixture) when the engine runs inside a test runner. */
-  host?: unknown;
+  /** What the test host provides (a browser for a web-based engine, a recording request); absent outside a test host. */
+  host?: HostServices;
 }
+
+/**
+ * Where an engine's screens are, when it can say. `url`: every observation has a URL, so
+ * routes (origin + path + query) are recorded and checked at replay, the origin policy applies
+ * (`onNavigationRequest`, `navigate` only to allowed origins) and `app.open(path)` resolves
+ * against `app.url`. Engines without a location record no routes, have no origin policy and no
+ * `navigate`, and `app.open()` starts the app.
+ */
+export type EngineLocation = 'url';
 
 /** An engine definition: what `web()` returns. */
 export interface Engine {
@@ -306,8 +334,12 @@ export interface Engine {
   readonly version: string;
   /** Version of the engine contract this engine implements. */
   readonly contractVersion: number;
-  /** Platform family, e.g. `web`. */
+  /** Platform family, e.g. `web`, `terminal`. */
   readonly platform: string;
+  /** Where screens are (see {@link EngineLocation}); absent: the engine has no location. */
+  readonly location?: EngineLocation;
+  /** What the test host needs from this platform (`contract/host.ts`): the browser to start, how a target's `app` is checked. */
+  readonly host?: EngineHost;
   /** The verbs this engine supports. */
   readonly verbs: readonly Verb[];
   /** True when `tap`, `doubleTap` and `secondaryTap` take `{ modifiers }`. Default false. */
@@ -317,3 +349,6 @@ export interface Engine {
   /** Free process-wide resources (browsers). */
   dispose?(): Promise<void>;
 }
+
+export type { AppCheck, AttemptHost, BrowserRequest, CheckedApp, EngineHost, HostEnvironment, HostServices, RecordedFile, RecordingRequest } from './host.js';
+export type { MutationSurface } from './mutation.js';

@@ -4,7 +4,7 @@
  * types compile without the `ai` package: the model is typed structurally.
  */
 import type { ErrorCode } from '../errors/index.js';
-import type { KeyModifier, NodeRef, Point, ScreenNode, ScrollDirection, Verb } from './engine.js';
+import type { EngineLocation, KeyModifier, NodeRef, Point, ScreenNode, ScrollDirection, Verb } from './engine.js';
 
 /** Step kinds. Only `act` steps are recorded as action traces. */
 export type StepKind = 'act' | 'assert' | 'waitFor' | 'extract';
@@ -201,6 +201,8 @@ export interface TargetInfo {
   name: string;
   platform: string;
   verbs: readonly Verb[];
+  /** Where the engine's screens are: `url` on the web (routes, origins, `navigate`); absent for an engine without a location (a terminal). */
+  location?: EngineLocation | undefined;
   /** True when `tap`, `doubleTap` and `secondaryTap` take `{ modifiers }`. */
   tapModifiers: boolean;
 }

@@ -21,6 +21,8 @@ export interface JudgmentEvidenceInput {
   /** The judged screen. */
   tree: ScreenNode | TreeIndex;
   url: string;
+  /** False for an engine without a location (a terminal): no route is recorded. Default true. */
+  located?: boolean;
   /** The ids the judge cited. */
   nodeIds: readonly string[];
   /** Values typed into the app earlier in this attempt (redacted, as events carry them). */
@@ -31,7 +33,7 @@ export interface JudgmentEvidenceInput {
 
 /** The evidence, or why the judgment cannot be cached. */
 export type JudgmentEvidence =
-  | { kind: 'evidence'; route: Route; checks: EvidenceCheck[]; skipped: string[] }
+  | { kind: 'evidence'; route: Route | undefined; checks: EvidenceCheck[]; skipped: string[] }
   | { kind: 'not-cacheable'; reason: string };
 
 /** Repeating units whose state sits on a control inside them. */
@@ -108,8 +110,8 @@ function keyOf(check: EvidenceCheck): string {
 
 /** Build the evidence of a passing judgment. Never throws on page content. */
 export function buildJudgmentEvidence(input: JudgmentEvidenceInput): JudgmentEvidence {
-  const route = routeOf(input.url);
-  if (route === undefined) return { kind: 'not-cacheable', reason: 'the judged screen has no route (not an http page)' };
+  const route = input.located === false ? undefined : routeOf(input.url);
+  if (route === undefined && input.located !== false) return { kind: 'not-cacheable', reason: 'the judged screen has no route (not an http page)' };
   const index = 'byId' in input.tree ? input.tree : indexTree(input.tree);
   const typed = [...new Set(input.typedValues)].map((value) => value.trim()).filter((value) => value.length >= MIN_TYPED_CHARS);
   const uniqueValues = input.uniqueValues ?? {};

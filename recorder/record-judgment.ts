@@ -3,7 +3,7 @@
  * cited (`judgment-evidence.ts`), the summary and, for `extract`, the value, with this run's
  * `unique()` values as placeholders; {@link buildJudgmentEntry} turns that into a validated entry.
  */
-import { MAX_VALUE_CHARS, judgmentEntrySchema, type EvidenceCheck, type JudgmentEntry, type KeyParts, type Route } from '../cache-format/entry.js';
+import { MAX_VALUE_CHARS, entryVersionFor, judgmentEntrySchema, type EvidenceCheck, type JudgmentEntry, type KeyParts, type Route } from '../cache-format/entry.js';
 import type { JudgedEvidence } from '../contract/step-seams.js';
 import { maskUniqueValues } from '../semantics/unique-placeholders.js';
 import { buildJudgmentEvidence, type JudgmentKind } from './judgment-evidence.js';
@@ -22,11 +22,14 @@ export interface JudgmentRecordingInput {
   /** Values typed into the app earlier in the attempt: never evidence. */
   typedValues: Iterable<string>;
   uniqueValues: Readonly<Record<string, string>>;
+  /** False for an engine without a location: no route is recorded. Default true. */
+  located?: boolean;
 }
 
 /** A judgment's recording, ready to become an entry. */
 export interface JudgmentRecording {
-  route: Route;
+  /** Where the judgment was made; absent for an engine without a location. */
+  route?: Route;
   checks: EvidenceCheck[];
   /** For `extract`: the value as JSON text. */
   extracted?: string;
@@ -47,12 +50,13 @@ export function recordJudgment(input: JudgmentRecordingInput): JudgmentRecording
     question: input.question,
     tree: evidence.screen.tree,
     url: evidence.screen.url,
+    ...(input.located === undefined ? {} : { located: input.located }),
     nodeIds: evidence.nodeIds,
     typedValues: input.typedValues,
     uniqueValues,
   });
   if (built.kind === 'not-cacheable') return built;
-  const recording: JudgmentRecording = { route: built.route, checks: built.checks, summary: clip(maskUniqueValues(input.verdict.summary, uniqueValues), MAX_SUMMARY_CHARS) };
+  const recording: JudgmentRecording = { ...(built.route === undefined ? {} : { route: built.route }), checks: built.checks, summary: clip(maskUniqueValues(input.verdict.summary, uniqueValues), MAX_SUMMARY_CHARS) };
   if (input.kind === 'extract') {
     const text = input.verdict.value === undefined ? undefined : JSON.stringify(input.verdict.value);
     if (text === undefined || text.length > MAX_VALUE_CHARS) {
@@ -76,11 +80,11 @@ export interface JudgmentEntryMetadata {
 /** Build and validate a judgment entry from a recording. Never throws on bad input. */
 export function buildJudgmentEntry(recording: JudgmentRecording, metadata: JudgmentEntryMetadata): EntryResult<JudgmentEntry> {
   const candidate = {
-    version: 1,
+    version: entryVersionFor(recording),
     kind: metadata.kind,
     key: metadata.key,
     keyParts: metadata.keyParts,
-    route: recording.route,
+    ...(recording.route === undefined ? {} : { route: recording.route }),
     evidence: recording.checks,
     ...(recording.extracted === undefined ? {} : { extracted: recording.extracted }),
     summary: recording.summary,

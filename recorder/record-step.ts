@@ -8,6 +8,7 @@ import {
   MAX_ACTIONS,
   MAX_STATE_CONTROLS,
   actEntrySchema,
+  entryVersionFor,
   type ActEntry,
   type ActedCheck,
   type EndControl,
@@ -48,14 +49,20 @@ export interface StepRecorderOptions {
   uniqueValues?: Readonly<Record<string, string>>;
   /** The name of the configured secret whose value equals or occurs in `value`, if any. */
   secretNameOf?: (value: string) => string | undefined;
+  /**
+   * False for an engine without a location (a terminal): its screens have no URL, so the
+   * recording keeps no routes and no origins (an entry of version 2). Default true.
+   */
+  located?: boolean;
 }
 
 /** A finished recording, ready to become an entry. */
 export interface StepRecording {
   actions: RecordedAction[];
-  startRoute: Route;
-  endRoute: Route;
-  origins: string[];
+  /** Where the step started and ended and the origins it visited; absent for an engine without a location. */
+  startRoute?: Route;
+  endRoute?: Route;
+  origins?: string[];
   appeared: EndControl[];
   gone: EndControl[];
   /** The controls the step acted on, as it left them. */
@@ -169,11 +176,12 @@ export class StepRecorder {
     if (this.#actions.every((action) => action.verb === 'gap')) {
       return { kind: 'not-cacheable', reason: `every action is a gap (${describeAction(this.#actions[0]!)})` };
     }
-    const startRoute = routeOf(start.url);
-    const endRoute = routeOf(last.url);
-    if (startRoute === undefined) return { kind: 'not-cacheable', reason: 'the step started on a page without an origin' };
-    if (endRoute === undefined) return { kind: 'not-cacheable', reason: 'the step ended on a page without an origin' };
-    if (this.#origins.size > MAX_ORIGINS) {
+    const located = this.#options.located !== false;
+    const startRoute = located ? routeOf(start.url) : undefined;
+    const endRoute = located ? routeOf(last.url) : undefined;
+    if (located && startRoute === undefined) return { kind: 'not-cacheable', reason: 'the step started on a page without an origin' };
+    if (located && endRoute === undefined) return { kind: 'not-cacheable', reason: 'the step ended on a page without an origin' };
+    if (located && this.#origins.size > MAX_ORIGINS) {
       return { kind: 'not-cacheable', reason: `the step visited ${this.#origins.size} origins (at most ${MAX_ORIGINS} are recorded)` };
     }
     const uniqueValues = this.#options.uniqueValues ?? {};
@@ -181,9 +189,9 @@ export class StepRecorder {
     const endIndex = this.#index(last.tree);
     // Every change first: the ones the verification looked at are kept past the cap (keepLookedAt).
     const changes = diffStateControls(this.#index(start.tree), endIndex, Number.POSITIVE_INFINITY);
-    const routeChanged = !sameRouteShape(startRoute, endRoute);
+    const routeChanged = startRoute !== undefined && endRoute !== undefined && !sameRouteShape(startRoute, endRoute);
     if (changes.appeared.length === 0 && changes.gone.length === 0 && !routeChanged) {
-      return { kind: 'not-cacheable', reason: `the step changed nothing a replay could check (still on ${formatRoute(endRoute)})` };
+      return { kind: 'not-cacheable', reason: `the step changed nothing a replay could check${endRoute === undefined ? '' : ` (still on ${formatRoute(endRoute)})`}` };
     }
     const lookedAt = new Set<string>();
     const verifiedByKey = new Map<string, StateControl>();
@@ -217,7 +225,14 @@ export class StepRecorder {
     });
     return {
       kind: 'recorded',
-      recording: { actions, startRoute, endRoute, origins: [...this.#origins].sort(), appeared, gone, acted, verified: verified.map(mask) },
+      recording: {
+        actions,
+        ...(startRoute === undefined || endRoute === undefined ? {} : { startRoute, endRoute, origins: [...this.#origins].sort() }),
+        appeared,
+        gone,
+        acted,
+        verified: verified.map(mask),
+      },
     };
   }
 
@@ -263,14 +278,15 @@ export type ActEntryResult = EntryResult<ActEntry>;
 /** Build and validate an `act` entry from a recording. Never throws on bad input. */
 export function buildActEntry(recording: StepRecording, metadata: ActEntryMetadata): ActEntryResult {
   const candidate = {
-    version: 1,
+    // Version 1 with a location (its format unchanged), version 2 without (an engine that has none).
+    version: entryVersionFor(recording),
     kind: 'act',
     key: metadata.key,
     keyParts: metadata.keyParts,
     actions: recording.actions,
-    startRoute: recording.startRoute,
-    endRoute: recording.endRoute,
-    origins: recording.origins,
+    ...(recording.startRoute === undefined ? {} : { startRoute: recording.startRoute }),
+    ...(recording.endRoute === undefined ? {} : { endRoute: recording.endRoute }),
+    ...(recording.origins === undefined ? {} : { origins: recording.origins }),
     appeared: recording.appeared,
     gone: recording.gone,
     ...(recording.acted === undefined || recording.acted.length === 0 ? {} : { acted: recording.acted }),

@@ -249,7 +249,8 @@ export function checkEndState(input: EndCheckInput): EndCheckResult {
   }
 
   let changedDuringReplay = evaluated.some((check) => check.holds && check.changed);
-  if (!changedDuringReplay && !sameRouteShape(entry.startRoute, entry.endRoute)) {
+  // An entry without a location (version 2) has no routes; its outcomes alone show the change.
+  if (!changedDuringReplay && entry.startRoute !== undefined && entry.endRoute !== undefined && !sameRouteShape(entry.startRoute, entry.endRoute)) {
     const startRoute = routeOf(input.replayStart.url);
     changedDuringReplay = startRoute === undefined || !sameRouteShape(startRoute, entry.endRoute);
   }

@@ -3,7 +3,7 @@ import type { ActEntry } from '../cache-format/entry.js';
 import type { Rect, ScreenNode } from '../contract/engine.js';
 import { indexTree } from '../semantics/tree-index.js';
 import { node, screen } from '../tests/support/hand-built-tree.js';
-import { coveringOverlay, interceptingSnippet, knownContainers, nameObstruction } from './obstruction.js';
+import { coveringOverlay, knownContainers, nameObstruction } from './obstruction.js';
 
 function at(tree: ScreenNode, rect: Rect): ScreenNode {
   tree.rect = rect;
@@ -57,29 +57,26 @@ describe('knownContainers', () => {
 });
 
 describe('naming what the engine says is in the way', () => {
-  const failure = 'tap #n12: something is in the way: <div id="veil" class="backdrop"></div> intercepts pointer events. Dismiss or close it first.';
-
-  it('reads the intercepting element out of the engine failure', () => {
-    expect(interceptingSnippet(failure)).toBe('<div id="veil" class="backdrop"></div>');
-    expect(interceptingSnippet('tap #n12: not actionable in time (Timeout 100ms exceeded).')).toBeUndefined();
-  });
+  /** What a web engine's typed detail says for a snippet without a role (engines/web/action-errors.ts reads Playwright's words). */
+  const by = (description: string) => ({ description });
 
   it('names the landmark covering the control, even one placed before it', () => {
     const banner = at(node('region', 'Spring sale', [at(node('text', '', { text: 'Half price' }), { x: 0, y: 80, width: 1280, height: 80 })]), { x: 0, y: 0, width: 1280, height: 200 });
-    expect(nameObstruction(indexTree(screen(add(), banner)), 'add', '<p>Half price</p>', nothingKnown)).toBe('region "Spring sale"');
-    expect(nameObstruction(indexTree(screen(banner, add())), 'add', '<section>…</section>', nothingKnown)).toBe('region "Spring sale"');
+    expect(nameObstruction(indexTree(screen(add(), banner)), 'add', by('<p>Half price</p>'), nothingKnown)).toBe('region "Spring sale"');
+    expect(nameObstruction(indexTree(screen(banner, add())), 'add', by('<section>…</section>'), nothingKnown)).toBe('region "Spring sale"');
   });
 
   it('names a dialog the recording never had wherever its box is, since a modal one takes the pointer everywhere', () => {
     const index = indexTree(screen(add(), whatsNew({ x: 600, y: 400, width: 300, height: 200 })));
-    expect(nameObstruction(index, 'add', '<dialog open="">…</dialog>', nothingKnown)).toBe('dialog "What\'s new"');
-    expect(nameObstruction(index, 'add', '<dialog open="">…</dialog>', new Set([`dialog\u0000what's new`]))).toBe('<dialog open="">…</dialog>');
+    expect(nameObstruction(index, 'add', { role: 'dialog', description: '<dialog open="">…</dialog>' }, nothingKnown)).toBe('dialog "What\'s new"');
+    expect(nameObstruction(index, 'add', { role: 'dialog', description: '<dialog open="">…</dialog>' }, new Set([`dialog\u0000what's new`]))).toBe('<dialog open="">…</dialog>');
   });
 
-  it('falls back to the role and label of the snippet, then to the snippet', () => {
+  it("falls back to the role and name the engine gave, then to the engine's description", () => {
     const index = indexTree(screen(add()));
-    expect(nameObstruction(index, 'add', '<div role="dialog" aria-label="Cookie consent" class="cc">…</div>', nothingKnown)).toBe('dialog "Cookie consent"');
-    expect(nameObstruction(index, 'add', '<dialog open="" aria-label="Tips">…</dialog>', nothingKnown)).toBe('dialog "Tips"');
-    expect(nameObstruction(index, 'add', '<div id="veil" class="backdrop"></div>', nothingKnown)).toBe('<div id="veil" class="backdrop"></div>');
+    expect(nameObstruction(index, 'add', { role: 'dialog', name: 'Cookie consent', description: '<div role="dialog" aria-label="Cookie consent" class="cc">…</div>' }, nothingKnown)).toBe('dialog "Cookie consent"');
+    expect(nameObstruction(index, 'add', { role: 'dialog', name: 'Tips', description: '<dialog open="" aria-label="Tips">…</dialog>' }, nothingKnown)).toBe('dialog "Tips"');
+    expect(nameObstruction(index, 'add', by('<div id="veil" class="backdrop"></div>'), nothingKnown)).toBe('<div id="veil" class="backdrop"></div>');
+    expect(nameObstruction(index, 'add', by(`<div>${'x'.repeat(200)}</div>`), nothingKnown)).toBe(`<div>${'x'.repeat(115)}…`);
   });
 });

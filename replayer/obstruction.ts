@@ -4,13 +4,13 @@
  */
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
 import { nounPhrase } from '../semantics/action-sentence.js';
-import type { Rect, ScreenNode } from '../contract/engine.js';
+import type { EngineErrorDetail, Rect, ScreenNode } from '../contract/engine.js';
 import { DISMISSABLE_ROLES } from '../semantics/dismissal.js';
 import { CONTAINER_ROLES, containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 
 /** Roles of UI that covers the page; one the entry never mentions blocks a replayed action under it. */
 const OVERLAY_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog']);
-/** Longest engine snippet quoted when nothing on the screen names the element. */
+/** Longest engine description quoted when nothing on the screen names the element. */
 const MAX_SNIPPET_CHARS = 120;
 
 /** The container keys an entry mentions: where its targets sat, what it dismissed, what its end checks name. */
@@ -73,16 +73,8 @@ export function coveringOverlay(index: TreeIndex, targetId: string, known: Reado
   return undefined;
 }
 
-/** The element the engine says intercepts the pointer (its HTML snippet), if the failure says so. */
-export function interceptingSnippet(failure: string): string | undefined {
-  const match = /(<[^\n]*?) intercepts pointer events/i.exec(failure);
-  return match?.[1];
-}
-
-function attributeOf(snippet: string, name: string): string | undefined {
-  const match = new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(snippet);
-  return match?.[1];
-}
+/** What the engine says took the pointer (`EngineErrorDetail` of kind `obstructed`). */
+export type Obstructor = Extract<EngineErrorDetail, { kind: 'obstructed' }>['by'];
 
 /** The nearest overlay, landmark or named container at or above a node, else the node itself when it is named. */
 function nameAbove(indexed: IndexedNode): string | undefined {
@@ -93,14 +85,14 @@ function nameAbove(indexed: IndexedNode): string | undefined {
 }
 
 /**
- * After the engine said `snippet` intercepts the pointer aimed at node `targetId`: what is in
+ * After the engine said something (`by`) took the pointer aimed at node `targetId`: what is in
  * the way, as a phrase. The topmost thing covering the control on the screen (the last in
  * document order that is neither the control nor around it), named by the overlay or
  * landmark holding it, else a named overlay or landmark before it covering it; else a dialog
  * the entry never mentions anywhere on the screen (a modal one takes the pointer everywhere);
- * else the role and label of the engine's snippet; else the snippet.
+ * else the role and name the engine gave; else its description.
  */
-export function nameObstruction(index: TreeIndex, targetId: string, snippet: string, known: ReadonlySet<string>): string {
+export function nameObstruction(index: TreeIndex, targetId: string, by: Obstructor, known: ReadonlySet<string>): string {
   const target = index.byId.get(targetId);
   if (target?.node.rect !== undefined) {
     const point = centreOf(target.node.rect);
@@ -126,9 +118,7 @@ export function nameObstruction(index: TreeIndex, targetId: string, snippet: str
     const name = containerNameOf(node);
     if (name === '' || !known.has(containerKey({ role: node.role, name }))) return phraseOf(node);
   }
-  const role = attributeOf(snippet, 'role') ?? (/^<dialog\b/i.test(snippet) ? 'dialog' : undefined);
-  const label = attributeOf(snippet, 'aria-label');
-  if (role !== undefined && label !== undefined && label !== '') return `${role} ${JSON.stringify(label)}`;
-  const clipped = snippet.length > MAX_SNIPPET_CHARS ? `${snippet.slice(0, MAX_SNIPPET_CHARS)}…` : snippet;
-  return clipped;
+  if (by.role !== undefined && by.name !== undefined) return `${by.role} ${JSON.stringify(by.name)}`;
+  const { description } = by;
+  return description.length > MAX_SNIPPET_CHARS ? `${description.slice(0, MAX_SNIPPET_CHARS)}…` : description;
 }

@@ -14,7 +14,8 @@ import { indexTree, type ContainerInfo, type TreeIndex } from '../semantics/tree
 import { fillUniquePlaceholders, mapTextFields } from '../semantics/unique-placeholders.js';
 import { targetNeedles, type NeedleSource } from '../semantics/target-needles.js';
 import { matchTarget } from './match-target.js';
-import { coveringOverlay, interceptingSnippet, knownContainers, nameObstruction } from './obstruction.js';
+import { engineDetailOf } from '../contract/action-failure.js';
+import { coveringOverlay, knownContainers, nameObstruction } from './obstruction.js';
 import { ReplayStop } from './replay-stop.js';
 
 /** A screen as the replay reads it. */
@@ -198,14 +199,14 @@ export class ReplayScreen {
     return overlay === undefined ? undefined : new ReplayStop('action-failed', `${overlay} is in the way`);
   }
 
-  /** After the engine said another element takes the pointer: a stop that names it. */
-  async obstructed(failure: string, target: NodeRef | undefined): Promise<ReplayStop | undefined> {
-    const snippet = interceptingSnippet(failure);
-    if (snippet === undefined || target === undefined) return undefined;
+  /** After the engine said (as a typed detail of `error`) that another element takes the pointer: a stop that names it. */
+  async obstructed(error: unknown, target: NodeRef | undefined): Promise<ReplayStop | undefined> {
+    const detail = engineDetailOf(error);
+    if (detail?.kind !== 'obstructed' || target === undefined) return undefined;
     const before = this.current;
     const current = await this.refresh();
     const index = this.indexOf((this.indexOf(current.tree).byId.has(target.id) ? current : before).tree);
     // The engine gives up before sending any input, so nothing reached the app.
-    return new ReplayStop('action-failed', `${nameObstruction(index, target.id, snippet, this.#knownContainers())} is in the way`);
+    return new ReplayStop('action-failed', `${nameObstruction(index, target.id, detail.by, this.#knownContainers())} is in the way`);
   }
 }

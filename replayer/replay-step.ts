@@ -191,9 +191,10 @@ class StepReplay {
     return undefined;
   }
 
-  /** The page is on an origin the recording visited, and a navigation goes to one. */
+  /** The page is on an origin the recording visited, and a navigation goes to one (an entry without a location has no origins to keep to). */
   #checkOrigin(action: RecordedAction): ReplayStop | undefined {
     const { origins } = this.#entry;
+    if (origins === undefined) return undefined;
     const current = this.#screen.current.url;
     const origin = originOf(current);
     if (origin !== undefined && !origins.includes(origin)) return new ReplayStop('wrong-context', `the page is on ${origin}, which the recording never visited`);
@@ -232,7 +233,7 @@ class StepReplay {
       // These end the step rather than the replay (the `endsReplay` trait); they propagate to the runner.
       if (this.#options.signal?.aborted === true || (isE2EError(error) && hasTrait(error.code, 'endsReplay'))) throw error;
       const failure = failureLine(error);
-      return { kind: 'stopped', stop: (await this.#screen.obstructed(failure, target)) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error)) };
+      return { kind: 'stopped', stop: (await this.#screen.obstructed(error, target)) ?? new ReplayStop('action-failed', failure, mayHaveCommitted(error)) };
     } finally {
       await silenced?.();
     }

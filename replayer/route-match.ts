@@ -8,8 +8,12 @@ import { formatRouteShape, routeOf, routeShape } from '../semantics/route-of.js'
 /** The outcome of a route check. */
 export type RouteMatch = { kind: 'match' } | { kind: 'mismatch'; detail: string };
 
-/** Compare a recorded route with a live URL (or route). */
-export function matchRoute(recorded: Route, actual: string | Route): RouteMatch {
+/**
+ * Compare a recorded route with a live URL (or route). An entry of an engine without a location
+ * has no route (`undefined`): there is nothing to compare, so it matches.
+ */
+export function matchRoute(recorded: Route | undefined, actual: string | Route): RouteMatch {
+  if (recorded === undefined) return { kind: 'match' };
   const actualRoute = typeof actual === 'string' ? routeOf(actual) : actual;
   if (actualRoute === undefined) return { kind: 'mismatch', detail: `expected ${formatRouteShape(routeShape(recorded))}, found ${String(actual)}` };
   const expectedShape = routeShape(recorded);

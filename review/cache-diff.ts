@@ -292,7 +292,7 @@ function sortKey(step: StepDiff): string {
 
 function originsOf(results: Iterable<ReadEntryResult>): Set<string> {
   const origins = new Set<string>();
-  for (const result of results) if (result.kind === 'hit' && result.entry.kind === 'act') for (const origin of result.entry.origins) origins.add(origin);
+  for (const result of results) if (result.kind === 'hit' && result.entry.kind === 'act') for (const origin of result.entry.origins ?? []) origins.add(origin);
   return origins;
 }
 
@@ -398,7 +398,7 @@ export async function diffCacheStates(base: CacheState, head: CacheState, option
   for (const from of onlyBase.filter((entry) => !pairedKeys.has(entry.key))) steps.push({ change: 'removed', base: identityOf(from) });
   for (const to of onlyHead.filter((entry) => !pairedKeys.has(entry.key))) {
     const actions = to.entry.kind === 'act' ? to.entry.actions.map(describeAction) : [];
-    const origins = to.entry.kind === 'act' ? to.entry.origins : [];
+    const origins = to.entry.kind === 'act' ? (to.entry.origins ?? []) : [];
     const outline: RecordingOutline = { actions, endChecks: endCheckLines(to.entry), origins, sensitiveLiterals: sensitiveLiterals(literalsOfEntry(to.entry)) };
     if (to.entry.kind === 'act') outline.endEvidence = describeEndEvidence(to.entry);
     steps.push({ change: 'added', head: identityOf(to), outline });

@@ -8,7 +8,7 @@
  * Always reports what it removes (or, dry-run, would remove) and the bytes freed.
  */
 import { join, relative } from 'node:path';
-import { ENTRY_SCHEMA_VERSION, FileCacheStore, nodeFileSystem, type CacheLocation, type CacheRef, type ReadEntryResult } from '../cache-format/index.js';
+import { OLDEST_WRITTEN_ENTRY_VERSION, FileCacheStore, nodeFileSystem, type CacheLocation, type CacheRef, type ReadEntryResult } from '../cache-format/index.js';
 import { RunLedger } from '../cache-format/run-ledger.js';
 import { E2EError } from '../errors/index.js';
 import { describeStep } from './entry-text.js';
@@ -85,7 +85,7 @@ function judgeRead(result: ReadEntryResult, ref: CacheRef, blobExists: boolean, 
     case 'hit': {
       const { entry } = result;
       const step = `${entry.keyParts.testId}: ${describeStep(entry.keyParts)} [${entry.keyParts.target}]`;
-      if (result.storedVersion < ENTRY_SCHEMA_VERSION) return { keep: false, reason: 'old-schema', detail: `${step} (schema version ${result.storedVersion})` };
+      if (result.storedVersion < OLDEST_WRITTEN_ENTRY_VERSION) return { keep: false, reason: 'old-schema', detail: `${step} (schema version ${result.storedVersion})` };
       if (!reachable(entry.keyParts.testId, [entry.keyParts.target, entry.keyParts.projectId])) return { keep: false, reason: 'unreachable', detail: step };
       return { keep: true };
     }

@@ -131,12 +131,12 @@ export function entryChanges(base: Entry, head: Entry): ContentChanges {
   const headChecks = endCheckLines(head);
   const baseValues = new Set(actionsOf(base).flatMap(typedValuesOf));
   const baseLiterals = new Set(literalsOfEntry(base));
-  const baseOrigins = new Set(base.kind === 'act' ? base.origins : []);
+  const baseOrigins = new Set(base.kind === 'act' ? (base.origins ?? []) : []);
   const baseGaps = new Set(actionsOf(base).filter((action) => action.verb === 'gap').map(describeAction));
   const changes: ContentChanges = {
     endCheckCounts: { base: baseChecks.length, head: headChecks.length },
     newTypedValues: [...new Set(actionsOf(head).flatMap(typedValuesOf))].filter((value) => !baseValues.has(value)),
-    newOrigins: head.kind === 'act' ? head.origins.filter((origin) => !baseOrigins.has(origin)) : [],
+    newOrigins: head.kind === 'act' ? (head.origins ?? []).filter((origin) => !baseOrigins.has(origin)) : [],
     newGaps: [...new Set(actionsOf(head).filter((action) => action.verb === 'gap').map(describeAction))].filter((gap) => !baseGaps.has(gap)),
     sensitiveLiterals: sensitiveLiterals(literalsOfEntry(head).filter((literal) => !baseLiterals.has(literal))),
   };

@@ -157,20 +157,22 @@ export function entryLines(entry: Entry, source: EntrySource): string[] {
   ];
   lines.push('Key parts:', ...alignColumns(keyRows.map(([name, value]) => [`${name}:`, value!]), '  '), '');
   if (entry.kind === 'act') {
-    lines.push(`Starts at ${formatRoute(entry.startRoute)}`, 'Actions:');
+    // An entry without a location (a terminal's) has no routes or origins to show.
+    if (entry.startRoute !== undefined) lines.push(`Starts at ${formatRoute(entry.startRoute)}`);
+    lines.push('Actions:');
     const links = causalLinkLines(entry);
     entry.actions.forEach((action, index) => {
       lines.push(`  ${index + 1}. ${describeAction(action)}${describeDismissal(action)}`);
       for (const link of links[index] ?? []) lines.push(`     ${link}`);
     });
-    lines.push(`Ends at ${formatRoute(entry.endRoute)}`);
-  } else {
+    if (entry.endRoute !== undefined) lines.push(`Ends at ${formatRoute(entry.endRoute)}`);
+  } else if (entry.route !== undefined) {
     lines.push(`Judged at ${formatRoute(entry.route)}`);
   }
   const checks = endCheckLines(entry);
   lines.push(entry.kind === 'act' ? 'End checks:' : 'Evidence:', ...(checks.length === 0 ? ['  (none)'] : checks.map((line) => `  ${line}`)));
   if (entry.kind === 'act') lines.push(`End rests on: ${describeEndEvidence(entry)}`);
-  if (entry.kind === 'act') lines.push(`Origins: ${entry.origins.length === 0 ? '(none)' : entry.origins.join(', ')}`);
+  if (entry.kind === 'act' && entry.origins !== undefined) lines.push(`Origins: ${entry.origins.length === 0 ? '(none)' : entry.origins.join(', ')}`);
   if (entry.kind !== 'act' && entry.extracted !== undefined) lines.push(`Extracted: ${entry.extracted}`);
   lines.push(`Summary: ${entry.summary}`, `Provenance: ${describeProvenance(entry)}`);
   // Test id, target, agent, origins and summary are entry text: spelled out like the sentences.

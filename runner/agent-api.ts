@@ -102,9 +102,12 @@ export interface Agent {
 
 /** The `app` fixture. */
 export interface App {
-  /** The target's `app.url`. */
+  /** The target's `app.url` (engines with the `url` location); `''` for an engine without a location. */
   readonly baseUrl: string;
-  /** Open `path` relative to `app.url` (`'/'` is the app's root). */
+  /**
+   * Open `path` relative to `app.url` (`'/'` is the app's root). On an engine without a location
+   * (a terminal) it starts the app, and starts it again when it runs; it takes no path there.
+   */
   open(path?: string): Promise<void>;
 }
 
@@ -248,24 +251,34 @@ export function appUnreachableFix(baseUrl: string): string {
   return `Start the app, or have each run start it with \`webServer: { command, url }\` in the config, or set \`targets[].app.url\` (now ${baseUrl}) to where it runs.`;
 }
 
-/** Build the `app` fixture. */
-export function createApp(engine: EngineInstance, baseUrl: string, runner: AttemptRunner, raised: RaisedErrors): App {
-  const root = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+/**
+ * Build the `app` fixture: `open(path)` resolves against `baseUrl` for an engine with the `url`
+ * location; with no `baseUrl` (an engine without a location) `open()` starts the app.
+ */
+export function createApp(engine: EngineInstance, baseUrl: string | undefined, runner: AttemptRunner, raised: RaisedErrors): App {
+  const root = baseUrl === undefined ? undefined : baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const openAt = async (url: string | undefined, what: string): Promise<void> => {
+    try {
+      await runner.opening(() => engine.session.open(url));
+    } catch (error) {
+      // The engine knows the URL, not the config: the fix names the settings that make the app reachable.
+      const fix = isE2EError(error) && error.code === 'APP_UNREACHABLE' && baseUrl !== undefined ? ` ${appUnreachableFix(baseUrl)}` : '';
+      const toTest = (text: string): string => runner.outbound.text('test', text);
+      const cause = { cause: cleanedCause(error, toTest) };
+      if (isE2EError(error)) throw raised.note(new E2EError(error.code, toTest(error.message + fix), cause));
+      throw raised.note(new E2EError('ENGINE_FAILURE', toTest(`app.open could not open ${what}: ${messageOf(error)}`), cause));
+    }
+  };
   return {
-    baseUrl,
-    open: async (path = '/') => {
-      if (typeof path !== 'string') throw raised.note(new E2EError('INVALID_ARGUMENT', 'app.open(path) takes a path relative to app.url, e.g. app.open("/todos").'));
-      const url = new URL(path.replace(/^\/+/, ''), root).href;
-      try {
-        await runner.opening(() => engine.session.open(url));
-      } catch (error) {
-        // The engine knows the URL, not the config: the fix names the settings that make the app reachable.
-        const fix = isE2EError(error) && error.code === 'APP_UNREACHABLE' ? ` ${appUnreachableFix(baseUrl)}` : '';
-        const toTest = (text: string): string => runner.outbound.text('test', text);
-        const cause = { cause: cleanedCause(error, toTest) };
-        if (isE2EError(error)) throw raised.note(new E2EError(error.code, toTest(error.message + fix), cause));
-        throw raised.note(new E2EError('ENGINE_FAILURE', toTest(`app.open could not open ${url}: ${messageOf(error)}`), cause));
+    baseUrl: baseUrl ?? '',
+    open: async (path?: string) => {
+      if (root === undefined) {
+        if (path !== undefined) throw raised.note(new E2EError('INVALID_ARGUMENT', "app.open() takes no path on this target: its engine has no location (it starts the app); call app.open()."));
+        return openAt(undefined, 'the app');
       }
+      if (typeof (path ?? '/') !== 'string') throw raised.note(new E2EError('INVALID_ARGUMENT', 'app.open(path) takes a path relative to app.url, e.g. app.open("/todos").'));
+      const url = new URL((path ?? '/').replace(/^\/+/, ''), root).href;
+      return openAt(url, url);
     },
   };
 }

@@ -71,6 +71,7 @@ export function attemptCacheOptions(scope: AttemptCacheScope): AttemptCacheOptio
     testId: cacheTestId(configDir, scope.file, scope.titlePath),
     appIdentity: settings.target.app.identity,
     engine: { name: settings.target.engine.name, contractVersion: settings.target.engine.contractVersion },
+    located: settings.target.engine.location === 'url',
     toolVersion: e2eVersion(),
     secrets: Object.fromEntries(settings.secrets.entries().map(([name, definition]) => [name, definition.value])),
     redact: scope.redact,

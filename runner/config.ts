@@ -18,7 +18,7 @@ import { processVariables, reportConfigFailure, runEnvironmentOf, runRequest, se
 import { requestFromVariables, type RunRequest } from './run-request.js';
 import { auditProjects } from './audit-mutants.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
-import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type WorkerSettings } from './settings.js';
+import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type TargetSettings, type WorkerSettings } from './settings.js';
 
 /** One agent entry of `agents`. */
 export interface AgentConfig {
@@ -44,18 +44,25 @@ export interface AgentConfig {
   executor?: StepExecutor;
 }
 
+/** The app of a target whose engine has the `url` location (`web()`). */
+export interface UrlAppConfig {
+  /** Base URL that `app.open(path)` resolves against (http or https). */
+  url: string;
+  /** Cache identity of the app. Default: the origin of `url`. */
+  identity?: string;
+}
+
 /** One target of `targets`. */
 export interface TargetConfig {
   /** Project name (`--project`). Default: the engine's name (`web`). */
   name?: string;
   /** The engine, e.g. `web()`. */
   engine: Engine;
-  app: {
-    /** Base URL that `app.open(path)` resolves against. */
-    url: string;
-    /** Cache identity of the app. Default: the origin of `url`. */
-    identity?: string;
-  };
+  /**
+   * The app the engine drives: `{ url, identity? }` for an engine with the `url` location
+   * (`web()`); what its engine documents otherwise (`terminal()`: `{ command, args?, … }`).
+   */
+  app: UrlAppConfig | Readonly<Record<string, unknown>>;
 }
 
 /** Cache options. */
@@ -184,7 +191,8 @@ const configSchema = z.strictObject({
       z.strictObject({
         name: z.string().min(1).optional(),
         engine: engineSchema,
-        app: z.strictObject({ url: z.url({ protocol: /^https?$/ }), identity: z.string().min(1).optional() }),
+        // Checked per engine (appOf): `{ url, identity? }` for the `url` location, else the engine's delegate.
+        app: z.record(z.string(), z.unknown()),
       }),
     )
     .min(1, 'needs at least one target, e.g. [{ engine: web(), app: { url: "http://127.0.0.1:4173" } }]'),
@@ -216,6 +224,38 @@ const configSchema = z.strictObject({
     .optional(),
   ...PASSTHROUGH,
 });
+
+/** The app of a target whose engine has the `url` location. */
+const urlAppSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }), identity: z.string().min(1).optional() });
+
+/**
+ * A target's `app` as its engine takes it: `{ url, identity? }` (http or https) for an engine
+ * with the `url` location, else what the engine's host delegate makes of it (`EngineHost.app`),
+ * else the object as it is, with `identity` (when a string) or the engine's name as identity.
+ */
+function appOf(target: { engine: Engine; app: Record<string, unknown> }, index: number): TargetSettings['app'] {
+  const where = `\`targets.${index}.app\``;
+  if (target.engine.location === 'url') {
+    const parsed = urlAppSchema.safeParse(target.app);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      if (issue.code === 'unrecognized_keys') {
+        const key = issue.keys[0] ?? '';
+        throw configError(`unknown key \`${key}\` in ${where}${didYouMean(key, ['url', 'identity'])}.`);
+      }
+      throw configError(`${pathText(['targets', index, 'app', ...issue.path])} ${issue.message}.`);
+    }
+    return { url: parsed.data.url, identity: parsed.data.identity ?? originOf(parsed.data.url)!, config: parsed.data };
+  }
+  const check = target.engine.host?.app;
+  if (check !== undefined) {
+    const checked = check.call(target.engine.host, target.app);
+    if (!checked.ok) throw configError(`${where} ${checked.problem}`);
+    return { identity: checked.app.identity, config: checked.app.config };
+  }
+  const identity = target.app['identity'];
+  return { identity: typeof identity === 'string' && identity !== '' ? identity : target.engine.name, config: target.app };
+}
 
 /** The schema one step into `schema` along `segment`, looking through optional, array, record and union. */
 function childOf(schema: z.ZodType, segment: PropertyKey): z.ZodType | undefined {
@@ -356,18 +396,19 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     ...Object.entries(secretValuesFromEnvironment(variables)).map(([name, value]) => [`E2E_SECRET_${name}`, value] as const),
   ]);
   const secrets = new SecretTable(definitions);
-  const appOrigins = config.targets.map((target) => originOf(target.app.url)!);
+  const apps = config.targets.map((target, index) => appOf(target, index));
+  const appOrigins = apps.flatMap((app) => (app.url === undefined ? [] : [originOf(app.url)!]));
   const origins = [...new Set([...appOrigins, ...(config.origins ?? []).map(normalizeOrigin)])];
 
   // The run's main process found no ffmpeg (run-entry.ts): Playwright would fail every page, so workers go on without video.
   const userUse = environment.videoUnavailable ? { ...options.use, video: 'off' as const } : (options.use ?? {});
   const names = new Set<string>();
-  const projects = config.targets.map((target) => {
+  const projects = config.targets.map((target, index) => {
     const name = target.name ?? target.engine.name;
     if (names.has(name)) throw configError(`two targets are named \`${name}\`; give each target its own \`name\`.`);
     names.add(name);
     const settings: ProjectSettings = {
-      target: { name, engine: target.engine, app: { url: target.app.url, identity: target.app.identity ?? originOf(target.app.url)! } },
+      target: { name, engine: target.engine, app: apps[index]! },
       agents,
       defaultAgent,
       cache,

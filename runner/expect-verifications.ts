@@ -15,7 +15,6 @@
 import type { TestInfo } from '@playwright/test';
 import type { EngineInstance } from '../contract/engine.js';
 import type { LookedAtScreen } from '../contract/step-seams.js';
-import { nodeIdsOf } from '../engines/web/locate-node.js';
 import type { AttemptRunner } from '../step/step-runner.js';
 import { asInternalCall, replaceLocatorExpect } from './playwright-internals.js';
 import { observeSteps } from './step-observer.js';
@@ -23,8 +22,8 @@ import { observeSteps } from './step-observer.js';
 /** What {@link watchExpects} needs: the attempt's own pieces. */
 export interface ExpectWatchOptions {
   testInfo: TestInfo;
-  /** The attempt's Playwright page. */
-  page: { locator(selector: string): unknown };
+  /** The attempt's Playwright page, when its engine's screen is one (locator assertions then tell what they looked at). */
+  page: { locator(selector: string): unknown } | undefined;
   runner: AttemptRunner;
   engine: EngineInstance;
 }
@@ -34,14 +33,17 @@ export interface ExpectWatch {
   stop(): void;
 }
 
-/** The nodes `subject` matches on the current screen (raw: the runner redacts), or undefined when none. */
+/** The nodes `subject` matches on the current screen (raw: the runner redacts), or undefined when none; the engine's host delegate names them. */
 async function lookedAtOf(subject: unknown, options: ExpectWatchOptions): Promise<LookedAtScreen | undefined> {
+  const { engine } = options;
+  const lookedAt = engine.host?.lookedAt;
+  if (lookedAt === undefined) return undefined;
   try {
     // Internal, so the reads stay out of the expect's step in the report and the trace.
     return await asInternalCall(options.page, async () => {
-      const observation = await options.engine.observe();
-      const nodeIds = await nodeIdsOf(subject);
-      return nodeIds.length === 0 ? undefined : { tree: observation.root, url: observation.url, nodeIds };
+      const observation = await engine.observe();
+      const nodeIds = await lookedAt.call(engine.host, subject);
+      return nodeIds === undefined || nodeIds.length === 0 ? undefined : { tree: observation.root, url: observation.url, nodeIds };
     });
   } catch {
     // What the verification looked at only sharpens the recording; without it the entry rests on its own checks.
@@ -57,12 +59,16 @@ export function watchExpects(options: ExpectWatchOptions): ExpectWatch {
   const { runner } = options;
   // What the latest positive locator assertion looked at, until its step completes (the next thing Playwright does).
   let pending: LookedAtScreen | undefined;
-  const restoreExpect = replaceLocatorExpect(options.page.locator(':root'), (original) => async function watched(this: unknown, expression, expectOptions) {
-    const result = await original.call(this, expression, expectOptions);
-    // A negated assertion looked at what is not there: nothing to rest an end check on.
-    if (expectOptions.isNot !== true && result.matches === true && runner.wantsLookedAt()) pending = await lookedAtOf(this, options);
-    return result;
-  });
+  // Locators exist only on a Playwright page; other screens' assertions verify without saying what they looked at.
+  const restoreExpect =
+    options.page === undefined
+      ? () => undefined
+      : replaceLocatorExpect(options.page.locator(':root'), (original) => async function watched(this: unknown, expression, expectOptions) {
+          const result = await original.call(this, expression, expectOptions);
+          // A negated assertion looked at what is not there: nothing to rest an end check on.
+          if (expectOptions.isNot !== true && result.matches === true && runner.wantsLookedAt()) pending = await lookedAtOf(this, options);
+          return result;
+        });
   let observation;
   try {
     observation = observeSteps(options.testInfo, {

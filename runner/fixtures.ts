@@ -6,9 +6,10 @@
  * the test result for the reporter (redacted).
  */
 import { dirname, relative, sep } from 'node:path';
+import { rm } from 'node:fs/promises';
 import {
   test as base,
-  type Browser,
+  type BrowserContext,
   type Page,
   type PlaywrightTestArgs,
   type PlaywrightTestOptions,
@@ -22,23 +23,25 @@ import type { AgentOptions } from '../executor/create-agent.js';
 import { E2EError, cleanedCause, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import type { AttemptCache } from '../step-cache/attempt-cache.js';
 import type { EngineInstance } from '../contract/engine.js';
+import type { HostServices, RecordedFile } from '../contract/host.js';
 import { Outbound } from '../secrets/outbound.js';
 import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
-import { pageMutationSurface } from '../engines/web/page-mutations.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
 import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
-import { consoleLogger, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
+import { consoleLogger, readRunEnvironment, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
-import { enterRun, discoveredLaunchOptions } from './run-entry.js';
+import { enterRun } from './run-entry.js';
 import type { ProjectSettings, WorkerSettings } from './settings.js';
-import { createScreenHandle } from './screen-handle.js';
+import { createScreenHandle, isPlaywrightPage } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { watchExpects } from './expect-verifications.js';
 import { requirePlaywrightInternals } from './playwright-internals.js';
+import { capturesVideo, keepsVideo, videoSettingsOf } from './video-policy.js';
 import { wireAttempt, type WiredAttempt } from './wire-attempt.js';
+import { workerBrowser, type WorkerBrowser } from './worker-browser.js';
 
 /** The attempt behind the fixtures. */
 export interface AttemptHandle {
@@ -57,6 +60,13 @@ export interface AttemptHandle {
   running: Set<RunningStep>;
   /** `e2e record --audit`: which recorded outcomes held at the end of each replayed `act` step. */
   endFacts: EndFactsFile['steps'];
+  /** The video mode this attempt records under (`use.video`), when it records. */
+  videoMode: string | undefined;
+}
+
+/** The attempt's screen as the engine's host delegate gives it (the page on the web), read anew each time (a restart replaces it). */
+function screenOf(engine: EngineInstance): unknown {
+  return engine.host?.screen;
 }
 
 /** The fixtures a test receives. */
@@ -65,7 +75,7 @@ export interface E2EFixtures {
   app: App;
   /** The agent: `act`, `assert`, `waitFor`, `extract`. */
   agent: Agent;
-  /** The attempt's screen: on the web, the Playwright `Page` (every locator works). */
+  /** The attempt's screen, as its engine gives it: on the web, the Playwright `Page` (every locator works). */
   screen: Page;
   /** Internal: the attempt's step runner. */
   e2eAttempt: AttemptHandle;
@@ -137,7 +147,17 @@ function stopAfterMutatedStep(testInfo: TestInfo, cache: () => AttemptCache | un
   };
 }
 
-async function startAttempt(page: Page, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
+/** What the host hands the attempt's engine: the worker's browser when the engine asks for one, a video request when the test records. */
+function hostServicesOf(settings: ProjectSettings, browser: WorkerBrowser, video: unknown, testInfo: TestInfo): { services: HostServices; videoMode: string | undefined } {
+  const services: HostServices = {};
+  if (settings.target.engine.host?.browser !== undefined) services.browser = () => browser.get();
+  const { mode, size } = videoSettingsOf(video);
+  if (!capturesVideo(mode, testInfo.retry)) return { services, videoMode: undefined };
+  services.recording = { dir: testInfo.outputPath('e2e-recordings'), ...(size === undefined ? {} : { size }) };
+  return { services, videoMode: mode };
+}
+
+async function startAttempt(host: { services: HostServices; videoMode: string | undefined }, settings: ProjectSettings, testInfo: TestInfo, options: TestOptions): Promise<AttemptHandle> {
   // The run's E2E_SECRET_* values no config names are redacted too: what leaves the attempt is clean of every value the run knows.
   const alsoRedact = Object.entries(secretValuesFromEnvironment()).map(([name, value]) => [`env:${name}`, value] as const);
   const vault = new SecretVault(Object.fromEntries(settings.secrets.entries()), { alsoRedact });
@@ -150,9 +170,9 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   let engine: EngineInstance;
   try {
     engine = await target.engine.start({
-      baseUrl: target.app.url,
-      host: page,
-      allowNavigation: (url) => runner?.allowNavigation(url) ?? true,
+      ...(target.app.url === undefined ? {} : { baseUrl: target.app.url, allowNavigation: (url: string) => runner?.allowNavigation(url) ?? true }),
+      app: target.app.config,
+      host: host.services,
     });
   } catch (error) {
     const cause = { cause: cleanedCause(error, toTest) };
@@ -171,14 +191,19 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   });
   const mutation = options.mutant?.mutation;
   if (cacheOptions !== undefined && options.mutant !== undefined && mutation !== undefined && mutation.kind !== 'none') {
-    cacheOptions.mutant = { entry: options.mutant.entry, mutation, surface: pageMutationSurface(page) };
+    const surface = engine.host?.mutations;
+    if (surface === undefined && mutation.kind !== 'skip-action') {
+      await engine.close();
+      testInfo.skip(true, `e2e cache audit: the ${target.engine.name} engine offers no mutation surface, so a ${mutation.kind} mutant cannot run on it`);
+    }
+    cacheOptions.mutant = { entry: options.mutant.entry, mutation, surface: surface ?? NO_MUTATIONS };
   }
   const endFacts: EndFactsFile['steps'] = [];
   if (cacheOptions !== undefined && options.mutant?.facts !== undefined) cacheOptions.onEndFacts = (report) => endFacts.push(report);
   const wired = wireAttempt({
     cache: cacheOptions,
     engine,
-    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true },
+    target: { name: target.name, platform: target.engine.platform, verbs: target.engine.verbs, tapModifiers: target.engine.tapModifiers === true, location: target.engine.location },
     secrets: vault,
     outbound,
     origins: settings.origins,
@@ -205,14 +230,33 @@ async function startAttempt(page: Page, settings: ProjectSettings, testInfo: Tes
   const raised = new RaisedErrors();
   const locations = new Map<number, SourceLocation>();
   const running = new Set<RunningStep>();
+  const screen = screenOf(engine);
   const agent = createAgentApi(runner, raised, {
-    host: page,
+    // The engine's own Playwright calls run as internal calls of the page (see playwright-internals.ts).
+    host: isPlaywrightPage(screen) ? screen : undefined,
     details,
     locations,
     running,
     afterStep: mutation === undefined || mutation.kind === 'none' ? undefined : stopAfterMutatedStep(testInfo, () => wired.cache),
   });
-  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, endFacts, app: createApp(engine, target.app.url, runner, raised), agent };
+  return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, endFacts, app: createApp(engine, target.app.url, runner, raised), agent, videoMode: host.videoMode };
+}
+
+/** Stands in where an engine has no mutation surface and the mutant needs none (`skip-action`). */
+const NO_MUTATIONS = {
+  silenceHandlers: () => Promise.reject(new E2EError('UNSUPPORTED_CAPABILITY', 'This engine cannot silence the app\'s handlers.')),
+  hideNodes: () => Promise.reject(new E2EError('UNSUPPORTED_CAPABILITY', 'This engine cannot hide nodes.')),
+};
+
+/** Attach the attempt's recordings when the video mode keeps them (withheld later after a secret fill), else delete them. */
+async function settleRecordings(handle: AttemptHandle, testInfo: TestInfo): Promise<void> {
+  if (handle.videoMode === undefined || handle.engine.host?.recordings === undefined) return;
+  const files: readonly RecordedFile[] = await handle.engine.host.recordings().catch(() => []);
+  const kept = keepsVideo(handle.videoMode, { failed: testInfo.status !== testInfo.expectedStatus, retry: testInfo.retry });
+  for (const file of files) {
+    if (kept) testInfo.attachments.push({ name: file.name, path: file.path, contentType: file.contentType });
+    else await rm(file.path, { force: true });
+  }
 }
 
 /** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
@@ -268,10 +312,11 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo, mutant: 
   const body = JSON.stringify(payload);
   await testInfo.attach(ATTEMPT_ATTACHMENT, { body, contentType: 'application/json' });
   await handle.engine.close();
+  await settleRecordings(handle, testInfo);
 }
 
-/** The page of the running attempt in this worker (one test runs at a time per worker). */
-let attemptPage: Page | undefined;
+/** The engine of the running attempt in this worker (one test runs at a time per worker), whose screen `screen` forwards to. */
+let attemptEngine: EngineInstance | undefined;
 
 /** The type of the e2e `test`: Playwright's, with `screen` being the page instead of the screen-size option. */
 export type E2ETestType = TestType<
@@ -285,55 +330,7 @@ export interface E2EWorkerOptions {
   e2eWorker: WorkerSettings | undefined;
 }
 
-/** The first line of an error, without Playwright's colours and call prefix. */
-function headline(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim() !== '') ?? '').replace(/^[\w.]+: /, '').trim();
-}
-
-/** The launch options of this worker's browser: discovery's (for the project's engine) beneath the project's own. */
-function launchOptionsOf(own: PlaywrightWorkerOptions['launchOptions'], worker: WorkerSettings | undefined): PlaywrightWorkerOptions['launchOptions'] {
-  if (worker === undefined) return own;
-  try {
-    return discoveredLaunchOptions(worker.engine, own);
-  } catch (error) {
-    // The code leads the message so the reporter can read it back.
-    if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') throw new E2EError(error.code, `${error.code}: ${error.message}`, { cause: error });
-    throw error;
-  }
-}
-
-/**
- * The worker's browser, as Playwright's own fixture makes it, but failing with
- * `ENVIRONMENT_UNAVAILABLE` and the fix when discovery found none or the executable does not
- * start as a browser. The code leads the message so the reporter can read it back.
- */
-async function startBrowser(
-  fixtures: { playwright: PlaywrightWorkerArgs['playwright']; browserName: PlaywrightWorkerOptions['browserName']; launchOptions: PlaywrightWorkerOptions['launchOptions']; connectOptions: PlaywrightWorkerOptions['connectOptions'] },
-  worker: WorkerSettings | undefined,
-): Promise<Browser> {
-  const { playwright, browserName, connectOptions } = fixtures;
-  const type = playwright[browserName];
-  const launchOptions = connectOptions !== undefined ? fixtures.launchOptions : launchOptionsOf(fixtures.launchOptions, worker);
-  if (connectOptions !== undefined) {
-    // As Playwright's fixture does: the remote server learns the launch options from a header.
-    const header = JSON.stringify(launchOptions).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return type.connect(connectOptions.wsEndpoint, { ...connectOptions, headers: { 'x-playwright-launch-options': header, ...connectOptions.headers } });
-  }
-  try {
-    // Playwright puts the worker's defaults (tracing folders, headless) beneath these.
-    return await type.launch(launchOptions);
-  } catch (error) {
-    // The launch's own call log repeats the whole command line; its first line is enough.
-    const path = launchOptions.executablePath ?? `Playwright's ${browserName}`;
-    throw new E2EError(
-      'ENVIRONMENT_UNAVAILABLE',
-      `ENVIRONMENT_UNAVAILABLE: the browser at ${path} did not start (${headline(error)}). Point E2E_CHROMIUM_PATH at a Chromium executable (e.g. /usr/bin/chromium) or unset it to use a discovered one; install one with \`apt-get install -y chromium\`.`,
-    );
-  }
-}
-
-const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions & { e2eWorkerEntry: void }>({
+const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions & { e2eWorkerEntry: void; e2eBrowser: WorkerBrowser }>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.
   e2eWorker: [undefined, { option: true, scope: 'worker' }],
   // The worker's side of the runner entry, before its first test.
@@ -341,15 +338,19 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
     if (e2eWorker !== undefined) enterRun({ process: 'worker', secrets: e2eWorker.secrets });
     await use();
   }, { scope: 'worker', auto: true }],
-  browser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eWorker }, use) => {
-    const browser = await startBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eWorker);
+  // The worker's browser, started only when an engine's host delegate or the test asks for it (worker-browser.ts).
+  e2eBrowser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eWorker }, use) => {
+    const browser = workerBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eWorker?.engine, readRunEnvironment().browser);
     await use(browser);
-    await browser.close({ reason: 'Test ended.' });
+    await browser.close();
+  }, { scope: 'worker', timeout: 0 }],
+  browser: [async ({ e2eBrowser }, use) => {
+    await use(await e2eBrowser.get());
   }, { scope: 'worker', timeout: 0 }],
   e2eProject: [undefined, { option: true }],
   agentContext: [undefined, { option: true }],
   e2eMutant: [undefined, { option: true }],
-  e2eAttempt: [async ({ page, e2eProject: settings, agentContext, actionTimeout, e2eMutant: mutant }, use, testInfo) => {
+  e2eAttempt: [async ({ e2eBrowser, video, e2eProject: settings, agentContext, actionTimeout, e2eMutant: mutant }, use, testInfo) => {
     let handle: AttemptHandle;
     try {
       if (settings === undefined) {
@@ -359,7 +360,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
         );
       }
       withholdFailureSnapshot(false);
-      requirePlaywrightInternals({ testInfo, page, locator: page.locator(':root'), failureSnapshot: true });
+      requirePlaywrightInternals({ testInfo, failureSnapshot: true });
       if (agentContext !== undefined && typeof agentContext !== 'string') {
         throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
       }
@@ -367,7 +368,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       if (mutant !== undefined && cacheTestId(projectRootOf(testInfo), testInfo.file, testInfo.titlePath.slice(1)) !== mutant.testId) {
         testInfo.skip(true, 'e2e cache audit: not the test of this mutant');
       }
-      handle = await startAttempt(page, settings, testInfo, { agentContext, actionTimeout, mutant });
+      handle = await startAttempt(hostServicesOf(settings, e2eBrowser, video, testInfo), settings, testInfo, { agentContext, actionTimeout, mutant });
     } catch (error) {
       // The attempt never started: its code still reaches the report (and the exit code).
       if (isE2EError(error)) {
@@ -378,17 +379,19 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
     }
     let watch;
     try {
+      const screen = screenOf(handle.engine);
+      if (isPlaywrightPage(screen)) requirePlaywrightInternals({ page: screen, locator: screen.locator(':root') });
       // The attempt's own verifications, handed to its own runner: nothing outlives the attempt.
-      watch = watchExpects({ testInfo, page, runner: handle.runner, engine: handle.engine });
+      watch = watchExpects({ testInfo, page: isPlaywrightPage(screen) ? screen : undefined, runner: handle.runner, engine: handle.engine });
     } catch (error) {
       await finishAttempt(handle, testInfo, mutant);
       throw error;
     }
-    attemptPage = page;
+    attemptEngine = handle.engine;
     try {
       await use(handle);
     } finally {
-      attemptPage = undefined;
+      attemptEngine = undefined;
       watch.stop();
       await finishAttempt(handle, testInfo, mutant);
     }
@@ -399,6 +402,22 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
   agent: async ({ e2eAttempt }, use) => {
     await use(e2eAttempt.agent);
   },
+  // Playwright's own `context` and `page` are the attempt's on a web-based engine (one page, as
+  // `screen`); elsewhere a test that takes them gets a browser of its own, started then.
+  context: async ({ e2eAttempt, e2eBrowser }, use) => {
+    const screen = screenOf(e2eAttempt.engine);
+    if (isPlaywrightPage(screen)) {
+      await use(screen.context());
+      return;
+    }
+    const context: BrowserContext = await (await e2eBrowser.get()).newContext();
+    await use(context);
+    await context.close();
+  },
+  page: async ({ e2eAttempt, context }, use) => {
+    const screen = screenOf(e2eAttempt.engine);
+    await use(isPlaywrightPage(screen) && screen.context() === context ? screen : await context.newPage());
+  },
 });
 
 /** Playwright's `test`, extended with the e2e fixtures. */
@@ -406,7 +425,7 @@ export const test: E2ETestType = (extended as unknown as TestType<Record<string,
   // Overrides Playwright's `screen` option; see screen-handle.ts for why it is a handle.
   screen: [
     async ({ viewport, contextOptions }: { viewport: { width: number; height: number } | null; contextOptions: { screen?: { width: number; height: number } } }, use: (value: Page) => Promise<void>) => {
-      await use(createScreenHandle(contextOptions.screen ?? viewport, () => attemptPage));
+      await use(createScreenHandle(contextOptions.screen ?? viewport, () => (attemptEngine === undefined ? undefined : { engine: attemptEngine, screen: screenOf(attemptEngine) })));
     },
     { box: true },
   ],

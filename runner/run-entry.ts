@@ -6,10 +6,8 @@
  * worker fixture, before its first test.
  */
 import type { FullConfig } from '@playwright/test/reporter';
-import { playwrightCanRecordVideo } from '../engines/web/browser-discovery.js';
-import { launchOptionsFor } from '../engines/web/web-engine.js';
-import type { Engine } from '../contract/engine.js';
 import { markVideoUnavailable, printLines, readRunEnvironment, redactProcessOutput, secretValuesFromEnvironment } from './environment.js';
+import { playwrightCanRecordVideo } from './playwright-video.js';
 import type { SecretTable } from './settings.js';
 
 /** Where a process enters the run. */
@@ -59,13 +57,4 @@ export function enterRun(entry: RunEntry): RunEntered {
   }
   if (notices.length > 0) printLines(notices.map((notice) => `[e2e] ${notice}`));
   return { notices };
-}
-
-/**
- * The launch options browser discovery finds for `engine` in this worker, beneath the
- * project's own `launchOptions` (which win). Throws `ENVIRONMENT_UNAVAILABLE` with the fix
- * when there is no browser; the worker's browser fixture raises it for the tests that need one.
- */
-export function discoveredLaunchOptions(engine: Engine, own: object): object {
-  return { ...launchOptionsFor(engine, { env: readRunEnvironment().browser }), ...own };
 }

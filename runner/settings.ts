@@ -31,7 +31,14 @@ export interface WorkerSettings {
 export interface TargetSettings {
   name: string;
   engine: Engine;
-  app: { url: string; identity: string };
+  app: {
+    /** Engines with the `url` location: the base URL `app.open(path)` resolves against. */
+    url?: string;
+    /** The app's cache identity (key part). */
+    identity: string;
+    /** The target's `app` as the engine's delegate checked it, handed to `engine.start`. */
+    config: unknown;
+  };
 }
 
 /**

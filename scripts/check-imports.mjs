@@ -31,10 +31,15 @@ export const RULES = {
   'engines/terminal': { folders: ['errors', 'contract'], packages: ['@lydell/node-pty', '@xterm/headless', 'zod'] },
   // The cache review tools behind `e2e cache …`: they read caches (folders, git revisions), never run a test.
   review: { folders: ['errors', 'contract', 'cache-format', 'semantics'], packages: ['diff'] },
+  // The Playwright Test host: engines reach it only through contract/ (the host delegate, DESIGN §8).
   runner: {
-    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache', 'engines/web'],
+    folders: ['errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'executor', 'step-cache'],
     packages: ['@playwright/test', 'zod'],
   },
+  // The engine conformance suite (`e2e/conformance`): the contract, and the cache through the runner's wiring.
+  conformance: { folders: ['errors', 'contract', 'cache-format', 'secrets', 'step', 'runner'], packages: [] },
+  // The `e2e` package entry: the runner's test API beside the built-in web engine.
+  api: { folders: ['errors', 'contract', 'runner', 'engines/web'], packages: [] },
   // Running Playwright Test on the user's project from the outside: config, child process, report.
   launch: { folders: ['errors', 'cache-format', 'runner'], packages: ['zod'] },
   // `e2e cache audit` and `e2e record --audit`: plans mutants, runs them through launch/, judges, scores, amends.

@@ -22,8 +22,9 @@ export function originOf(url: string): string | undefined {
   return routeOf(url)?.origin;
 }
 
-/** A route as one readable string: `http://127.0.0.1:4173/orders/12?tab=a`. */
-export function formatRoute(route: Route): string {
+/** A route as one readable string: `http://127.0.0.1:4173/orders/12?tab=a`; `''` for none (an entry without a location). */
+export function formatRoute(route: Route | undefined): string {
+  if (route === undefined) return '';
   return `${route.origin}${route.path}${route.query === '' ? '' : `?${route.query}`}`;
 }
 

@@ -107,6 +107,7 @@ export class ActCache {
         literalParams,
         uniqueValues,
         secretNameOf: (value) => this.#options.secretNameOf(value),
+        located: this.#options.located,
       }),
       uniqueValues,
     };

@@ -50,6 +50,8 @@ export interface AttemptCacheOptions {
   appIdentity: string;
   /** The engine's name and contract version (never its patch version). */
   engine: { name: string; contractVersion: number };
+  /** False when the engine has no location (no `url`): recordings keep no routes or origins. Default true. */
+  located?: boolean | undefined;
   /** This e2e's version, for provenance. */
   toolVersion: string;
   /** Configured secrets, name → value: values are checked out of every key and entry. */
@@ -161,7 +163,7 @@ class AttemptCacheImpl implements AttemptCache {
       secretValues,
     };
     this.#nearest = new NearestEntryIndex(options.store);
-    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write' };
+    const decision = { store: options.store, nearest: this.#nearest, strict: options.strict, recordsRetries: options.mode === 'read-write', located: options.located !== false };
     const mutant = { mutant: options.mutant, onMutated: (index: number) => void (this.#mutatedStep ??= index) };
     this.#acts = new ActCache({ ...decision, ...mutant, secretNameOf: (value) => this.#secretNameOf(value), replay: options.replay, onEndFacts: options.onEndFacts });
     this.#judgments = new JudgmentCache({ ...decision, ...mutant, clock: options.clock, replay: options.replay });

@@ -161,6 +161,7 @@ export class JudgmentCache {
       evidence: finished.evidence,
       typedValues: this.#typed,
       uniqueValues: this.#uniqueValues,
+      located: this.#options.located,
     });
   }
 

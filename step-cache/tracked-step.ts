@@ -52,6 +52,8 @@ export interface DecisionContext {
   strict: boolean;
   /** Only a read-write run re-records on a retry; read-only runs replay a retry again. */
   recordsRetries: boolean;
+  /** False for an engine without a location (a terminal): recordings keep no routes (entries of version 2). */
+  located: boolean;
 }
 
 /** The executor of `step` as provenance records it. */

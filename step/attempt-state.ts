@@ -123,7 +123,8 @@ export class AttemptState {
     this.options = options;
     this.clock = options.clock ?? systemClock;
     this.vault = options.secrets;
-    this.policy = options.origins instanceof OriginPolicy ? options.origins : new OriginPolicy(options.origins);
+    // An engine without a location has no origins to keep to: its policy allows everything.
+    this.policy = options.origins instanceof OriginPolicy ? options.origins : options.target.location === 'url' ? new OriginPolicy(options.origins) : OriginPolicy.unlocated();
     this.outbound = options.outbound ?? new Outbound(this.vault);
     this.logger = this.outbound.logger(options.logger ?? silentLogger);
     this.observer = options.observer ?? createScreenObserver(options.engine, this.vault, { budget: options.screenBudget });

@@ -48,10 +48,21 @@ export function describeUrl(url: string): string {
 /** The allowlist of one attempt. */
 export class OriginPolicy {
   readonly #origins: ReadonlySet<string>;
+  readonly #located: boolean;
 
   /** `origins` are normalized with {@link normalizeOrigin}. */
-  constructor(origins: Iterable<string>) {
+  constructor(origins: Iterable<string>, located = true) {
     this.#origins = new Set([...origins].map(normalizeOrigin));
+    this.#located = located;
+  }
+
+  /**
+   * The policy of an engine without a location (a terminal): its screens have no URL and it
+   * has no `navigate`, so there is nothing to refuse and a secret may be typed wherever a step
+   * that was handed it types it.
+   */
+  static unlocated(): OriginPolicy {
+    return new OriginPolicy([], false);
   }
 
   /** The allowed origins, normalized. */
@@ -61,7 +72,7 @@ export class OriginPolicy {
 
   /** May a top-level document go to `url`? */
   check(url: string): OriginDecision {
-    if (url === 'about:blank') return { allowed: true };
+    if (!this.#located || url === 'about:blank') return { allowed: true };
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -85,6 +96,7 @@ export class OriginPolicy {
    * allowlist for that secret.
    */
   checkSecret(name: string, url: string, secretOrigins: readonly string[] | undefined): OriginDecision {
+    if (!this.#located) return { allowed: true };
     const origin = originOf(url);
     if (origin === undefined) return { allowed: false, reason: `the page has no web origin` };
     const allowed = secretOrigins === undefined ? this.#origins : new Set(secretOrigins.map(normalizeOrigin));

@@ -5,6 +5,7 @@
  */
 import { E2EError, hasTrait, isE2EError, type ErrorCode, messageOf } from '../errors/index.js';
 import { isEngineError, type NodeRef, type ScreenNode } from '../contract/engine.js';
+import { ActionError, engineDetailOf } from '../contract/action-failure.js';
 import type { ActionOutcome } from '../contract/step-contract.js';
 import type { ActionEvent, ActionVerb, RunnerObservation, ValueOrigin } from '../contract/step-seams.js';
 import { describeSentence, type SentenceInput, type SentenceNoun } from '../semantics/action-sentence.js';
@@ -98,7 +99,10 @@ async function runBounded(scope: PolicedScope, spec: ActionSpec, sentence: strin
     const screen = await scope.currentScreen();
     report({ ...(screen === undefined ? {} : { after: screen }), outcome: code, mayHaveCommitted });
     if (isE2EError(error) && session.hardStop === error) throw error;
-    throw new E2EError(code, scope.redact(`${sentence} failed: ${messageOf(error)}${screen === undefined ? '' : `\nCurrent screen:\n${screen.text}`}`));
+    // The engine's typed detail goes on (its texts redacted), so the replayer names an obstruction without reading the message.
+    const detail = engineDetailOf(error);
+    const redactedDetail = detail === undefined ? undefined : { ...detail, by: { ...detail.by, description: scope.redact(detail.by.description), ...(detail.by.name === undefined ? {} : { name: scope.redact(detail.by.name) }) } };
+    throw new ActionError(code, scope.redact(`${sentence} failed: ${messageOf(error)}${screen === undefined ? '' : `\nCurrent screen:\n${screen.text}`}`), redactedDetail);
   } finally {
     bound.dispose();
   }

@@ -307,7 +307,7 @@ export function renderBoundedScreen(screen: RenderableScreen, options: BoundedRe
     }
     for (let at = children.length - 1; at >= 0; at--) stack.push(children[at]!);
   }
-  const header = screenHeader(options.revision, redact(screenPathOf(screen.url)), shownCount, leftOut);
+  const header = screenHeader(options.revision, screen.url === '' ? undefined : redact(screenPathOf(screen.url)), shownCount, leftOut);
   return { text: header + '\n' + lines.join('\n'), shown: shownCount, leftOut, shownIds };
 }
 

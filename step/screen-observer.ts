@@ -109,7 +109,7 @@ export function actionOutcome(changes: () => string, observation: Observation): 
 /** The text of a screen whose tree could not be read: what happened and what still works. */
 export function unavailableScreenText(revision: number, path: string, reason: string): string {
   return (
-    `Screen (revision ${revision}, path ${path}, no tree): the page could not be read as text (${reason}). ` +
+    `Screen (revision ${revision}, ${path === '' ? '' : `path ${path}, `}no tree): the page could not be read as text (${reason}). ` +
     'Node ids from earlier screens are no longer valid, and a control missing here may still be on the page. ' +
     'Look at a screenshot and act on points, observe again, or conclude the step.'
   );

@@ -126,12 +126,12 @@ export function renderNodeLine(node: ScreenNode, pageUrl: string, redact: Redact
 }
 
 /**
- * The first line of a screen: `Screen (revision 3, path /, 6 nodes):`, or, when part of the
+ * The first line of a screen: `Screen (revision 3, path /, 6 nodes):` (no path on a screen without a URL), or, when part of the
  * screen was left out, `Screen (revision 3, path /log, 64 nodes shown, 199,975 left out):`.
  */
-export function screenHeader(revision: number, path: string, shown: number, leftOut: number): string {
+export function screenHeader(revision: number, path: string | undefined, shown: number, leftOut: number): string {
   const size = leftOut === 0 ? `${shown} nodes` : `${shown.toLocaleString('en-US')} nodes shown, ${leftOut.toLocaleString('en-US')} left out`;
-  return `Screen (revision ${revision}, path ${path}, ${size}):`;
+  return `Screen (revision ${revision}, ${path === undefined ? '' : `path ${path}, `}${size}):`;
 }
 
 /** Indentations by depth, made once each. */
@@ -168,7 +168,8 @@ export function renderScreen(screen: RenderableScreen, options: RenderOptions): 
     const { children } = node;
     for (let index = children.length - 1; index >= 0; index--) stack.push({ node: children[index]!, depth: depth + 1, parent: node });
   }
-  return screenHeader(options.revision, redact(screenPathOf(screen.url)), nodes, leftOut) + '\n' + lines.join('\n');
+  // A screen of an engine without a location has no URL (`''`), so no path.
+  return screenHeader(options.revision, screen.url === '' ? undefined : redact(screenPathOf(screen.url)), nodes, leftOut) + '\n' + lines.join('\n');
 }
 
 /** The change report between two rendered screens. */

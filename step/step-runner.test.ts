@@ -87,7 +87,7 @@ function setup(run: (ctx: StepContext) => Promise<unknown>, options: Partial<Att
   const attached: string[] = [];
   const runner = createAttemptRunner({
     engine,
-    target: { name: 'web', platform: 'web', verbs: VERBS },
+    target: { name: 'web', platform: 'web', verbs: VERBS, location: 'url' },
     secrets: new SecretVault({ password: { value: CANARY } }),
     origins: ['http://127.0.0.1:4000'],
     projectRoot: process.cwd(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { E2EError } from '../../errors/index.js';
 import { isEngineError } from '../../contract/engine.js';
-import { toEngineError } from './action-errors.js';
+import { obstructionOf, toEngineError } from './action-errors.js';
 
 /** An error shaped like Playwright's: headline, then a coloured call log. */
 function playwrightError(headline: string, log: string[], name = 'Error'): Error {
@@ -13,6 +13,28 @@ function playwrightError(headline: string, log: string[], name = 'Error'): Error
 function codeOf(error: Error): string | undefined {
   return isEngineError(error) ? error.engineCode : undefined;
 }
+
+describe('what takes the pointer, as a typed detail', () => {
+  it('reads the intercepting element out of Playwright\'s reason, once, with its role and label', () => {
+    expect(obstructionOf('<div id="veil" class="backdrop"></div> intercepts pointer events')).toEqual({ kind: 'obstructed', by: { description: '<div id="veil" class="backdrop"></div>' } });
+    expect(obstructionOf('not actionable in time (Timeout 100ms exceeded).')).toBeUndefined();
+    expect(obstructionOf('<div role="dialog" aria-label="Cookie consent" class="cc">…</div> intercepts pointer events')).toEqual({
+      kind: 'obstructed',
+      by: { description: '<div role="dialog" aria-label="Cookie consent" class="cc">…</div>', role: 'dialog', name: 'Cookie consent' },
+    });
+    expect(obstructionOf('<dialog open="" aria-label="Tips">…</dialog> intercepts pointer events')?.by).toMatchObject({ role: 'dialog', name: 'Tips' });
+  });
+
+  it('carries it on the NOT_ACTIONABLE a blocked tap ends with, beside the words for the model', () => {
+    const error = toEngineError(
+      playwrightError('elementHandle.click: Timeout 500ms exceeded.', ['attempting click action', 'waiting for element to be visible, enabled and stable', '<div class="cookie-banner">…</div> intercepts pointer events', 'retrying click action'], 'TimeoutError'),
+      { what: 'tap #n4' },
+    );
+    expect(codeOf(error)).toBe('NOT_ACTIONABLE');
+    expect(error.message).toContain('<div class="cookie-banner">…</div> intercepts pointer events');
+    expect((error as { detail?: unknown }).detail).toEqual({ kind: 'obstructed', by: { description: '<div class="cookie-banner">…</div>' } });
+  });
+});
 
 describe('toEngineError', () => {
   it('says ACTION_MAY_HAVE_COMMITTED when the call log shows the input was already sent', () => {

@@ -4,7 +4,7 @@
  * reason, drop the log (it echoes typed values), and say whether the action may have run.
  */
 import { isE2EError, messageOf } from '../../errors/index.js';
-import { EngineError } from '../../contract/engine.js';
+import { EngineError, type EngineErrorDetail } from '../../contract/engine.js';
 
 const STALE = /not attached to the DOM|element is detached|was detached|JSHandle is disposed|Node is detached|Cannot find context with specified id|Execution context was destroyed/i;
 const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed|browser has disconnected|Connection closed/i;
@@ -36,6 +36,24 @@ function reasonOf(log: string[]): string | undefined {
   return undefined;
 }
 
+/** An attribute of an HTML snippet, as Playwright quotes the element. */
+function attributeOf(snippet: string, name: string): string | undefined {
+  return new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(snippet)?.[1];
+}
+
+/**
+ * What takes the pointer, as a typed detail: the element Playwright quotes (`<div class="veil">…</div>
+ * intercepts pointer events`), with its ARIA role (explicit, or `dialog` for a `<dialog>`) and
+ * label when it has them. Read here, once, so no other part parses Playwright's words.
+ */
+export function obstructionOf(reason: string): EngineErrorDetail | undefined {
+  const snippet = /(<[^\n]*?) intercepts pointer events/i.exec(reason)?.[1];
+  if (snippet === undefined) return undefined;
+  const role = attributeOf(snippet, 'role') ?? (/^<dialog\b/i.test(snippet) ? 'dialog' : undefined);
+  const name = attributeOf(snippet, 'aria-label');
+  return { kind: 'obstructed', by: { description: snippet, ...(role === undefined ? {} : { role }), ...(name === undefined || name === '' ? {} : { name }) } };
+}
+
 /** Keep a message free of a typed value. */
 function scrub(text: string, sensitive: string | undefined): string {
   return sensitive === undefined || sensitive === '' ? text : text.split(sensitive).join('…');
@@ -60,9 +78,10 @@ export function toEngineError(error: unknown, action: ActionDescription): Error 
     if (log.some((line) => STARTED.test(line))) {
       return new EngineError('ACTION_MAY_HAVE_COMMITTED', `${action.what}: timed out after the input was sent (${headline}); the action may have taken effect.`, { cause: error });
     }
-    if (reason !== undefined && /intercepts pointer events/i.test(reason)) {
+    const obstruction = reason === undefined ? undefined : obstructionOf(scrub(reason, action.sensitive));
+    if (reason !== undefined && obstruction !== undefined) {
       // Name what is in the way, so the caller can dismiss it (a cookie banner, a dialog).
-      return new EngineError('NOT_ACTIONABLE', `${action.what}: something is in the way: ${scrub(reason, action.sensitive)}. Dismiss or close it first.`, { cause: error });
+      return new EngineError('NOT_ACTIONABLE', `${action.what}: something is in the way: ${scrub(reason, action.sensitive)}. Dismiss or close it first.`, { cause: error, detail: obstruction });
     }
     const because = reason === undefined ? '' : ` Last check: ${scrub(reason, action.sensitive)}.`;
     return new EngineError('NOT_ACTIONABLE', `${action.what}: not actionable in time (${headline}).${because}`, { cause: error });

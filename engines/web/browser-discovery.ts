@@ -3,8 +3,7 @@
  * browsers, then a system Chromium on `PATH`. Configuration arrives as arguments: this module
  * never reads `process.env` (STYLE 9); the CLI or runner entry passes its environment in.
  */
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { E2EError } from '../../errors/index.js';
@@ -108,33 +107,4 @@ export interface ChromiumLaunchOptions {
 export function resolveLaunchOptions(options: FindChromiumOptions & { headless?: boolean } = {}): ChromiumLaunchOptions {
   const location = findChromium(options);
   return { executablePath: location.executablePath, args: [...CHROMIUM_LAUNCH_ARGUMENTS], headless: options.headless ?? true };
-}
-
-/** The names of Playwright's ffmpeg build per platform. */
-const FFMPEG_NAMES = ['ffmpeg-linux', 'ffmpeg-mac', 'ffmpeg-win64.exe'];
-
-/** Playwright's browser folder: `PLAYWRIGHT_BROWSERS_PATH`, else its per-user cache folder. */
-function playwrightBrowsersFolder(env: Readonly<Record<string, string | undefined>>): string {
-  const configured = env['PLAYWRIGHT_BROWSERS_PATH']?.trim();
-  if (configured !== undefined && configured !== '' && configured !== '0') return configured;
-  const home = env['HOME'] ?? homedir();
-  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', 'ms-playwright');
-  if (process.platform === 'win32') return join(env['LOCALAPPDATA'] ?? join(home, 'AppData', 'Local'), 'ms-playwright');
-  return join(env['XDG_CACHE_HOME'] ?? join(home, '.cache'), 'ms-playwright');
-}
-
-/**
- * True when Playwright can record video: it renders with its own ffmpeg build (`npx playwright
- * install ffmpeg`), never a system ffmpeg. Without it every page of a `video: 'on'` run fails.
- */
-export function playwrightCanRecordVideo(options: { env?: Readonly<Record<string, string | undefined>>; isExecutable?: (path: string) => boolean } = {}): boolean {
-  const isExecutable = options.isExecutable ?? isExecutableFile;
-  const folder = playwrightBrowsersFolder(options.env ?? {});
-  let names: string[];
-  try {
-    names = readdirSync(folder).filter((name) => name.startsWith('ffmpeg'));
-  } catch {
-    return false;
-  }
-  return names.some((name) => FFMPEG_NAMES.some((binary) => isExecutable(join(folder, name, binary))));
 }

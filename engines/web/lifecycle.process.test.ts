@@ -8,7 +8,6 @@ import { nodeNamed } from '../../tests/support/screen-tree.js';
 import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
 import { CHROMIUM_LAUNCH_ARGUMENTS, resolveLaunchOptions } from './browser-discovery.js';
 import { surfaceOf, web } from './index.js';
-import { connectOptionsFor, launchOptionsFor } from './web-engine.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const ENV = { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] };
@@ -78,15 +77,29 @@ describe('web()', () => {
     expect(String((error as Error).message)).toContain('did you mean `chromium`');
   });
 
-  it('gives the runner launch options from discovery, or connect options for a remote browser', () => {
-    const launch = launchOptionsFor(engine, { env: ENV });
-    expect(launch.args).toEqual([...CHROMIUM_LAUNCH_ARGUMENTS]);
-    expect(launch.executablePath).toMatch(/chrom/);
-    expect(launch.headless).toBe(true);
+  it('asks its test host for the browser discovery finds, or for the remote browser of connect', () => {
+    expect(engine.location).toBe('url');
+    const launch = engine.host?.browser?.(ENV);
+    expect(launch?.kind).toBe('launch');
+    expect(launch).toMatchObject({ args: [...CHROMIUM_LAUNCH_ARGUMENTS], headless: true });
+    expect(launch?.kind === 'launch' ? launch.executablePath : '').toMatch(/chrom/);
     const remote = web({ connect: { wsEndpoint: 'ws://127.0.0.1:1/x' } });
-    expect(launchOptionsFor(remote, { env: ENV })).toEqual({});
-    expect(connectOptionsFor(remote)).toEqual({ wsEndpoint: 'ws://127.0.0.1:1/x' });
-    expect(connectOptionsFor(engine)).toBeUndefined();
+    expect(remote.host?.browser?.(ENV)).toEqual({ kind: 'connect', wsEndpoint: 'ws://127.0.0.1:1/x' });
+  });
+
+  it('gives a wrapper that spreads it the same delegate, so the host starts the same browser for it', () => {
+    const wrapper: Engine = { ...engine, name: 'web-lite', verbs: ['tap', 'type', 'screenshot'] };
+    expect(wrapper.host?.browser?.(ENV)).toEqual(engine.host?.browser?.(ENV));
+  });
+
+  it('reports no browser as ENVIRONMENT_UNAVAILABLE when the host asks for one', () => {
+    let error: unknown;
+    try {
+      web().host?.browser?.({ E2E_CHROMIUM_PATH: '/nonexistent/chromium' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isE2EError(error) && error.code).toBe('ENVIRONMENT_UNAVAILABLE');
   });
 });
 
@@ -109,21 +122,30 @@ describe('attempts', () => {
     expect(await codeOf(remote.start({ baseUrl: server.url }))).toBe('ENVIRONMENT_UNAVAILABLE');
   });
 
-  it('wraps a host page (as Playwright Test fixtures hand it in) and leaves it open on close', async () => {
-    const context = await hostBrowser.newContext();
-    try {
-      const page = await context.newPage();
-      const instance = await engine.start({ baseUrl: server.url, host: page });
-      expect(surfaceOf(engine).page()).toBe(page);
-      expect(surfaceOf(engine).context()).toBe(context);
-      await page.goto(server.url + 'second.html');
-      expect(nodeNamed((await instance.observe()).root, 'heading', 'Second page').role).toBe('heading');
-      await instance.close();
-      expect(page.isClosed()).toBe(false);
-      expect(() => surfaceOf(engine).page()).toThrow(/only usable during an attempt/);
-    } finally {
-      await context.close();
-    }
+  it("runs on the host's browser (as the test host hands it in): its own context, the page as the host's screen, closed with the attempt", async () => {
+    let asked = 0;
+    const instance = await engine.start({
+      baseUrl: server.url,
+      host: {
+        browser: () => {
+          asked++;
+          return Promise.resolve(hostBrowser);
+        },
+      },
+    });
+    const page = surfaceOf(engine).page();
+    expect(surfaceOf(engine).context().browser()).toBe(hostBrowser);
+    expect(instance.host?.screen).toBe(page);
+    await page.goto(server.url + 'second.html');
+    const screen = await instance.observe();
+    const heading = nodeNamed(screen.root, 'heading', 'Second page');
+    expect(await instance.host?.lookedAt?.(page.getByRole('heading', { name: 'Second page' }))).toEqual([heading.id]);
+    expect(await instance.host?.lookedAt?.(page.getByRole('heading', { name: 'No such heading' }))).toBeUndefined();
+    await instance.close();
+    expect(page.isClosed()).toBe(true);
+    expect(asked).toBe(1);
+    expect(hostBrowser.isConnected()).toBe(true);
+    expect(() => surfaceOf(engine).page()).toThrow(/only usable during an attempt/);
   });
 
   it('has surfaceOf throw INVALID_STATE outside an attempt and INVALID_ARGUMENT for other engines', () => {

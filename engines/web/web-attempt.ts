@@ -23,9 +23,11 @@ import {
   type ScreenshotOptions,
   type SessionAction,
 } from '../../contract/engine.js';
+import type { AttemptHost, RecordedFile } from '../../contract/host.js';
 import { toEngineError } from './action-errors.js';
 import { PageChangeWatch } from './change-wait.js';
-import { idAtPoint, MASK_ATTRIBUTE, markForMask, resolveElement, textPosition } from './locate-node.js';
+import { idAtPoint, MASK_ATTRIBUTE, markForMask, nodeIdsOf, resolveElement, textPosition } from './locate-node.js';
+import { pageMutationSurface } from './page-mutations.js';
 import { NavigationGuard, type NavigationListener } from './navigation-guard.js';
 import { observePage } from './observe-page.js';
 import { performAtPoint, performOnElement, performOnPage, type ActionTarget } from './perform-action.js';
@@ -42,8 +44,10 @@ export interface AttemptSurface {
 /** Settings of one attempt. */
 export interface WebAttemptOptions {
   testIdAttribute: string;
-  /** A fresh surface for `restart()` (absent for a host page: then state is cleared in place). */
-  newSurface?: () => Promise<AttemptSurface>;
+  /** A fresh surface for `restart()`. */
+  newSurface: () => Promise<AttemptSurface>;
+  /** True when the contexts record video (the host asked for a recording). */
+  recording?: boolean;
   allowNavigation?: (url: string) => boolean;
   /** Called once the attempt closed. */
   onClose: () => void;
@@ -85,7 +89,11 @@ function describeUrl(url: string): string {
 /** The attempt-scoped engine instance of `web()`. */
 export class WebAttempt implements EngineInstance {
   readonly session: EngineSession;
+  /** The host delegate of the attempt: the page as `screen`, the audit's mutations, what a locator matched, videos. */
+  readonly host: AttemptHost;
   private surface: AttemptSurface;
+  /** Pages whose video this attempt recorded, in the order they opened. */
+  private readonly recordedPages: Page[] = [];
   private guard: NavigationGuard;
   private changes: PageChangeWatch;
   private readonly listeners = new Set<NavigationListener>();
@@ -100,8 +108,27 @@ export class WebAttempt implements EngineInstance {
     this.options = options;
     this.guard = new NavigationGuard(surface.context);
     this.changes = new PageChangeWatch(surface.page);
+    this.watchRecording(surface);
+    const attempt = this;
+    this.host = {
+      get screen(): Page {
+        return attempt.page;
+      },
+      mutations: {
+        silenceHandlers: () => pageMutationSurface(this.page).silenceHandlers(),
+        hideNodes: (ids) => pageMutationSurface(this.page).hideNodes(ids),
+      },
+      lookedAt: async (subject) => {
+        const ids = await nodeIdsOf(subject);
+        return ids.length === 0 ? undefined : ids;
+      },
+      recordings: () => this.recordings(),
+    };
     this.session = {
-      open: (url) => this.navigate(url, SESSION_TIMEOUT_MS, 'open'),
+      open: (url) => {
+        if (url === undefined) throw new E2EError('INVALID_ARGUMENT', 'The web engine opens a URL: session.open(url) takes an absolute URL.');
+        return this.navigate(url, SESSION_TIMEOUT_MS, 'open');
+      },
       back: async () => {
         await this.translate(performOnPage(this.page, { verb: 'back' }, SESSION_TIMEOUT_MS), 'back');
       },
@@ -260,6 +287,23 @@ export class WebAttempt implements EngineInstance {
     this.options.onClose();
   }
 
+  /** Remember the pages of a recording context, whose videos are the attempt's recordings. */
+  private watchRecording(surface: AttemptSurface): void {
+    if (this.options.recording !== true) return;
+    this.recordedPages.push(...surface.context.pages());
+    surface.context.on('page', (page) => this.recordedPages.push(page));
+  }
+
+  /** The videos of the attempt's pages; complete once their contexts closed. */
+  private async recordings(): Promise<RecordedFile[]> {
+    const files: RecordedFile[] = [];
+    for (const page of this.recordedPages) {
+      const path = await page.video()?.path().catch(() => undefined);
+      if (path !== undefined) files.push({ name: 'video', path, contentType: 'video/webm' });
+    }
+    return files;
+  }
+
   /** Register a navigation listener on the current context (and remember it for restarts). */
   private async addListener(listener: NavigationListener): Promise<() => void> {
     this.listeners.add(listener);
@@ -310,19 +354,13 @@ export class WebAttempt implements EngineInstance {
     }
   }
 
-  /** Drop all state: a fresh context for an owned surface; cookies and storage cleared on a host page. */
+  /** Drop all state: a fresh context and page. */
   private async restart(): Promise<void> {
     this.changes.dispose();
     await this.guard.dispose();
-    if (this.options.newSurface !== undefined && this.surface.owned) {
-      await this.surface.context.close().catch(() => undefined);
-      this.surface = await this.options.newSurface();
-    } else {
-      // A host page's context belongs to the test runner: clear what we can in place.
-      await this.surface.page.evaluate('try { localStorage.clear(); sessionStorage.clear(); } catch {}').catch(() => undefined);
-      await this.surface.context.clearCookies();
-      await this.surface.page.goto('about:blank');
-    }
+    if (this.surface.owned) await this.surface.context.close().catch(() => undefined);
+    this.surface = await this.options.newSurface();
+    this.watchRecording(this.surface);
     this.guard = new NavigationGuard(this.surface.context);
     this.changes = new PageChangeWatch(this.surface.page);
     for (const listener of this.listeners) await this.guard.add(listener);

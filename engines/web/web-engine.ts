@@ -1,12 +1,14 @@
 /**
- * `web()`: the Engine on Playwright and Chromium (DESIGN §8). One browser per engine is
- * launched (or connected to) on first use and shared; every attempt gets a fresh context
- * and page, unless the host (Playwright Test) hands in its own page.
+ * `web()`: the Engine on Playwright and Chromium (DESIGN §8). Under a test host the browser is
+ * the host's (asked for through the host delegate, `contract/host.ts`: discovery's launch
+ * options, or `connect`); on its own the engine launches (or connects to) one on first use and
+ * shares it. Every attempt gets a fresh context and page on it.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { E2EError, didYouMean } from '../../errors/index.js';
 import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../contract/engine.js';
-import { resolveLaunchOptions, type ChromiumLaunchOptions } from './browser-discovery.js';
+import type { BrowserRequest, EngineHost, HostEnvironment, RecordingRequest } from '../../contract/host.js';
+import { resolveLaunchOptions } from './browser-discovery.js';
 import { WebAttempt, type AttemptSurface } from './web-attempt.js';
 
 /** Patch version of the web engine (not part of any cache key). */
@@ -58,9 +60,9 @@ function stateOf(engine: Engine, caller: string): WebEngineState {
   return state;
 }
 
-/** True for a Playwright page handed in as a host (duck-typed: works across Playwright copies). */
-function isPlaywrightPage(value: unknown): value is Page {
-  return typeof value === 'object' && value !== null && typeof (value as { goto?: unknown }).goto === 'function' && typeof (value as { context?: unknown }).context === 'function';
+/** True for a Playwright browser handed in by the host (duck-typed: works across Playwright copies). */
+function isPlaywrightBrowser(value: unknown): value is Browser {
+  return typeof value === 'object' && value !== null && typeof (value as { newContext?: unknown }).newContext === 'function' && typeof (value as { isConnected?: unknown }).isConnected === 'function';
 }
 
 /** Launch or connect the shared browser; a disconnected one is replaced on next use. */
@@ -99,10 +101,23 @@ async function launchLocal(options: WebEngineOptions): Promise<Browser> {
   }
 }
 
-/** A fresh context and page on the shared browser. */
-async function newSurface(state: WebEngineState): Promise<AttemptSurface> {
-  const browser = await browserOf(state);
-  const context = await browser.newContext({ viewport: state.options.viewport ?? DEFAULT_VIEWPORT });
+/**
+ * Context options of an attempt. On the engine's own browser the viewport defaults to
+ * {@link DEFAULT_VIEWPORT}; on the host's, only what `web()` was told is passed, so the
+ * project's `use` options (viewport, locale, storage state…) apply as Playwright Test applies
+ * them to every context a test creates.
+ */
+function contextOptionsOf(state: WebEngineState, hosted: boolean, recording: RecordingRequest | undefined): BrowserContextOptions {
+  const viewport = state.options.viewport ?? (hosted ? undefined : DEFAULT_VIEWPORT);
+  return {
+    ...(viewport === undefined ? {} : { viewport }),
+    ...(recording === undefined ? {} : { recordVideo: { dir: recording.dir, ...(recording.size === undefined ? {} : { size: recording.size }) } }),
+  };
+}
+
+/** A fresh context and page on `browser`. */
+async function newSurface(browser: Browser, options: BrowserContextOptions): Promise<AttemptSurface> {
+  const context = await browser.newContext(options);
   try {
     const page = await context.newPage();
     return { page, context, owned: true };
@@ -110,6 +125,13 @@ async function newSurface(state: WebEngineState): Promise<AttemptSurface> {
     await context.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The host's browser for this attempt, checked to be a Playwright browser. */
+async function hostBrowser(browser: () => Promise<unknown>): Promise<Browser> {
+  const given = await browser();
+  if (!isPlaywrightBrowser(given)) throw new E2EError('ENGINE_FAILURE', 'The test host handed the web engine something that is not a Playwright browser.');
+  return given;
 }
 
 /** True once `signal` aborted (a function, so narrowing does not outlive an await). */
@@ -120,15 +142,18 @@ function isAborted(signal: AbortSignal | undefined): boolean {
 /** Start one attempt. */
 async function startAttempt(state: WebEngineState, start: EngineStartOptions): Promise<EngineInstance> {
   if (isAborted(start.signal)) throw new E2EError('CANCELLED', 'The attempt was cancelled before the browser started.');
-  const hosted = isPlaywrightPage(start.host);
-  const surface: AttemptSurface = isPlaywrightPage(start.host) ? { page: start.host, context: start.host.context(), owned: false } : await newSurface(state);
+  const fromHost = start.host?.browser;
+  const browserFor = (): Promise<Browser> => (fromHost !== undefined ? hostBrowser(fromHost) : browserOf(state));
+  const options = contextOptionsOf(state, fromHost !== undefined, start.host?.recording);
+  const surface = await newSurface(await browserFor(), options);
   if (isAborted(start.signal)) {
-    if (surface.owned) await surface.context.close().catch(() => undefined);
+    await surface.context.close().catch(() => undefined);
     throw new E2EError('CANCELLED', 'The attempt was cancelled while the browser started.');
   }
   const attempt: WebAttempt = await WebAttempt.start(surface, {
     testIdAttribute: state.options.testIdAttribute ?? 'data-testid',
-    ...(hosted ? {} : { newSurface: () => newSurface(state) }),
+    newSurface: async () => newSurface(await browserFor(), options),
+    recording: start.host?.recording !== undefined,
     ...(start.allowNavigation === undefined ? {} : { allowNavigation: start.allowNavigation }),
     onClose: () => {
       if (state.current === attempt) state.current = undefined;
@@ -136,6 +161,21 @@ async function startAttempt(state: WebEngineState, start: EngineStartOptions): P
   });
   state.current = attempt;
   return attempt;
+}
+
+/**
+ * The browser the web engine asks its test host for (`EngineHost.browser`): the remote server
+ * of `connect`, else the Chromium discovery finds in `environment` (`E2E_CHROMIUM_PATH`,
+ * Playwright's installed browser, `PATH`).
+ * @throws E2EError `ENVIRONMENT_UNAVAILABLE` naming the places looked at and the fix.
+ */
+function browserRequestOf(options: WebEngineOptions, environment: HostEnvironment): BrowserRequest {
+  const { connect } = options;
+  if (connect !== undefined) {
+    return { kind: 'connect', wsEndpoint: connect.wsEndpoint, ...(connect.headers === undefined ? {} : { headers: connect.headers }), ...(connect.timeoutMs === undefined ? {} : { timeoutMs: connect.timeoutMs }) };
+  }
+  const launch = resolveLaunchOptions({ env: environment, headless: options.headless ?? true });
+  return { kind: 'launch', executablePath: launch.executablePath, args: launch.args, headless: launch.headless };
 }
 
 /**
@@ -148,11 +188,14 @@ export function web(options: WebEngineOptions = {}): Engine {
   if (browser !== 'chromium') throw new E2EError('INVALID_CONFIG', `web({ browser: "${browser}" }) is not supported; use "chromium"${didYouMean(browser, ['chromium'])}.`);
   if (options.testIdAttribute !== undefined && options.testIdAttribute.trim() === '') throw new E2EError('INVALID_CONFIG', 'web({ testIdAttribute }) must name an attribute, e.g. "data-testid".');
   const state: WebEngineState = { options: { ...options }, browser: undefined, current: undefined };
+  const host: EngineHost = { browser: (environment) => browserRequestOf(state.options, environment) };
   const engine: Engine = {
     name: 'web',
     version: WEB_ENGINE_VERSION,
     contractVersion: ENGINE_CONTRACT_VERSION,
     platform: 'web',
+    location: 'url',
+    host,
     verbs: VERBS,
     tapModifiers: true,
     start: (start) => startAttempt(state, start),
@@ -188,27 +231,4 @@ export function surfaceOf(engine: Engine): WebSurface {
     },
     context: () => current().context,
   };
-}
-
-/**
- * Launch options for Playwright Test's `use.launchOptions`, so the runner's browser is the
- * one discovery finds. Empty for other engines and for `connect` (nothing to launch).
- */
-export function launchOptionsFor(engine: Engine, options: { env?: Readonly<Record<string, string | undefined>> } = {}): Partial<ChromiumLaunchOptions> {
-  const state = states.get(engine);
-  if (state === undefined || state.options.connect !== undefined) return {};
-  const env = options.env ?? state.options.env;
-  return resolveLaunchOptions({ ...(env === undefined ? {} : { env }), headless: state.options.headless ?? true });
-}
-
-/** Playwright Test's `use.connectOptions` for an engine with `connect`, else undefined. */
-export function connectOptionsFor(engine: Engine): { wsEndpoint: string; headers?: Record<string, string> } | undefined {
-  const connect = states.get(engine)?.options.connect;
-  if (connect === undefined) return undefined;
-  return connect.headers === undefined ? { wsEndpoint: connect.wsEndpoint } : { wsEndpoint: connect.wsEndpoint, headers: connect.headers };
-}
-
-/** The viewport and test id attribute of a web engine, for the runner's Playwright Test `use`. */
-export function webOptionsOf(engine: Engine): Readonly<WebEngineOptions> | undefined {
-  return states.get(engine)?.options;
 }

@@ -1,6 +1,6 @@
 /**
  * Writes the golden entry samples (`v<version>-<kind>.msgpack` + a readable `.json` twin)
- * for the current schema version. Run only to add the samples of a new version:
+ * of each version this build writes. Run only to add the samples of a new version:
  *
  *   node --import tsx golden/entries/update.ts --update
  *
@@ -10,8 +10,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeEntry, ENTRY_SCHEMA_VERSION, type ActEntry, type Entry } from '../../cache-format/index.js';
-import { sampleActEntry, sampleJudgmentEntry } from '../../tests/support/sample-entries.js';
+import { encodeEntry, type ActEntry, type Entry } from '../../cache-format/index.js';
+import { sampleActEntry, sampleJudgmentEntry, sampleTerminalActEntry, sampleTerminalJudgmentEntry } from '../../tests/support/sample-entries.js';
 
 const folder = dirname(fileURLToPath(import.meta.url));
 
@@ -49,7 +49,11 @@ if (!process.argv.includes('--update')) {
   process.stderr.write('Refusing to write golden files without --update.\n');
   process.exitCode = 2;
 } else {
-  await writeSample(`v${ENTRY_SCHEMA_VERSION}-act`, await sampleActEntry());
-  await writeSample(`v${ENTRY_SCHEMA_VERSION}-assert`, await sampleJudgmentEntry());
-  await writeSample(`v${ENTRY_SCHEMA_VERSION}-act-produced`, await producedActEntry());
+  // Version 1: an entry with a location (routes), as the web engine records it.
+  await writeSample('v1-act', await sampleActEntry());
+  await writeSample('v1-assert', await sampleJudgmentEntry());
+  await writeSample('v1-act-produced', await producedActEntry());
+  // Version 2: an entry of an engine without a location (a terminal): no routes, no origins.
+  await writeSample('v2-act', await sampleTerminalActEntry());
+  await writeSample('v2-assert', await sampleTerminalJudgmentEntry());
 }

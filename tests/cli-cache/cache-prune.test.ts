@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { blobPath, encodeEntry, FileCacheStore, refPath } from '../../cache-format/index.js';
+import { blobPath, encodeEntry, ENTRY_SCHEMA_VERSION, FileCacheStore, refPath } from '../../cache-format/index.js';
 import { RunLedger } from '../../cache-format/run-ledger.js';
 import { nodeFileSystem } from '../../cache-format/index.js';
 import { pruneCache, renderPrune, type PruneItem } from '../../review/cache-prune.js';
@@ -57,7 +57,7 @@ describe('e2e cache prune', () => {
     const oldSchema = await step(TEST_A, 'Legacy step');
     const oldBlob = await writeRawEntry(cache, oldSchema.key, bytesWithVersion(oldSchema, 0));
     const newer = await step(TEST_A, 'From the future');
-    await writeRawEntry(cache, newer.key, bytesWithVersion(newer, 2));
+    await writeRawEntry(cache, newer.key, bytesWithVersion(newer, ENTRY_SCHEMA_VERSION + 1));
     const damaged = await step(TEST_A, 'Damaged');
     const damagedBlob = (await encodeEntry(damaged)).blob;
     writeFile(blobPath(cache, damagedBlob), new Uint8Array(Number(damagedBlob.split('-')[1])).fill(1));

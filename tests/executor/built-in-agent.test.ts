@@ -193,7 +193,8 @@ describe('the built-in agent', () => {
   });
 
   it('serves a call to a DESIGN tool that the prompt folds into another (back, tap_at), though it is not offered', async () => {
-    const app = memoryApp();
+    // An app with a location: it navigates and goes back.
+    const app = memoryApp({ at: 'http://127.0.0.1:4173/' });
     const model = scriptedModel([
       ({ options }) => {
         const names = (options.tools ?? []).map((tool) => tool.name);

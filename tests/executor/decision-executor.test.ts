@@ -112,7 +112,7 @@ describe('the decision executor', () => {
       '  #n4 option "Large" [selected]',
       ' #n5 button "Buy" [disabled]',
     ].join('\n');
-    const keys = [...decisionOptions(parseScreenLines(text), [...MEMORY_APP_VERBS, 'select'], [], 50).keys()];
+    const keys = [...decisionOptions(parseScreenLines(text), [...MEMORY_APP_VERBS, 'select', 'back'], [], 50).keys()];
     expect(keys).toEqual([
       'uncheck #n1 checkbox "Gift wrap"',
       'type into #n2 combobox "Size"',

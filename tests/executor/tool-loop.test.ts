@@ -216,7 +216,8 @@ describe('tool loop hard stops and project tools', () => {
 
   it('lets a policy refusal end the step instead of handing it to the model', async () => {
     const model = scriptedModel([() => callTools(['navigate', { url: 'https://elsewhere.example/' }])]);
-    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: grammarLoop(model) });
+    // The app needs a location for an origin policy to refuse anything.
+    const { runner } = startAttempt(onMemoryApp(memoryApp({ at: 'http://127.0.0.1:4173/' })), { executor: grammarLoop(model) });
     const outcome = await runner.runStep('act', 'go elsewhere');
     expect(outcome.verdict).toMatchObject({ status: 'blocked', errorCode: 'POLICY_DENIED' });
     expect(model.prompts).toHaveLength(1);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playwrightCanRecordVideo } from '../../engines/web/browser-discovery.js';
+import { playwrightCanRecordVideo } from '../../runner/playwright-video.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { servePagesRecording } from '../support/pages.js';
 import type { StaticServer } from '../support/static-server.js';

@@ -21,11 +21,11 @@ import type { VerificationKind } from '../../step/step-record.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent, StepOutcome } from '../../step/step-runner.js';
 import type { LiveScreen } from './live-screen.js';
 
-/** Where an attempt's steps run: an engine instance, what its engine declares, and the app's origin. */
+/** Where an attempt's steps run: an engine instance, what its engine declares, and the app's identity. */
 export interface AttemptScreen {
   instance: EngineInstance;
-  engine: Pick<Engine, 'name' | 'contractVersion' | 'platform' | 'verbs'>;
-  /** Allowed (unless `origins` says otherwise), and the cache's app identity. */
+  engine: Pick<Engine, 'name' | 'contractVersion' | 'platform' | 'verbs' | 'location'>;
+  /** With the `url` location: the app's origin, allowed (unless `origins` says otherwise); in any case the cache's app identity. */
   origin: string;
 }
 
@@ -146,6 +146,7 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
             projectId: 'web',
             appIdentity: screen.origin,
             engine: { name: screen.engine.name, contractVersion: screen.engine.contractVersion },
+            located: screen.engine.location === 'url',
             toolVersion: '0.1.0',
             secrets,
             redact: (text) => vault.redact(text),
@@ -159,7 +160,7 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
     onAction: options.onAction,
     builtIn: options.builtIn,
     engine: screen.instance,
-    target: { name: 'web', platform: screen.engine.platform, verbs: screen.engine.verbs },
+    target: { name: 'web', platform: screen.engine.platform, verbs: screen.engine.verbs, location: screen.engine.location },
     secrets: vault,
     origins: options.origins ?? [screen.origin],
     projectRoot: process.cwd(),

@@ -4,7 +4,6 @@
  */
 import {
   computeKey,
-  ENTRY_SCHEMA_VERSION,
   REPLAY_POLICY_VERSION,
   type ActEntry,
   type JudgmentEntry,
@@ -35,7 +34,8 @@ export function sampleKeyParts(overrides: Partial<KeyParts> = {}): KeyParts {
 export async function sampleActEntry(keyParts: KeyParts = sampleKeyParts(), variant = 0): Promise<ActEntry> {
   const input = (name: string) => ({ role: 'textbox', name, placeholder: 'What needs to be done?', twinIndex: 0, twinCount: 1 });
   return {
-    version: ENTRY_SCHEMA_VERSION,
+    // With a location (routes): version 1.
+    version: 1,
     kind: 'act',
     key: await computeKey(keyParts),
     keyParts,
@@ -67,7 +67,7 @@ export async function sampleActEntry(keyParts: KeyParts = sampleKeyParts(), vari
 /** An `assert` entry for `keyParts`. */
 export async function sampleJudgmentEntry(keyParts: KeyParts = sampleKeyParts({ kind: 'assert', instruction: 'one todo is done' })): Promise<JudgmentEntry> {
   return {
-    version: ENTRY_SCHEMA_VERSION,
+    version: 1,
     kind: 'assert',
     key: await computeKey(keyParts),
     keyParts,
@@ -81,4 +81,50 @@ export async function sampleJudgmentEntry(keyParts: KeyParts = sampleKeyParts({ 
 /** The `index`-th of many distinct entries (different tests, so different keys). */
 export async function numberedActEntry(index: number, variant = 0): Promise<ActEntry> {
   return sampleActEntry(sampleKeyParts({ testId: `suite-${Math.floor(index / 100)}.spec.ts › case ${index}` }), variant);
+}
+
+/** Key parts of a step on an engine without a location (a terminal menu); `overrides` replace parts. */
+export function sampleTerminalKeyParts(overrides: Partial<KeyParts> = {}): KeyParts {
+  return sampleKeyParts({
+    projectId: 'terminal',
+    testId: 'setup.e2e.ts › setup › picks a colour',
+    target: 'terminal',
+    engine: 'terminal',
+    instruction: 'pick the colour blue',
+    params: {},
+    appIdentity: 'setup-wizard',
+    ...overrides,
+  });
+}
+
+/** An `act` entry of an engine without a location: no routes, no origins (version 2). */
+export async function sampleTerminalActEntry(keyParts: KeyParts = sampleTerminalKeyParts()): Promise<ActEntry> {
+  const item = (name: string) => ({ role: 'menuitem', name, container: { role: 'menu', name: 'Colour' }, twinIndex: 0, twinCount: 1 });
+  return {
+    version: 2,
+    kind: 'act',
+    key: await computeKey(keyParts),
+    keyParts,
+    actions: [
+      { verb: 'press', target: item('Red'), key: 'ArrowDown' },
+      { verb: 'press', target: item('Blue'), key: 'Enter' },
+    ],
+    appeared: [{ role: 'text', name: 'You picked blue', text: 'You picked blue', states: [], basis: 'announced' }],
+    gone: [{ role: 'menu', name: 'Colour', states: [], basis: 'incidental' }],
+    summary: 'Picked blue in the colour menu.',
+    provenance: { verifiedBy: 'assert', executor: 'e2e/agent', toolVersion: '0.1.0', recordedAt: '2025-01-02T03:04:05.000Z' },
+  };
+}
+
+/** An `assert` entry of an engine without a location: no route (version 2). */
+export async function sampleTerminalJudgmentEntry(keyParts: KeyParts = sampleTerminalKeyParts({ kind: 'assert', instruction: 'blue was picked' })): Promise<JudgmentEntry> {
+  return {
+    version: 2,
+    kind: 'assert',
+    key: await computeKey(keyParts),
+    keyParts,
+    evidence: [{ control: { role: 'text', name: 'You picked blue', text: 'You picked blue', states: [] }, expect: 'present' }],
+    summary: 'The program says blue was picked.',
+    provenance: { verifiedBy: 'assert', executor: 'e2e/agent', toolVersion: '0.1.0', recordedAt: '2025-01-02T03:04:05.000Z' },
+  };
 }

@@ -18,7 +18,7 @@ const EXPECTED: Record<string, string[]> = {
     'JudgmentResult', 'KeyModifier', 'LedgerEntry', 'ModelUsage', 'NodeRef', 'ObserveOptions', 'Observation', 'ParamValue', 'PassthroughConfig',
     'Point', 'ReplayedPrefix', 'Report', 'ReportAttempt', 'ReportStep', 'ReportSummary', 'ReportTest', 'ScreenNode', 'ScrollUntilOptions',
     'SecretConfig', 'SecretRef', 'StepActions', 'StepBudgets', 'StepContext', 'StepExecutor', 'StepInfo', 'StepKind', 'StepVerdict', 'TapOptions',
-    'TargetConfig', 'TargetInfo', 'TurnRecord', 'UniqueValue', 'WaitForOptions', 'WebEngineOptions', 'WebSurface', 'defineConfig', 'exitClassOf',
+    'TargetConfig', 'TargetInfo', 'TurnRecord', 'UniqueValue', 'UrlAppConfig', 'WaitForOptions', 'WebEngineOptions', 'WebSurface', 'defineConfig', 'exitClassOf',
     'expect', 'isE2EError', 'isSecretRef', 'isUniqueValue', 'secret', 'surfaceOf', 'test', 'unique', 'web',
   ],
   'e2e/agent': [
@@ -31,6 +31,8 @@ const EXPECTED: Record<string, string[]> = {
   // The engine contract file itself (contract/engine.ts).
   'e2e/engine': [
     'ENGINE_CONTRACT_VERSION', 'VERBS', 'Verb', 'NODE_STATES', 'NodeState', 'Rect', 'ScreenNode', 'EngineObservation', 'emptyScreenRoot', 'ChangeMark', 'ChangeWaitOptions', 'ChangeWaitResult', 'NodeRef', 'Point', 'ScrollDirection', 'KEY_MODIFIERS', 'KeyModifier', 'EngineAction', 'SessionAction', 'PointAction', 'ENGINE_ERROR_CODES', 'EngineErrorCode', 'EngineError', 'isEngineError', 'EngineSession', 'ScreenshotOptions', 'EngineInstance', 'EngineStartOptions', 'Engine',
+    // The host delegate (contract/host.ts), the location capability and typed error details.
+    'EngineErrorDetail', 'EngineLocation', 'AppCheck', 'AttemptHost', 'BrowserRequest', 'CheckedApp', 'EngineHost', 'HostEnvironment', 'HostServices', 'MutationSurface', 'RecordedFile', 'RecordingRequest',
   ],
   'e2e/web': ['WebEngineOptions', 'WebSurface', 'surfaceOf', 'web'],
   'e2e/terminal': ['TerminalApp', 'TerminalEngine', 'TerminalEngineOptions', 'terminal'],
@@ -40,7 +42,7 @@ const EXPECTED: Record<string, string[]> = {
 const AGENT_VALUES = ['BASE_RULES', 'VERDICT_RULES', 'createAgent', 'createGrammarTools', 'createToolLoopExecutor', 'createVerdictTool', 'decisionExecutor', 'defineTool', 'isRuntimeHardStop'];
 
 const ENTRIES: Record<string, string> = {
-  e2e: 'dist/runner/index.d.ts',
+  e2e: 'dist/api/index.d.ts',
   'e2e/agent': 'dist/executor/index.d.ts',
   'e2e/engine': 'dist/contract/engine.d.ts',
   'e2e/web': 'dist/engines/web/index.d.ts',

@@ -20,7 +20,7 @@ async function terminalScreen(app: TerminalApp, options: Parameters<typeof openT
   const program = await openTerminal(app, options);
   open.push(program);
   await program.settled();
-  return { instance: program.instance, engine: program.engine, origin: 'http://terminal.invalid' };
+  return { instance: program.instance, engine: program.engine, origin: 'order' };
 }
 
 function toolNames(options: { tools?: ReadonlyArray<{ name: string }> }): string[] {
@@ -28,7 +28,7 @@ function toolNames(options: { tools?: ReadonlyArray<{ name: string }> }): string
 }
 
 describe('the built-in agent on a terminal', () => {
-  it('is offered the terminal verbs only, and picks a fruit and a topping by the ids on the screen', async () => {
+  it('is offered the terminal verbs only (and find, which only observes), and picks a fruit and a topping by the ids on the screen', async () => {
     const offered: string[][] = [];
     const model = scriptedModel([
       ({ text, options }) => {
@@ -50,7 +50,7 @@ describe('the built-in agent on a terminal', () => {
     const outcome = await runner.runStep('act', 'order cherries with nuts');
     expect(outcome.verdict).toEqual({ status: 'passed', summary: 'Cherry with nuts; the name is asked next.' });
     expect(outcome.actions).toEqual(['tap menuitem "c Cherry"', 'check checkbox "nuts Nuts"', 'tap button "OK"']);
-    expect(offered[0]).toEqual(['check', 'complete_step', 'press', 'scroll', 'tap', 'type']);
+    expect(offered[0]).toEqual(['check', 'complete_step', 'find', 'press', 'scroll', 'tap', 'type']);
   });
 
   it('is not offered tap or check when the engine declares taps off', async () => {

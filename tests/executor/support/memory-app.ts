@@ -1,14 +1,30 @@
 /**
  * A tiny todo app that lives in memory and speaks the Engine contract: a fixture app for the
- * agent tests that need many fast steps through the real step runner without a browser.
- * It has an input and an Add button, todos with a toggle and a delete button, a counter, a
- * sign-in form with a password field, a button that always fails, and one that does nothing.
+ * agent tests that need many fast steps through the real step runner without a browser, and an
+ * engine of its own (`memoryEngine()`, platform `memory`) for the conformance suite and runs
+ * through the runner. It has an input and an Add button, todos with a toggle and a delete
+ * button, a counter, a sign-in form with a password field, a button that always fails, and one
+ * that does nothing. It has no location (no URL, no `navigate`) unless a test gives it one
+ * (`memoryApp({ at })`), for the origin policy's tests.
  */
 import type { AttemptScreen } from '../../support/attempt-harness.js';
-import { EngineError, type EngineAction, type EngineInstance, type EngineObservation, type NodeRef, type ScreenNode, type SessionAction, type Verb } from '../../../contract/engine.js';
+import {
+  ENGINE_CONTRACT_VERSION,
+  EngineError,
+  type Engine,
+  type EngineAction,
+  type EngineInstance,
+  type EngineObservation,
+  type NodeRef,
+  type ScreenNode,
+  type SessionAction,
+  type Verb,
+} from '../../../contract/engine.js';
 
 /** The verbs the memory app declares. */
-export const MEMORY_APP_VERBS: readonly Verb[] = ['tap', 'type', 'press', 'check', 'scroll', 'navigate', 'back', 'screenshot', 'tapAt'];
+export const MEMORY_APP_VERBS: readonly Verb[] = ['tap', 'type', 'press', 'check', 'scroll', 'screenshot', 'tapAt'];
+/** The verbs of a memory app with a location: it also navigates and goes back. */
+export const LOCATED_MEMORY_APP_VERBS: readonly Verb[] = [...MEMORY_APP_VERBS, 'navigate', 'back'];
 
 interface Todo {
   id: string;
@@ -34,16 +50,26 @@ export interface MemoryApp extends EngineInstance {
   state: MemoryAppState;
   /** Actions performed, as `verb:id`. */
   performed: string[];
+  /** With a location: the URL it opened at (`memoryApp({ at })`); undefined for the usual app, which has none. */
+  at: string | undefined;
 }
+
+/** Ids that are always on the memory app's screen. */
+const STATIC_IDS: ReadonlySet<string> = new Set(['root', 'input', 'add', 'list', 'count', 'state', 'password', 'signin', 'welcome', 'broken', 'idle', 'archive']);
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Start a memory app; `filler` adds that many static rows, `nesting` a chain of groups that deep. */
-export function memoryApp(options: { filler?: number; nesting?: number; status?: string } = {}): MemoryApp {
+/**
+ * Start a memory app; `filler` adds that many static rows, `nesting` a chain of groups that
+ * deep. `at` gives it a location: screens then have that URL (until it navigates), for tests of
+ * the origin policy.
+ */
+export function memoryApp(options: { filler?: number; nesting?: number; status?: string; at?: string; brokenSubmit?: boolean } = {}): MemoryApp {
   let nextId = 100;
   const state: MemoryAppState = { draft: '', todos: [], password: '', signedIn: false, filler: options.filler ?? 0, nesting: options.nesting ?? 0, status: options.status ?? 'Ready' };
   const performed: string[] = [];
-  let url = 'http://127.0.0.1:4173/';
+  // Without a location the app has no URL at all (the contract's `''`).
+  let url = options.at ?? '';
   const history: string[] = [];
 
   const build = (): ScreenNode => {
@@ -93,28 +119,60 @@ export function memoryApp(options: { filler?: number; nesting?: number; status?:
   };
 
   const addDraft = (): void => {
+    // A planted regression: Add and Enter do nothing (the conformance suite's broken app).
+    if (options.brokenSubmit === true) return;
     if (state.draft.trim() === '') return;
     state.todos.push({ id: String(nextId++), title: state.draft.trim(), done: false });
     state.draft = '';
   };
 
+  const initial = structuredClone(state);
+  let closed = false;
+  /** Every id of the screen now. */
+  const idsNow = (): Set<string> => {
+    const ids = new Set<string>();
+    const stack = [build()];
+    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+      ids.add(node.id);
+      // One by one: a page-sized screen has more children than a call takes arguments.
+      for (const child of node.children) stack.push(child);
+    }
+    return ids;
+  };
+  /** As the contract says: a closed app answers nothing, and an id that is not on the screen is stale (the screen is read only for an id it does not know). */
+  const refuse = (id?: string): EngineError | undefined => {
+    if (closed) return new EngineError('ENGINE_FAILURE', 'The memory app is closed.');
+    if (id !== undefined && !STATIC_IDS.has(id) && !/^[tcd]\d+$/.test(id) && !idsNow().has(id)) return new EngineError('NODE_STALE', `#${id} is not on the current screen of the memory app.`);
+    if (id !== undefined && /^[tcd]\d+$/.test(id) && !state.todos.some((todo) => todo.id === id.slice(1))) return new EngineError('NODE_STALE', `#${id} is not on the current screen of the memory app.`);
+    return undefined;
+  };
+
   const app: MemoryApp = {
     state,
     performed,
+    at: options.at,
     session: {
       open: (next) => {
         history.push(url);
-        url = next;
+        url = options.at === undefined ? '' : (next ?? url);
         return Promise.resolve();
       },
       back: () => {
         url = history.pop() ?? url;
         return Promise.resolve();
       },
-      restart: () => Promise.resolve(),
+      // A fresh app: everything an attempt typed or added is gone.
+      restart: () => {
+        Object.assign(state, structuredClone(initial));
+        url = options.at ?? '';
+        history.length = 0;
+        return Promise.resolve();
+      },
       url: () => url,
     },
     observe: (): Promise<EngineObservation> => {
+      const refused = refuse();
+      if (refused !== undefined) return Promise.reject(refused);
       const root = build();
       let count = 0;
       const stack = [root];
@@ -126,6 +184,8 @@ export function memoryApp(options: { filler?: number; nesting?: number; status?:
       return Promise.resolve({ root, url, title: 'Todos', nodeCount: count });
     },
     perform: (ref: NodeRef, action: EngineAction): Promise<void> => {
+      const refused = refuse(ref.id);
+      if (refused !== undefined) return Promise.reject(refused);
       performed.push(`${action.verb}:${ref.id}`);
       const todo = state.todos.find((item) => ref.id.slice(1) === item.id);
       if (ref.id === 'broken') return Promise.reject(new EngineError('NOT_ACTIONABLE', 'The Broken button is covered by an overlay.'));
@@ -165,12 +225,49 @@ export function memoryApp(options: { filler?: number; nesting?: number; status?:
     },
     performAt: () => Promise.resolve(),
     screenshot: () => Promise.resolve(PNG),
-    close: () => Promise.resolve(),
+    close: () => {
+      closed = true;
+      return Promise.resolve();
+    },
   };
   return app;
 }
 
-/** The memory app as the screen an attempt runs on (`tests/support/attempt-harness.ts`), declaring `verbs`. */
-export function onMemoryApp(app: MemoryApp, verbs: readonly Verb[] = MEMORY_APP_VERBS): AttemptScreen {
-  return { instance: app, engine: { name: 'memory', contractVersion: 1, platform: 'web', verbs }, origin: 'http://127.0.0.1:4173' };
+/**
+ * The memory app as the screen an attempt runs on (`tests/support/attempt-harness.ts`),
+ * declaring `verbs`: platform `memory`, with the `url` location only when the app has one.
+ */
+export function onMemoryApp(app: MemoryApp, verbs?: readonly Verb[]): AttemptScreen {
+  if (app.at === undefined) return { instance: app, engine: { name: 'memory', contractVersion: ENGINE_CONTRACT_VERSION, platform: 'memory', verbs: verbs ?? MEMORY_APP_VERBS }, origin: 'memory-todos' };
+  return { instance: app, engine: { name: 'memory', contractVersion: ENGINE_CONTRACT_VERSION, platform: 'memory', verbs: verbs ?? LOCATED_MEMORY_APP_VERBS, location: 'url' }, origin: new URL(app.at).origin };
+}
+
+/**
+ * The memory app as an engine (`e2e/engine`): each attempt starts a fresh app. No location, no
+ * browser: its host delegate checks that a target's `app` is an object (`{ brokenSubmit: true }`
+ * plants a regression: Add and Enter do nothing) and names the app's identity. `started` lists
+ * the attempts' apps, for tests that read their state.
+ */
+export function memoryEngine(options: { filler?: number; verbs?: readonly Verb[] } = {}): Engine & { started: MemoryApp[] } {
+  const started: MemoryApp[] = [];
+  return {
+    name: 'memory',
+    version: '1.0.0',
+    contractVersion: ENGINE_CONTRACT_VERSION,
+    platform: 'memory',
+    verbs: options.verbs ?? MEMORY_APP_VERBS,
+    started,
+    host: {
+      app: (config) =>
+        typeof config === 'object' && config !== null
+          ? { ok: true, app: { identity: 'memory-todos', config } }
+          : { ok: false, problem: 'must be an object (the memory app takes no settings: `app: {}`)' },
+    },
+    start: (start) => {
+      const config = (start.app ?? {}) as { brokenSubmit?: unknown };
+      const app = memoryApp({ ...(options.filler === undefined ? {} : { filler: options.filler }), brokenSubmit: config.brokenSubmit === true });
+      started.push(app);
+      return Promise.resolve(app);
+    },
+  };
 }

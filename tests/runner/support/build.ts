@@ -14,7 +14,7 @@ export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The folders `npm run build` compiles: tsconfig.build.json's own list, so a new folder is never missed. */
 const SOURCE_FOLDERS = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
-const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'runner', 'index.js')];
+const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'api', 'index.js')];
 const LOCK = join(ROOT, 'dist', '.build-lock');
 
 function newestSource(directory: string): number {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { web } from '../engines/web/index.js';
-import { defineConfig, type E2EConfig } from './config.js';
+import { web } from '../../engines/web/index.js';
+import { defineConfig, type E2EConfig } from '../../runner/config.js';
 
 const base: E2EConfig = { targets: [{ engine: web(), app: { url: 'http://127.0.0.1:4173' } }] };
 

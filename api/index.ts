@@ -1,14 +1,15 @@
 /**
  * The `e2e` package entry: the Playwright Test `test` with the e2e fixtures, the recording
- * `expect`, `defineConfig`, the web engine, the `unique()` and `secret()` markers, the
- * errors, and the executor contract types.
+ * `expect`, `defineConfig` (from `runner/`), the web engine (from `engines/web/`: the runner
+ * imports no engine, so the entry puts them side by side), the `unique()` and `secret()`
+ * markers, the errors, and the executor contract types.
  */
-export { test } from './fixtures.js';
-export type { E2EFixtures, E2EOptions, E2ETestType } from './fixtures.js';
-export { expect } from './verification.js';
-export { defineConfig, DEFAULT_TIMEOUT_MS, DEFAULT_TEST_MATCH, DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR } from './config.js';
-export type { E2EConfig, AgentConfig, TargetConfig, CacheConfig, SecretConfig, ScreenConfig, PassthroughConfig } from './config.js';
-export type { ActOptions, ActResult, Agent, App, AssertOptions, ExtractOptions, JudgmentResult, WaitForOptions } from './agent-api.js';
+export { test } from '../runner/fixtures.js';
+export type { E2EFixtures, E2EOptions, E2ETestType } from '../runner/fixtures.js';
+export { expect } from '../runner/verification.js';
+export { defineConfig, DEFAULT_TIMEOUT_MS, DEFAULT_TEST_MATCH, DEFAULT_CACHE_DIR, DEFAULT_OUTPUT_DIR, DEFAULT_HTML_REPORT_DIR } from '../runner/config.js';
+export type { E2EConfig, AgentConfig, TargetConfig, UrlAppConfig, CacheConfig, SecretConfig, ScreenConfig, PassthroughConfig } from '../runner/config.js';
+export type { ActOptions, ActResult, Agent, App, AssertOptions, ExtractOptions, JudgmentResult, WaitForOptions } from '../runner/agent-api.js';
 export { web, surfaceOf } from '../engines/web/index.js';
 export type { WebEngineOptions, WebSurface } from '../engines/web/index.js';
 export { unique, secret, isSecretRef, isUniqueValue } from '../contract/param-values.js';
@@ -36,4 +37,4 @@ export type {
   ScrollUntilOptions,
 } from '../contract/step-contract.js';
 export type { Engine, EngineInstance, KeyModifier, NodeRef, Point, ScreenNode } from '../contract/engine.js';
-export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from './report.js';
+export type { Report, ReportTest, ReportAttempt, ReportStep, ReportSummary } from '../runner/report.js';

@@ -3,11 +3,12 @@
  * Playwright Test config it returns, from nothing but its arguments.
  */
 import { describe, expect, it } from 'vitest';
-import type { StepExecutor } from '../contract/step-contract.js';
-import { web } from '../engines/web/index.js';
-import { defineConfig, keysAt, resolveConfig, type E2EConfig } from './config.js';
-import { CACHE_MODE_VARIABLE, PLAIN_RUN_REQUEST, REPLAY_VARIABLE, type RunRequest } from './run-request.js';
-import { PROJECT_OPTION, WORKER_OPTION, type ProjectSettings } from './settings.js';
+import type { Engine } from '../../contract/engine.js';
+import type { StepExecutor } from '../../contract/step-contract.js';
+import { web } from '../../engines/web/index.js';
+import { defineConfig, keysAt, resolveConfig, type E2EConfig } from '../../runner/config.js';
+import { CACHE_MODE_VARIABLE, PLAIN_RUN_REQUEST, REPLAY_VARIABLE, type RunRequest } from '../../runner/run-request.js';
+import { PROJECT_OPTION, WORKER_OPTION, type ProjectSettings } from '../../runner/settings.js';
 
 const engine = web();
 const base: E2EConfig = { targets: [{ engine, app: { url: 'http://127.0.0.1:4173' } }] };
@@ -49,6 +50,36 @@ describe('resolveConfig', () => {
     expect(failure({ targets: [{ engine, app: { url: 'ftp://x' } }] }).message).toContain('`targets.0.app.url`');
     expect(failure({ ...base, agents: { default: { maxSteps: 'many' } } }).message).toContain('`agents.default.maxSteps`');
     expect(failure({ targets: [{ engine: {}, app: { url: 'http://127.0.0.1:1' } }] }).message).toContain('must be an engine such as web()');
+  });
+
+  it("checks an engine's app without a location through its host delegate, or takes it as it is", () => {
+    const start = (): never => {
+      throw new Error('not started in this test');
+    };
+    const checked: Engine = {
+      name: 'shell',
+      version: '1',
+      contractVersion: 1,
+      platform: 'terminal',
+      verbs: ['type', 'press', 'screenshot'],
+      start,
+      host: {
+        app: (app) =>
+          typeof (app as { command?: unknown }).command === 'string'
+            ? { ok: true, app: { identity: `shell:${(app as { command: string }).command}`, config: { command: (app as { command: string }).command } } }
+            : { ok: false, problem: 'needs `command`, the program to run (e.g. "htop")' },
+      },
+    };
+    const settings = (config: ReturnType<typeof resolveConfig>): ProjectSettings => (config.projects?.[0]?.use as Record<string, unknown>)[PROJECT_OPTION] as ProjectSettings;
+    const shell = settings(resolveConfig({ targets: [{ engine: checked, app: { command: 'htop' } }] }, {}));
+    expect(shell.target.app).toEqual({ identity: 'shell:htop', config: { command: 'htop' } });
+    expect(shell.origins).toEqual([]);
+    expect(failure({ targets: [{ engine: checked, app: { program: 'htop' } }] }).message).toContain('`targets.0.app` needs `command`');
+    const plain: Engine = { ...checked, name: 'plain', host: {} };
+    expect(settings(resolveConfig({ targets: [{ engine: plain, app: { anything: 1 } }] }, {})).target.app).toEqual({ identity: 'plain', config: { anything: 1 } });
+    expect(settings(resolveConfig({ targets: [{ engine: plain, app: { identity: 'mine' } }] }, {})).target.app.identity).toBe('mine');
+    // An engine with the url location has its app checked as a URL app, whoever wrote the engine.
+    expect(failure({ targets: [{ engine: { ...plain, location: 'url' }, app: { command: 'htop' } }] }).message).toContain('`targets.0.app.url`');
   });
 
   it('refuses system or tools beside an executor, and two different models for one role', () => {
@@ -139,7 +170,8 @@ describe('resolveConfig', () => {
   it('takes the keys it suggests from the schema, at every level', () => {
     expect(keysAt([])).toEqual(expect.arrayContaining(['targets', 'agents', 'cache', 'secrets', 'origins', 'screen', 'testDir', 'testMatch', 'workers', 'reporter', 'use']));
     expect(keysAt(['targets', 0])).toEqual(['name', 'engine', 'app']);
-    expect(keysAt(['targets', 0, 'app'])).toEqual(['url', 'identity']);
+    // A target's app is its engine's to check (the url keys are suggested by appOf, see the first test).
+    expect(keysAt(['targets', 0, 'app'])).toEqual([]);
     expect(keysAt(['agents', 'default'])).toEqual(['model', 'judge', 'context', 'maxSteps', 'maxModelCalls', 'timeout', 'providerOptions', 'system', 'tools', 'executor']);
     expect(keysAt(['cache'])).toEqual(['mode', 'dir', 'strict', 'audit']);
     expect(keysAt(['secrets', 'token'])).toEqual(['value', 'origins', 'purpose']);

@@ -4,9 +4,9 @@
  */
 import { chromium } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
-import { asInternalCall, isListingRun, missingInternalError, playwrightTestVersion, probePlaywrightInternals, requirePlaywrightInternals, TESTED_PLAYWRIGHT } from './playwright-internals.js';
-import { resolveLaunchOptions } from '../engines/web/browser-discovery.js';
-import { scaledTimeout } from '../tests/support/load-scaled.js';
+import { asInternalCall, isListingRun, missingInternalError, playwrightTestVersion, probePlaywrightInternals, requirePlaywrightInternals, TESTED_PLAYWRIGHT } from '../../runner/playwright-internals.js';
+import { resolveLaunchOptions } from '../../engines/web/browser-discovery.js';
+import { scaledTimeout } from '../support/load-scaled.js';
 
 describe('the Playwright internals probe', () => {
   it('finds every internal in the installed Playwright, on a real page', async () => {
