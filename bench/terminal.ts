@@ -113,7 +113,7 @@ async function replayAgainstScript(): Promise<{ replayMs: number; scriptMs: numb
     const store = new FileCacheStore(folder);
     const recording = await openTerminal(app);
     await recording.settled();
-    const recorder = startAttempt({ instance: recording.instance, engine: recording.engine, origin: 'http://terminal.invalid' }, { cache: { store }, executor: orderExecutor });
+    const recorder = startAttempt({ instance: recording.instance, engine: recording.engine, origin: 'order' }, { cache: { store }, executor: orderExecutor });
     await recorder.act(INSTRUCTION);
     recorder.verify();
     const [report] = await recorder.finish();
@@ -124,7 +124,7 @@ async function replayAgainstScript(): Promise<{ replayMs: number; scriptMs: numb
     for (let round = 0; round < ROUNDS + 1; round++) {
       const program = await openTerminal(app);
       await program.settled();
-      const attempt = startAttempt({ instance: program.instance, engine: program.engine, origin: 'http://terminal.invalid' }, { cache: { store, mode: 'read-only', strict: true, waitForTargetMs: 5000 } });
+      const attempt = startAttempt({ instance: program.instance, engine: program.engine, origin: 'order' }, { cache: { store, mode: 'read-only', strict: true, waitForTargetMs: 5000 } });
       const started = performance.now();
       const replayed = await attempt.act(INSTRUCTION);
       const replayMs = performance.now() - started;

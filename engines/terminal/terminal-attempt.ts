@@ -29,9 +29,6 @@ import { resolveSteps } from './screen-locator.js';
 import { TerminalLocator, TerminalScreen } from './terminal-screen.js';
 import { withoutHidden } from './hidden-nodes.js';
 
-/** The stand-in location of every terminal attempt (see {@link TerminalAttempt.location}). */
-export const TERMINAL_LOCATION = 'http://terminal.invalid/';
-
 /** True when a read screen holds something a person could act on: a list, a field, a button or a mark. */
 function hasControl(reading: ScreenReading): boolean {
   return reading.lists.length > 0 || reading.elements.some((element) => element.kind !== 'text');
@@ -149,14 +146,9 @@ export class TerminalAttempt implements EngineInstance {
     return lines;
   }
 
-  /**
-   * A terminal has no location. Until the contract's location capability lands (a location-less
-   * engine: no routes, no origin policy), it reports one fixed address on the reserved `.invalid`
-   * domain, which nothing resolves and the engine never navigates to, so the cache's routes and
-   * the origin policy see one unchanging place: {@link TERMINAL_LOCATION}.
-   */
+  /** A terminal has no location (the engine declares none): no routes, no origins, no navigation. */
   location(): string {
-    return TERMINAL_LOCATION;
+    return '';
   }
 
   /** The running program (tests read its pid). */
@@ -183,10 +175,11 @@ export class TerminalAttempt implements EngineInstance {
   }
 
   async observe(): Promise<EngineObservation> {
+    if (this.#closed) throw new E2EError('INVALID_STATE', 'The terminal attempt was closed; there is no screen to observe.');
     const process = this.#process;
     if (process === undefined) {
       const root: ScreenNode = { id: 'root', role: 'document', name: '', states: [], depth: 0, children: [] };
-      return { root, url: 'about:blank', title: '', nodeCount: 1 };
+      return { root, url: '', title: '', nodeCount: 1 };
     }
     await process.frameClosed();
     const mark = process.mark();

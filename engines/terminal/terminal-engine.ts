@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { E2EError } from '../../errors/index.js';
-import { ENGINE_CONTRACT_VERSION, type Engine, type EngineInstance, type EngineStartOptions, type Verb } from '../../contract/engine.js';
+import { ENGINE_CONTRACT_VERSION, type AppCheck, type Engine, type EngineInstance, type EngineStartOptions, type Verb } from '../../contract/engine.js';
 import { TerminalAttempt, type TapMode } from './terminal-attempt.js';
 import { SETTLE_RULE } from './terminal-process.js';
 
@@ -46,8 +46,8 @@ export interface TerminalEngineOptions {
 export interface TerminalEngine extends Engine {
   /** How a tap reaches a control (see {@link TerminalEngineOptions.tap}). */
   readonly tapBy: TapMode;
-  /** Check a target's `app` and name it for the cache key. */
-  readonly host: { app(config: unknown): { ok: true; app: { identity: string; config: TerminalApp } } | { ok: false; problem: string } };
+  /** The host delegate: it checks a target's `app` and names it for the cache key; it asks for no browser. */
+  readonly host: { app(config: unknown): AppCheck };
 }
 
 const appSchema = z.strictObject({
@@ -90,7 +90,7 @@ export function terminal(options: TerminalEngineOptions = {}): TerminalEngine {
     verbs,
     tapBy,
     host: { app: checkTerminalApp },
-    start: (start: EngineStartOptions & { app?: unknown }): Promise<EngineInstance> => {
+    start: (start: EngineStartOptions): Promise<EngineInstance> => {
       if (start.signal?.aborted === true) return Promise.reject(new E2EError('CANCELLED', 'The attempt was cancelled before the program started.'));
       const checked = checkTerminalApp(start.app);
       if (!checked.ok) return Promise.reject(new E2EError('INVALID_CONFIG', checked.problem));

@@ -106,7 +106,7 @@ async function runFlow(app: TerminalApp, flow: readonly FlowStep[], cacheFolder:
   const executor = scriptedExecutor(flow);
   const performed: string[] = [];
   const attempt: AttemptHarness = startAttempt(
-    { instance: program.instance, engine: program.engine, origin: 'http://terminal.invalid' },
+    { instance: program.instance, engine: program.engine, origin: 'order' },
     {
       executor: mode === 'read-write' ? executor : undefined,
       cache: { store: new FileCacheStore(cacheFolder, { readOnly: mode === 'read-only' }), mode, strict: mode === 'read-only', waitForTargetMs: 3000 },

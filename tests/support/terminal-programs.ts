@@ -50,8 +50,8 @@ export interface OpenTerminal {
 /** Start `app` on a fresh terminal engine. */
 export async function openTerminal(app: TerminalApp, options: TerminalEngineOptions = {}): Promise<OpenTerminal> {
   const engine = terminal(options);
-  const instance = await engine.start({ baseUrl: '', app } as Parameters<TerminalEngine['start']>[0]);
-  await instance.session.open('');
+  const instance = await engine.start({ app });
+  await instance.session.open();
   const settled = async (): Promise<EngineObservation> => {
     let observation = await instance.observe();
     const deadline = Date.now() + scaledTimeout(10_000);

@@ -14,14 +14,15 @@ import { anthropic } from '@ai-sdk/anthropic';
 import { openai } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { standInModel } from './stand-in-model.js';
+import type { StandInScript } from './stand-in-model.js';
 import { standInScript } from './stand-in-script.js';
 
 type Environment = Record<string, string | undefined>;
 
-/** The model the environment asks for, or undefined (replay needs none). */
-export function exampleModel(environment: Environment = process.env) {
+/** The model the environment asks for, or undefined (replay needs none); the stand-in plays `script`. */
+export function exampleModel(environment: Environment = process.env, script: StandInScript = standInScript) {
   const chosen = environment['E2E_MODEL'];
-  if (environment['E2E_EXAMPLE_STAND_IN'] === '1') return standInModel(standInScript);
+  if (environment['E2E_EXAMPLE_STAND_IN'] === '1') return standInModel(script);
   if (environment['OPENAI_API_KEY']) return openai(chosen ?? 'gpt-5-mini');
   if (environment['ANTHROPIC_API_KEY']) return anthropic(chosen ?? 'claude-sonnet-4-5');
   const compatible = environment['E2E_OPENAI_COMPATIBLE_URL'];

@@ -16,7 +16,8 @@ export type Move =
   | { tool: 'type'; role: string; name: string; text: string }
   | { tool: 'type_secret'; role: string; name: string; secret: string }
   | { tool: 'select'; role: string; name: string; value: string }
-  | { tool: 'check'; role: string; name: string };
+  | { tool: 'check'; role: string; name: string }
+  | { tool: 'press'; key: string };
 
 /** A judgment answer: the lines (by role and name) that prove it. */
 export interface Judgment {
@@ -106,6 +107,7 @@ function toolCall(toolName: string, input: unknown): LanguageModelV3GenerateResu
 }
 
 function moveInput(move: Move, text: string): Record<string, unknown> {
+  if (move.tool === 'press') return { key: move.key };
   const target = findId(text, move.role, move.name, move.tool === 'tap' ? move.within : undefined);
   switch (move.tool) {
     case 'tap':

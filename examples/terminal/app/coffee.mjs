@@ -2,7 +2,11 @@
 // A coffee order at a terminal, drawn with plain ANSI escape codes (no library): a menu of
 // drinks (the current row in reverse video), a checklist of extras with an OK button, then a
 // question on the normal screen, and the order it placed. Keys: arrows, Space, Enter, q.
-const DRINKS = ['Espresso', 'Latte', 'Cappuccino', 'Flat white'];
+// COFFEE_FAULT plants a bug for the tests: `rename` calls the Latte "Caffe latte" (the menu
+// changed: drift), `forget-extras` places the order without the extras ticked (a regression),
+// `done-button` calls the OK button "Done".
+const FAULT = process.env.COFFEE_FAULT ?? 'none';
+const DRINKS = ['Espresso', FAULT === 'rename' ? 'Caffe latte' : 'Latte', 'Cappuccino', 'Flat white'];
 const EXTRAS = ['Oat milk', 'Extra shot', 'Cinnamon'];
 const WIDTH = 44;
 
@@ -30,7 +34,8 @@ function extrasScreen(drink, current, chosen) {
     const line = pad(`  [${chosen.has(index) ? 'x' : ' '}] ${extra}`);
     return index === current ? `\x1b[7m${line}` : line;
   });
-  const ok = current === EXTRAS.length ? '\x1b[7m<  OK  >\x1b[0m' : '<  OK  >';
+  const label = FAULT === 'done-button' ? '< Done >' : '<  OK  >';
+  const ok = current === EXTRAS.length ? `\x1b[7m${label}\x1b[0m` : label;
   return box('Coffee', [pad(`Extras for your ${drink}`), pad(''), ...rows, pad(''), ' '.repeat(14) + ok + ' '.repeat(WIDTH - 26)], 'Space tick · Tab to OK · Enter go on');
 }
 
@@ -119,6 +124,6 @@ await keys((key) => {
   }
   return false;
 });
-const extras = [...chosen].sort().map((index) => EXTRAS[index].toLowerCase());
+const extras = [...(FAULT === 'forget-extras' ? [] : chosen)].sort().map((index) => EXTRAS[index].toLowerCase());
 out(`\nOrder placed: ${DRINKS[drink]}${extras.length > 0 ? ` with ${extras.join(' and ')}` : ''} for ${name}\n`);
 process.exit(0);

@@ -20,7 +20,7 @@ async function terminalScreen(app: TerminalApp, options: Parameters<typeof openT
   const program = await openTerminal(app, options);
   open.push(program);
   await program.settled();
-  return { instance: program.instance, engine: program.engine, origin: 'http://terminal.invalid' };
+  return { instance: program.instance, engine: program.engine, origin: 'order' };
 }
 
 function toolNames(options: { tools?: ReadonlyArray<{ name: string }> }): string[] {

@@ -1,0 +1,223 @@
+/**
+ * A terminal target through the real `e2e` binary: the coffee order of examples/terminal in a
+ * pseudo-terminal, recorded by the built-in agent through `@ai-sdk/openai-compatible` against a
+ * loopback model server, then replayed model-free with the server stopped: no model call, and
+ * no browser among the processes the run started (the process tree is sampled while it runs;
+ * a Chromium path that does not exist is set, so a launch would fail). A planted regression in
+ * the program fails as a regression (exit 1), a renamed menu item stops as drift (exit 2);
+ * `cache diff` says the terminal steps in sentences, `cache mv` moves a renamed test's entries,
+ * `cache prune` sweeps a dropped test's, and `cache audit` proves the entries can fail.
+ *
+ * The steps build on each other, in order.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportStep } from '../../runner/report.js';
+import { coffeeModel } from '../support/coffee-model.js';
+import { chatResponder, type ExchangeRequest } from '../support/model-exchange.js';
+import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js';
+import { contentsOf } from '../support/directory-snapshot.js';
+import { watchDescendants } from '../support/process-watch.js';
+import { scaledTimeout } from '../support/load-scaled.js';
+import { ensureBuilt, ROOT } from '../runner/support/build.js';
+import { startE2E, type E2ERun } from '../runner/support/e2e-process.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/terminal-coffee', import.meta.url));
+const EXAMPLE = join(ROOT, 'examples', 'terminal');
+const LATTE = 'orders a latte with oat milk for Ada';
+const ESPRESSO = 'orders an espresso with an extra shot for Bo';
+
+let model: OpenAIServer;
+const requests: ExchangeRequest[] = [];
+let work: string;
+let cacheDir: string;
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    E2E_COFFEE_PROGRAM: join(ROOT, 'examples', 'terminal', 'app', 'coffee.mjs'),
+    E2E_COFFEE_MODEL_URL: model.url,
+    E2E_FIXTURE_CACHE_DIR: cacheDir,
+    // Were a browser launched, it would fail: nothing here may need one.
+    E2E_CHROMIUM_PATH: join(work, 'no-chromium-here'),
+    ...extra,
+  };
+}
+
+/** Run the binary (in the fixture project unless `cwd` says otherwise); the command lines of every process it started come back with it. */
+async function e2e(args: string[], extra: Record<string, string> = {}, cwd = FIXTURE): Promise<E2ERun & { started: string[] }> {
+  const { child, done } = startE2E(args, { cwd, env: env(extra) });
+  const watch = watchDescendants(child.pid!);
+  const run = await done;
+  return { ...run, started: watch.stop() };
+}
+
+function output(run: E2ERun): string {
+  return `${run.stdout}\n${run.stderr}`;
+}
+
+function stepsOf(run: E2ERun, title: string): ReportStep[] {
+  const test = run.report?.tests.find((each) => each.titlePath.at(-1) === title);
+  if (test === undefined) throw new Error(`no test "${title}" in the report:\n${output(run)}`);
+  return test.attempts.at(-1)?.steps ?? [];
+}
+
+function browsersAmong(started: string[]): string[] {
+  return started.filter((command) => /chrom|headless_shell|firefox|webkit/i.test(command));
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  model = await startOpenAIServer(chatResponder(coffeeModel, requests));
+  work = mkdtempSync(join(tmpdir(), 'e2e-terminal-target-'));
+  cacheDir = join(work, 'cache');
+  rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
+}, scaledTimeout(60_000));
+
+afterAll(async () => {
+  await model?.close();
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
+});
+
+describe('a terminal target through the e2e binary', () => {
+  it('records both tests through the provider package, saving every verified step, with no browser started', async () => {
+    const run = await e2e(['record']);
+    expect(run.exitCode, output(run)).toBe(0);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(stepsOf(run, LATTE).map((step) => [step.kind, step.instruction, step.status, step.cache?.write])).toEqual([
+      ['act', 'pick Latte from the drinks', 'passed', 'saved'],
+      ['act', 'tick Oat milk', 'passed', 'saved'],
+      ['act', 'confirm the extras', 'passed', 'saved'],
+      ['act', 'give Ada as the name for the cup', 'passed', 'saved'],
+      ['assert', 'the order placed is a Latte with oat milk for Ada', 'passed', 'saved'],
+    ]);
+    expect(stepsOf(run, ESPRESSO).map((step) => step.cache?.write)).toEqual(['saved', 'saved', 'saved', 'saved']);
+    // The program ran in the pty; no browser did.
+    expect(run.started.some((command) => command.includes('coffee.mjs'))).toBe(true);
+    expect(browsersAmong(run.started)).toEqual([]);
+  }, scaledTimeout(240_000));
+
+  it('hands a step whose replay stopped part-way over to the agent with the actions that ran, on e2e record', async () => {
+    const handOff = join(work, 'hand-off-cache');
+    cpSync(cacheDir, handOff, { recursive: true });
+    const before = requests.length;
+    // The OK button is called Done: the recorded check mark replays, the tap on OK cannot.
+    const run = await e2e(['record', '--grep', 'espresso'], { COFFEE_FAULT: 'done-button', E2E_FIXTURE_CACHE_DIR: handOff });
+    expect(run.exitCode, output(run)).toBe(0);
+    const steps = stepsOf(run, ESPRESSO);
+    // (The first step's recorded outcome showed the OK button, so it is handed over too, from its start.)
+    expect(steps.map((step) => step.cache?.mode)).toEqual([expect.any(String), 'agent-concluded', 'self-finalized', 'self-finalized']);
+    expect(steps[1]).toMatchObject({ status: 'passed', cache: { reason: 'target-not-found', classification: 'drift', write: 'saved' } });
+    const openings = requests.slice(before).map((request) => request.messages[0]?.text ?? '');
+    const handedOver = openings.find((text) => text.includes('It ran 1 of its 2 actions, then stopped.'));
+    expect(handedOver).toContain('1. check checkbox "Extra shot" in group "Extras for your Espresso"');
+    // The agent did only what was left: one tap, on the button now called Done.
+    expect(steps[1]?.modelCalls).toBeGreaterThan(0);
+    expect(output(run)).not.toContain('REPLAY_STALE');
+  }, scaledTimeout(240_000));
+
+  it('replays every step model-free with the model server stopped: 0 model calls, 0 browsers', async () => {
+    await model.close();
+    const before = requests.length;
+    const run = await e2e(['replay']);
+    expect(run.exitCode, output(run)).toBe(0);
+    expect(run.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 9, handedOff: 0, recorded: 0, missed: 0, regressed: 0, stale: 0 } });
+    expect(output(run)).toContain('Cache  9 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
+    expect(requests.length).toBe(before);
+    expect(run.started.some((command) => command.includes('coffee.mjs'))).toBe(true);
+    expect(browsersAmong(run.started)).toEqual([]);
+  }, scaledTimeout(240_000));
+
+  it('fails the step whose outcome the planted bug took away as a regression: exit 1', async () => {
+    const run = await e2e(['replay'], { COFFEE_FAULT: 'forget-extras' });
+    expect(run.exitCode, output(run)).toBe(1);
+    const latte = stepsOf(run, LATTE);
+    expect(latte.slice(0, 3).map((step) => step.cache?.mode)).toEqual(['self-finalized', 'self-finalized', 'self-finalized']);
+    expect(latte[3]).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED', modelCalls: 0, cache: { reason: 'end-mismatch', classification: 'regression' } });
+    expect(latte[3]?.cache?.detail).toContain('text "Order placed: Latte with oat milk for Ada"');
+    // The espresso's extra shot is forgotten too: its naming step regresses the same way.
+    expect(stepsOf(run, ESPRESSO)[2]).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED', cache: { classification: 'regression' } });
+    expect(run.report?.summary.cache).toMatchObject({ regressed: 2, stale: 0 });
+  }, scaledTimeout(240_000));
+
+  it('stops at the renamed menu item as drift before any key is sent: exit 2', async () => {
+    const run = await e2e(['replay'], { COFFEE_FAULT: 'rename' });
+    expect(run.exitCode, output(run)).toBe(2);
+    expect(stepsOf(run, LATTE)[0]).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE', modelCalls: 0, cache: { reason: 'target-not-found', classification: 'drift' } });
+    expect(stepsOf(run, LATTE)[0]?.cache?.detail).toContain('nearest: menuitem "Caffe latte"');
+    expect(run.report?.summary.cache).toMatchObject({ regressed: 0, stale: 1 });
+  }, scaledTimeout(240_000));
+
+  it('describes the terminal steps in sentences in cache diff', async () => {
+    const empty = join(work, 'empty-cache');
+    mkdirSync(empty);
+    const run = await e2e(['cache', 'diff', empty, cacheDir]);
+    expect(run.exitCode, output(run)).toBe(0);
+    expect(run.stdout).toContain('0 changed, 0 re-keyed, 9 added, 0 removed');
+    for (const sentence of [
+      '1. tap menuitem "Latte" in menu "Pick a drink"',
+      '1. check checkbox "Oat milk" in group "Extras for your Latte"',
+      '1. tap button "OK" in dialog "Coffee"',
+      '1. type "Ada" into textbox "Name for the cup"',
+      '2. press Enter',
+      'expect text "Order placed: Latte with oat milk for Ada" present',
+    ]) {
+      expect(run.stdout).toContain(sentence);
+    }
+  }, scaledTimeout(60_000));
+
+  it('moves a renamed test with cache mv, as the miss suggests, and replays it', async () => {
+    const renamed = { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' };
+    const missed = await e2e(['replay'], renamed);
+    expect(missed.exitCode, output(missed)).toBe(2);
+    expect(output(missed)).toContain(`e2e cache mv 'tests/coffee.e2e.ts::${LATTE}' 'tests/coffee.e2e.ts::orders a latte for Ada'`);
+    const moved = await e2e(['cache', 'mv', `tests/coffee.e2e.ts::${LATTE}`, 'orders a latte for Ada'], renamed);
+    expect(moved.exitCode, output(moved)).toBe(0);
+    expect(moved.stdout).toContain(`Moved 5 entries of tests/coffee.e2e.ts::${LATTE} to tests/coffee.e2e.ts::orders a latte for Ada`);
+    const replayed = await e2e(['replay'], renamed);
+    expect(replayed.exitCode, output(replayed)).toBe(0);
+    expect(replayed.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 9 } });
+  }, scaledTimeout(240_000));
+
+  it('proves the latte entries can fail with cache audit, model-free', async () => {
+    const run = await e2e(['cache', 'audit', '--grep', 'latte', '--json'], { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' });
+    expect(run.exitCode, output(run).slice(-4000)).toBe(0);
+    const audit = JSON.parse(run.stdout) as { caught: number; total: number; entries: Array<{ testId: string; caught: number; total: number; survivors: string[] }> };
+    expect(audit.entries).toHaveLength(5);
+    expect(audit.entries.every((entry) => entry.testId.endsWith('::orders a latte for Ada'))).toBe(true);
+    // Every action skipped, every keystroke swallowed (the break-handlers mutant) and the judgment's evidence hidden is caught.
+    expect(audit.entries.flatMap((entry) => entry.survivors)).toEqual([]);
+    expect({ caught: audit.caught, total: audit.total }).toEqual({ caught: 11, total: 11 });
+    expect(browsersAmong(run.started)).toEqual([]);
+  }, scaledTimeout(600_000));
+
+  it('sweeps the entries of a dropped test with cache prune, and the rest still replays', async () => {
+    const dropped = { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada', E2E_COFFEE_ESPRESSO: 'dropped' };
+    const pruned = await e2e(['cache', 'prune'], dropped);
+    expect(pruned.exitCode, output(pruned)).toBe(0);
+    // The espresso's 4 entries: a ref and a blob each.
+    expect(pruned.stdout).toMatch(/^Removed 8 items, [\d.]+ (B|KiB) freed; 5 entries kept\./);
+    expect(pruned.stdout).toContain(ESPRESSO);
+    const listed = await e2e(['cache', 'ls'], dropped);
+    expect(listed.stdout).toContain('5 entries in 1 test');
+    expect(listed.stdout).not.toContain('espresso');
+    const replayed = await e2e(['replay'], dropped);
+    expect(replayed.exitCode, output(replayed)).toBe(0);
+    expect(replayed.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 5 } });
+  }, scaledTimeout(240_000));
+});
+
+describe('the terminal example (examples/terminal)', () => {
+  it('replays from its committed cache with no model, no key and no browser, and leaves the cache as it was', async () => {
+    const cache = join(EXAMPLE, '.e2e', 'cache');
+    const before = contentsOf(cache);
+    const run = await e2e(['replay'], {}, EXAMPLE);
+    expect(run.exitCode, output(run)).toBe(0);
+    expect(run.report?.summary).toMatchObject({ tests: { passed: 1, failed: 0 }, modelCalls: 0, cache: { replayed: 5, handedOff: 0, missed: 0, regressed: 0, stale: 0 } });
+    expect(browsersAmong(run.started)).toEqual([]);
+    expect(contentsOf(cache)).toEqual(before);
+  }, scaledTimeout(240_000));
+});
