@@ -115,7 +115,8 @@ function agentsOf(settings: ProjectSettings): ProjectAgents {
     const { builtIn, ...entry } = agent;
     const used: AgentEntry = settings.modelFree ? { context: entry.context, limits: entry.limits } : entry;
     entries[name] = used;
-    builtInOptions.set(used, builtIn);
+    // The config load checked every tool with isProjectTool (defineTool).
+    builtInOptions.set(used, builtIn as AgentOptions);
   }
   const made: ProjectAgents = { entries, builtIn: createBuiltInAgent({ agentOptions: (entry) => builtInOptions.get(entry) ?? {} }) };
   projectAgents.set(settings, made);
