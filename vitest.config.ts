@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { DEFAULT_TIMEOUT_MS, SUITE_LOAD_FACTOR, loadFactor, scaledTimeout } from './tests/support/load-scaled.js';
 import { TierSequencer } from './tests/support/tier-sequencer.js';
@@ -23,8 +24,10 @@ export default defineConfig({
     testTimeout: scaledTimeout(DEFAULT_TIMEOUT_MS),
     hookTimeout: scaledTimeout(DEFAULT_TIMEOUT_MS),
     env: { [SUITE_LOAD_FACTOR]: String(suiteLoad) },
-    // Two cores: two files at a time, the slow tiers first.
-    maxWorkers: 2,
+    // One file more than the cores, the slow tiers first: a browser or process file spends much
+    // of its time waiting (a replay waiting for an outcome, a settle, a child process starting),
+    // so a file per core leaves cores idle (quiet, 2 workers on 2 cores kept 1.1 of them busy).
+    maxWorkers: Math.max(2, availableParallelism() + 1),
     fileParallelism: true,
     sequence: { sequencer: TierSequencer },
     projects: [

@@ -46,6 +46,17 @@ describe('a mutant verdict', () => {
     expect(mutantVerdict([passed, regressed], entry)).toEqual({ kind: 'caught', detail: 'after all 1 actions, text "1 item left" did not appear' });
   });
 
+  it("is equivalent when the rest of the test, its own checks included, passed too; a real blind spot when the test then failed, naming what failed", () => {
+    const mutated = { ...passed, cache: { mode: 'self-finalized' as const, entry } };
+    expect(mutantVerdict([passed, mutated], entry, undefined, true)).toEqual({ kind: 'equivalent' });
+    expect(mutantVerdict([passed, mutated], entry, 'expect(locator).toHaveText(expected) failed', false)).toEqual({ kind: 'survived', then: 'expect(locator).toHaveText(expected) failed' });
+    const later = { ...passed, kind: 'assert', instruction: 'one todo is done', status: 'failed' as const, errorCode: 'ASSERTION_FAILED' as const, summary: 'no todo is done' };
+    expect(mutantVerdict([passed, mutated, later], entry, undefined, false)).toEqual({ kind: 'survived', then: 'agent.assert "one todo is done" (ASSERTION_FAILED): no todo is done' });
+    // A caught mutant stays caught however the test ended.
+    const stopped = { ...passed, status: 'failed' as const, errorCode: 'ASSERTION_FAILED' as const, summary: 'regressed', cache: { mode: 'missed' as const, reason: 'end-mismatch' as const, detail: 'gone', entry, classification: 'regression' as const } };
+    expect(mutantVerdict([passed, stopped], entry, undefined, false)).toEqual({ kind: 'caught', detail: 'gone' });
+  });
+
   it('is not run when an earlier step failed, the step was never reached, or it ended for another reason', () => {
     const failed = { ...passed, status: 'failed' as const, errorCode: 'ACTION_FAILED' as const, summary: 'no field' };
     expect(mutantVerdict([failed], entry)).toMatchObject({ kind: 'not-run', reason: expect.stringMatching(/^an earlier step did not pass: agent.act "add a todo" \(ACTION_FAILED\)/) as string });

@@ -19,7 +19,9 @@ import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
 import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type RunCommandOptions, type RunHandle } from '../launch/index.js';
-import { alignColumns, plural } from '../review/index.js';
+import { alignColumns, formatScore, plural } from '../review/index.js';
+
+export { formatScore };
 
 /** Where the audit writes, relative to the config's folder. */
 export const AUDIT_REPORT_PATH = join('.e2e', 'audit.json');
@@ -51,15 +53,21 @@ export interface AuditedMutant {
 /** One entry's audit. */
 export interface AuditedEntry {
   key: string;
+  /** The blob the audited recording was read from: an audit speaks for these bytes only (`cache diff` shows it only while they are the entry's). */
+  blob?: string | undefined;
   testId: string;
   kind: Entry['kind'];
   instruction: string;
   caught: number;
-  /** Judged mutants: caught + survived. */
+  /** Judged mutants: caught + survived (equivalent ones are left out). */
   total: number;
   notRun: number;
-  /** What each survivor is blind to (`blind to action 2 of 3: tap button "Save"`). */
+  /** What each survivor is blind to (`blind to action 2 of 3: tap button "Save"`): real blind spots, the test failed after the step passed. */
   survivors: string[];
+  /** What each real blind spot's test then failed on, in the order of `survivors`. */
+  survivorFailures: string[];
+  /** Mutants equivalent by the test's standard (the step and the test's own checks after it passed): listed apart, out of the score. */
+  equivalent: string[];
   /** Why mutants were not run. */
   notRunReasons: string[];
   /** What caught each caught mutant: the outcome the mutated action or evidence is proven by. */
@@ -74,6 +82,8 @@ export interface AuditResult {
   caught: number;
   total: number;
   notRun: number;
+  /** Mutants equivalent by the test's standard, out of `total` and the score. */
+  equivalent: number;
   /** caught / total; undefined when no mutant was judged. */
   score: number | undefined;
   minScore?: number | undefined;
@@ -88,7 +98,7 @@ export interface AuditResult {
 /** What `e2e record --audit` did to the entries between its two audits. */
 export interface CausalSummary {
   /** The audit of the entries as recorded, before their end checks named their causes. */
-  before: Pick<AuditResult, 'entries' | 'caught' | 'total' | 'notRun' | 'score'>;
+  before: Pick<AuditResult, 'entries' | 'caught' | 'total' | 'notRun' | 'equivalent' | 'score'>;
   /** Entries rewritten with causal end checks: how many outcomes name their causing actions, how many of them were weighed incidental before, and each action's proof. */
   amended: { key: string; testId: string; instruction: string; caused: number; newlyRequired: number; links: string[] }[];
   /** Amended entries put back as recorded, and why (their step no longer replayed unmutated). */
@@ -188,7 +198,7 @@ export interface JudgedAudit {
 }
 
 /** Judge every mutant the run reported on. */
-export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly Entry[], changes: ReadonlyMap<string, string>): JudgedAudit {
+export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly Entry[], changes: ReadonlyMap<string, string>, blobs: ReadonlyMap<string, string> = new Map()): JudgedAudit {
   const controlOf = new Map<string, ReportTest | undefined>();
   for (const mutant of plan.mutants) if (mutant.mutation.kind === 'none') controlOf.set(`${mutant.project}\u0000${mutant.testId}`, testOf(report, mutant));
   const controls = new Map<string, MutantVerdict>();
@@ -203,12 +213,12 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
     const attempt = test?.attempts.at(-1);
     // Filtered out or in another shard: not part of this audit.
     if (test === undefined || attempt === undefined || (test.outcome === 'skipped' && attempt.steps.length === 0)) continue;
-    let verdict = mutantVerdict(attempt.steps, mutant.entry, attempt.error);
+    let verdict = mutantVerdict(attempt.steps, mutant.entry, attempt.error, attempt.status === 'passed');
     const control = controlOf.get(`${mutant.project}\u0000${mutant.testId}`)?.attempts.at(-1);
     if (control !== undefined && verdict.kind === 'caught') {
       // A step that does not replay unmutated proves nothing by failing mutated.
       const unmutated = mutantVerdict(control.steps, mutant.entry, control.error);
-      if (unmutated.kind !== 'survived') verdict = { kind: 'not-run', reason: `the step does not replay unmutated either (${unmutated.kind === 'caught' ? unmutated.detail : unmutated.reason})` };
+      if (unmutated.kind !== 'survived') verdict = { kind: 'not-run', reason: `the step does not replay unmutated either (${unmutated.kind === 'caught' ? unmutated.detail : unmutated.kind === 'not-run' ? unmutated.reason : unmutated.kind})` };
     }
     audited.push({ id: mutant.id, entry: mutant.entry, testId: mutant.testId, mutation: mutant.mutation, change: changes.get(mutant.id) ?? mutant.id, verdict });
   }
@@ -219,8 +229,10 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
     const caught = mine.filter((mutant) => mutant.verdict.kind === 'caught').length;
     const survived = mine.filter((mutant) => mutant.verdict.kind === 'survived');
     const notRun = mine.filter((mutant) => mutant.verdict.kind === 'not-run');
+    const equivalent = mine.filter((mutant) => mutant.verdict.kind === 'equivalent');
     byEntry.push({
       key: entry.key,
+      blob: blobs.get(entry.key),
       testId: entry.keyParts.testId,
       kind: entry.kind,
       instruction: entry.keyParts.instruction,
@@ -228,6 +240,8 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
       total: caught + survived.length,
       notRun: notRun.length,
       survivors: survived.map((mutant) => `blind to ${mutant.change}`),
+      survivorFailures: survived.map((mutant) => (mutant.verdict.kind === 'survived' ? (mutant.verdict.then ?? 'the test was not run past the step') : '')),
+      equivalent: equivalent.map((mutant) => mutant.change),
       notRunReasons: [...new Set(notRun.map((mutant) => (mutant.verdict.kind === 'not-run' ? mutant.verdict.reason : '')))],
       proofs: mine.flatMap((mutant) => (mutant.verdict.kind === 'caught' ? [`${mutant.change}: proven by: ${mutant.verdict.detail}`] : [])),
     });
@@ -262,11 +276,12 @@ export type AuditPass =
   | { kind: 'ended'; audit: AuditResult };
 
 /** The totals and score of judged entries. */
-export function totalsOf(entries: readonly AuditedEntry[]): Pick<AuditResult, 'caught' | 'total' | 'notRun' | 'score'> {
+export function totalsOf(entries: readonly AuditedEntry[]): Pick<AuditResult, 'caught' | 'total' | 'notRun' | 'equivalent' | 'score'> {
   const caught = entries.reduce((sum, entry) => sum + entry.caught, 0);
   const total = entries.reduce((sum, entry) => sum + entry.total, 0);
   const notRun = entries.reduce((sum, entry) => sum + entry.notRun, 0);
-  return { caught, total, notRun, score: total === 0 ? undefined : caught / total };
+  const equivalent = entries.reduce((sum, entry) => sum + entry.equivalent.length, 0);
+  return { caught, total, notRun, equivalent, score: total === 0 ? undefined : caught / total };
 }
 
 /** The outcome of an audit with these totals: a test failure below `--min-score`. */
@@ -281,7 +296,7 @@ export function auditOutcome(score: number | undefined, minScore: number | undef
 export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup, track: (run: RunHandle) => void): Promise<AuditPass> {
   const planned = await planAudit(setup.location.cacheDirectory, setup.plan);
   const { plan, entries, changes } = planned;
-  const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
+  const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
   if (plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
   const started = performance.now();
   const run = startRun({ ...options, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
@@ -290,7 +305,7 @@ export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup,
   const runMs = performance.now() - started;
   if (ran.outcome === 'interrupted') return { kind: 'ended', audit: { ...empty('The audit was interrupted; nothing was noted.'), outcome: 'interrupted', runMs } };
   if (ran.report === undefined) return { kind: 'ended', audit: { ...empty(ran.message ?? 'The mutant run wrote no report.'), outcome: ran.outcome === 'passed' ? 'configuration' : ran.outcome, runMs } };
-  const judged = judgeAudit(ran.report, plan, entries, changes);
+  const judged = judgeAudit(ran.report, plan, entries, changes, planned.blobs);
   const totals = totalsOf(judged.entries);
   const audit: AuditResult = { outcome: auditOutcome(totals.score, options.minScore), entries: judged.entries, mutants: judged.mutants, ...totals, minScore: options.minScore, runMs };
   if (judged.mutants.length === 0) audit.message = 'No mutant ran: the filters or the shard selected none of the tests that hold cache entries.';
@@ -302,7 +317,7 @@ export async function noteAudit(audit: AuditResult, setup: Pick<AuditPassSetup, 
   const auditedAt = new Date().toISOString();
   const ledger = new AuditLedger(nodeFileSystem, setup.location.hitsDirectory);
   for (const entry of audit.entries) {
-    await ledger.record(entry.key, { auditedAt, caught: entry.caught, total: entry.total, notRun: entry.notRun, survivors: entry.survivors.slice(0, 100), proofs: entry.proofs.slice(0, 100) });
+    await ledger.record(entry.key, { auditedAt, ...(entry.blob === undefined ? {} : { blob: entry.blob }), caught: entry.caught, total: entry.total, notRun: entry.notRun, survivors: entry.survivors.slice(0, 100), proofs: entry.proofs.slice(0, 100), equivalent: entry.equivalent.slice(0, 100) });
   }
   await writeAtomically(resolve(setup.configDir, AUDIT_REPORT_PATH), `${renderAuditJson(audit)}\n`);
 }
@@ -337,11 +352,6 @@ export function startAudit(options: AuditOptions): AuditHandle {
   };
 }
 
-/** The score as text: `0.93`. */
-export function formatScore(score: number | undefined): string {
-  return score === undefined ? 'none' : (Math.floor(score * 100) / 100).toFixed(2);
-}
-
 /** The audit as a console table: one row per entry, its survivors under it, then the score. */
 export function renderAudit(result: AuditResult): string {
   const lines: string[] = [];
@@ -351,13 +361,14 @@ export function renderAudit(result: AuditResult): string {
     lines.push(aligned[0]!);
     result.entries.forEach((entry, index) => {
       lines.push(aligned[index + 1]!);
-      for (const survivor of entry.survivors) lines.push(`    ${survivor}`);
+      entry.survivors.forEach((survivor, position) => lines.push(`    ${survivor}: a real blind spot, the test then failed: ${entry.survivorFailures[position] ?? 'after it'}`));
+      for (const equivalent of entry.equivalent) lines.push(`    equivalent: ${equivalent}: the test's own checks pass with it too (left out of the score)`);
       for (const reason of entry.notRunReasons) lines.push(`    not run: ${reason}`);
     });
     lines.push('');
   }
   if (result.message !== undefined) lines.push(result.message);
-  const notRun = result.notRun > 0 ? `; ${plural(result.notRun, 'mutant')} not run` : '';
+  const notRun = `${result.equivalent > 0 ? `; ${result.equivalent} equivalent, left out` : ''}${result.notRun > 0 ? `; ${plural(result.notRun, 'mutant')} not run` : ''}`;
   lines.push(`   Audit  score ${formatScore(result.score)} · ${result.caught} of ${plural(result.total, 'mutant')} caught${notRun} · ${plural(result.entries.length, 'entry', 'entries')}`);
   if (result.minScore !== undefined && result.outcome === 'test-failure') lines.push(`          below --min-score ${result.minScore}`);
   return lines.join('\n');
@@ -369,10 +380,9 @@ export function renderAuditJson(result: AuditResult): string {
   return JSON.stringify({ version: 1, ...rest }, null, 2);
 }
 
-/** The `--min-score` argument: a number from 0 to 1. */
-export function parseMinScore(value: string): number {
+/** The `--min-score` argument (or another gate's, `flag`): a number from 0 to 1. */
+export function parseMinScore(value: string, flag = '--min-score'): number {
   const score = Number(value);
-  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1) throw new E2EError('INVALID_ARGUMENT', `--min-score takes a number from 0 to 1, e.g. 0.9 (got ${value}).`);
+  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1) throw new E2EError('INVALID_ARGUMENT', `${flag} takes a number from 0 to 1, e.g. 0.9 (got ${value}).`);
   return score;
 }
-

@@ -21,6 +21,8 @@ const MAX_AUDIT_BYTES = 64 * 1024;
 const auditRecordSchema = z.strictObject({
   /** When the audit ran (ISO 8601). */
   auditedAt: z.string().datetime(),
+  /** The blob the audited recording was read from (absent in audits noted before it was kept): the audit speaks for those bytes only. */
+  blob: z.string().min(1).max(100).optional(),
   caught: z.number().int().min(0),
   /** Mutants judged (caught + survived); `notRun` are not counted in. */
   total: z.number().int().min(0),
@@ -29,6 +31,8 @@ const auditRecordSchema = z.strictObject({
   survivors: z.array(z.string().max(1_000)).max(100),
   /** What caught each caught mutant (`action 1 of 2: check checkbox "Toggle": proven by: text "1 item left" did not appear`). */
   proofs: z.array(z.string().max(1_000)).max(100).optional(),
+  /** Mutants equivalent by the test's standard (its own checks passed with them too), left out of `total`. */
+  equivalent: z.array(z.string().max(1_000)).max(100).optional(),
 });
 
 /** One entry's last audit. */

@@ -40,6 +40,7 @@ import { runCommandWork, type CommandIo } from './command-io.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { initProject, renderInit } from './init-command.js';
 import { cacheLocationOf, findConfigFile, listTestInventory } from '../launch/index.js';
+import { parseMinScore } from '../audit/index.js';
 
 interface LocationFlags {
   cacheDir?: string;
@@ -133,10 +134,18 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .argument('[base]', 'git revision or cache folder (default: HEAD)')
     .argument('[head]', 'git revision or cache folder (default: the cache folder in the working tree)')
     .addOption(new Option('--format <format>', 'output format').choices(DIFF_FORMATS).default('text'))
-    .action(async (base: string | undefined, head: string | undefined, flags: LocationFlags & { format: DiffFormat }) =>
+    .option('--min-audit-score <score>', "exit 1 when an entry head adds or changes has no audit of its recording, or their audit score (caught / judged mutants) is below this number from 0 to 1", (value: string) => {
+      try {
+        return parseMinScore(value, '--min-audit-score');
+      } catch (error) {
+        throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+      }
+    })
+    .action(async (base: string | undefined, head: string | undefined, flags: LocationFlags & { format: DiffFormat; minAuditScore?: number }) =>
       runCommandWork(io, async () => {
-        const result = await diffCache({ cwd: io.cwd, cacheDirectory: (await location(flags)).cacheDirectory, base, head });
-        return { outcome: 'passed', text: renderDiff(result, flags.format) };
+        const where = await location(flags);
+        const result = await diffCache({ cwd: io.cwd, cacheDirectory: where.cacheDirectory, hitsDirectory: where.hitsDirectory, minAuditScore: flags.minAuditScore, base, head });
+        return { outcome: result.audit?.failed === true ? 'test-failure' : 'passed', text: renderDiff(result, flags.format) };
       }),
     );
 

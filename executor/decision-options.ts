@@ -3,6 +3,7 @@
  * plus done and failed. Built from the screen text, so it works on every engine.
  */
 import type { Verb } from '../contract/engine.js';
+import { EDITABLE_ROLES, TAPPABLE_ROLES, TOGGLE_ROLES } from '../contract/roles.js';
 
 /** One node line of a screen text. */
 export interface ScreenLine {
@@ -47,9 +48,6 @@ export type DecisionMove =
   | { kind: 'done' }
   | { kind: 'failed' };
 
-const TAPPABLE = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'summary']);
-const CHECKABLE = new Set(['checkbox', 'switch', 'radio']);
-const TYPABLE = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 const NAME_LIMIT = 60;
 
 function label(line: ScreenLine): string {
@@ -71,13 +69,13 @@ export function decisionOptions(
   };
   lines.forEach((line, index) => {
     if (line.states.includes('disabled')) return;
-    if (has.has('tap') && TAPPABLE.has(line.role)) add(`tap ${label(line)}`, { kind: 'node', verb: 'tap', id: line.id, line });
-    if (has.has('check') && CHECKABLE.has(line.role)) {
+    if (has.has('tap') && TAPPABLE_ROLES.has(line.role)) add(`tap ${label(line)}`, { kind: 'node', verb: 'tap', id: line.id, line });
+    if (has.has('check') && TOGGLE_ROLES.has(line.role)) {
       const checked = line.states.includes('checked');
       const verb = checked ? 'uncheck' : 'check';
       if (!(checked && line.role === 'radio')) add(`${verb} ${label(line)}`, { kind: 'node', verb, id: line.id, line });
     }
-    if (has.has('type') && TYPABLE.has(line.role)) {
+    if (has.has('type') && EDITABLE_ROLES.has(line.role)) {
       if (line.secure) for (const secret of secrets) add(`type secret ${secret} into ${label(line)}`, { kind: 'secret', id: line.id, secret, line });
       else add(`type into ${label(line)}`, { kind: 'node', verb: 'type', id: line.id, line });
       if (has.has('press')) add(`press Enter in ${label(line)}`, { kind: 'node', verb: 'press-enter', id: line.id, line });

@@ -4,11 +4,12 @@
  */
 import { MAX_EVIDENCE_CHECKS, type EvidenceCheck, type Route, type StateControl } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { CHECKABLE_ROLES, countEvidenceMatches, evidenceHolds, evidenceValueOf } from '../semantics/evidence-match.js';
+import { countEvidenceMatches, evidenceHolds, evidenceValueOf } from '../semantics/evidence-match.js';
 import { routeOf } from '../semantics/route-of.js';
 import { RECORDED_STATES, recordedStatesOf, stateControlOf, type RecordedState } from '../semantics/state-controls.js';
 import { indexTree, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 import { mapTextFields, maskUniqueValues } from '../semantics/unique-placeholders.js';
+import { CHECKABLE_ROLES, EDITABLE_ROLES, ITEM_ROLES } from '../contract/roles.js';
 
 /** The judgment kinds. */
 export type JudgmentKind = 'assert' | 'waitFor' | 'extract';
@@ -36,12 +37,8 @@ export type JudgmentEvidence =
   | { kind: 'evidence'; route: Route | undefined; checks: EvidenceCheck[]; skipped: string[] }
   | { kind: 'not-cacheable'; reason: string };
 
-/** Repeating units whose state sits on a control inside them. */
-const ITEM_ROLES: ReadonlySet<string> = new Set(['row', 'listitem', 'treeitem', 'article', 'option', 'gridcell']);
 /** Roles a count question counts as a census. */
 const CENSUS_ROLES: ReadonlySet<string> = new Set([...ITEM_ROLES, ...CHECKABLE_ROLES, 'tab']);
-/** Roles a person types into: their text may be what the test typed. */
-const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 /** The state a census toggles per role (checked for checkable roles). */
 const TOGGLED_STATE: Readonly<Record<string, RecordedState>> = {
   checkbox: 'checked',

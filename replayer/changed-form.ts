@@ -9,8 +9,8 @@
 import type { EndControl, StateControl } from '../cache-format/entry.js';
 import { describeStateControl } from '../semantics/describe-action.js';
 import { countStateControl, nodeMatchesStateControl, recordedStatesOf, stateControlIdentity, stateControlKey, stateControlLabel, stateControlOf } from '../semantics/state-controls.js';
-import { containerKey, INTERACTIVE_ROLES, sitsInContainer, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
-import { NATIVELY_VALUED_ROLES } from '../semantics/produced-outcomes.js';
+import { containerKey, sitsInContainer, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
+import { INTERACTIVE_ROLES, VALUED_ROLES } from '../contract/roles.js';
 import { comparableText } from '../semantics/volatile-text.js';
 
 /** Where a required appeared outcome was found in a changed form, or why a count rules one out. */
@@ -62,7 +62,7 @@ function sameStates(indexed: IndexedNode, states: readonly string[]): boolean {
 /** The state controls of a screen, fields left out: a field showing text proves nothing (it may be what the step typed). */
 function labelled(index: TreeIndex): { indexed: IndexedNode; control: StateControl }[] {
   return index.nodes.flatMap((indexed) => {
-    const control = NATIVELY_VALUED_ROLES.has(indexed.node.role) ? undefined : stateControlOf(indexed);
+    const control = VALUED_ROLES.has(indexed.node.role) ? undefined : stateControlOf(indexed);
     return control === undefined ? [] : [{ indexed, control }];
   });
 }

@@ -6,8 +6,9 @@ import type { TargetDescription } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeTargetPhrase } from '../semantics/describe-action.js';
-import { childLabelOf, CONTENT_NAMED_CONTAINERS, containerKey, indexTree, labelOf, sitsInContainer, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
+import { childLabelOf, containerKey, indexTree, labelOf, sitsInContainer, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 import { comparableText } from '../semantics/volatile-text.js';
+import { CONTENT_NAMED_CONTAINERS } from '../contract/roles.js';
 
 /** Which evidence found the target. */
 export type MatchEvidence = 'test id + role' | 'role + name' | 'role + name + container' | 'name within container' | 'position among twins' | 'despite markup churn';

@@ -5,11 +5,10 @@
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
 import { nounPhrase } from '../semantics/action-sentence.js';
 import type { EngineErrorDetail, Rect, ScreenNode } from '../contract/engine.js';
-import { DISMISSABLE_ROLES } from '../semantics/dismissal.js';
-import { CONTAINER_ROLES, containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 
-/** Roles of UI that covers the page; one the entry never mentions blocks a replayed action under it. */
-const OVERLAY_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog']);
+import { containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
+import { CONTAINER_ROLES, DISMISSABLE_ROLES, OVERLAY_ROLES } from '../contract/roles.js';
+
 /** Longest engine description quoted when nothing on the screen names the element. */
 const MAX_SNIPPET_CHARS = 120;
 

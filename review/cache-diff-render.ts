@@ -4,10 +4,10 @@
  * Risky changes come first; sensitive-looking literals are masked there (the action sentences
  * still show what the entry itself holds).
  */
-import type { CacheDiffResult, KeyPartChange, StepDiff, StepIdentity } from './cache-diff.js';
+import type { CacheDiffResult, DiffAuditSummary, EntryAudit, KeyPartChange, StepDiff, StepIdentity } from './cache-diff.js';
 import type { ContentChanges, DiffLine } from './entry-changes.js';
 import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
-import { markdownBlock, markdownCode } from './text-format.js';
+import { formatScore, markdownBlock, markdownCode, plural } from './text-format.js';
 import { visibleText } from '../semantics/visible-text.js';
 
 /** Output formats of `cache diff`. */
@@ -32,6 +32,29 @@ function countsLine(result: CacheDiffResult): string {
     `${counts.unchanged} unchanged`,
   ];
   return parts.join(', ');
+}
+
+/** A head entry's audit in a line or a few: `audit: caught 3 of 4`, then each survivor. */
+function auditLines(audit: EntryAudit | undefined, show: (text: string) => string): string[] {
+  if (audit === undefined) return [];
+  if (audit.state === 'not-audited') return ['audit: not audited (run `e2e cache audit` or `e2e record --audit`)'];
+  const apart = `${audit.notRun > 0 ? `, ${audit.notRun} not run` : ''}${audit.equivalent.length > 0 ? `, ${audit.equivalent.length} equivalent` : ''}`;
+  return [
+    `audit: caught ${audit.caught} of ${plural(audit.total, 'mutant')}${apart} (${audit.auditedAt.slice(0, 10)})`,
+    ...audit.survivors.map((survivor) => `survived: ${show(survivor)}`),
+    ...audit.equivalent.map((mutant) => `equivalent (the test's own checks pass with it too): ${show(mutant)}`),
+  ];
+}
+
+/** The audit of what head adds or changes, in a line, and the `--min-audit-score` verdict. */
+function auditSummaryLines(audit: DiffAuditSummary | undefined): string[] {
+  if (audit === undefined || audit.entries === 0) return [];
+  const unaudited = audit.entries - audit.audited;
+  const lines = [
+    `Audit of the new and changed entries: score ${formatScore(audit.score)} · ${audit.caught} of ${plural(audit.total, 'mutant')} caught · ${audit.audited} of ${plural(audit.entries, 'entry', 'entries')} audited${unaudited > 0 ? ` (${unaudited} not)` : ''}`,
+  ];
+  if (audit.failed) lines.push(`below --min-audit-score ${audit.minScore}${unaudited > 0 ? ': every new or changed entry needs an audit of its recording' : ''}`);
+  return lines;
 }
 
 function hasChanges(result: CacheDiffResult): boolean {
@@ -87,12 +110,12 @@ function textStep(step: StepDiff, proposal: boolean): string[] {
   const nested = (lines: string[]): string[] => lines.map((line) => `    ${line}`);
   switch (step.change) {
     case 'changed':
-      return [`  ${proposal ? 'replaced' : 'changed '}  ${stepTitle(step.head)} (key ${step.head.key})`, ...nested([...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)])];
+      return [`  ${proposal ? 'replaced' : 'changed '}  ${stepTitle(step.head)} (key ${step.head.key})`, ...nested([...contentLines(step.content, diffLine), ...facts(step.content, (text) => text), ...auditLines(step.head.audit, (text) => text)])];
     case 'rekeyed': {
       if (step.retitled !== undefined) {
-        return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`test id changed: ${retitledText(step.retitled)}`, 'same recording'])];
+        return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key})`, ...nested([`test id changed: ${retitledText(step.retitled)}`, 'same recording', ...auditLines(step.head.audit, (text) => text)])];
       }
-      const content = step.content === undefined ? ['same recording'] : [...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)];
+      const content = [...(step.content === undefined ? ['same recording'] : [...contentLines(step.content, diffLine), ...facts(step.content, (text) => text)]), ...auditLines(step.head.audit, (text) => text)];
       if (step.supersedes === true) {
         const edits = step.keyChanges.map((change) => supersedeLine(change, (text) => text));
         return [`  re-keyed  ${stepTitle(step.head)} (key ${step.base.key} → ${step.head.key}, supersedes it)`, ...nested([...edits, ...content])];
@@ -108,6 +131,7 @@ function textStep(step: StepDiff, proposal: boolean): string[] {
           ...step.outline.endChecks,
           ...(step.outline.endEvidence === undefined ? [] : [`end rests on: ${step.outline.endEvidence}`]),
           ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.join(', ')}`] : []),
+          ...auditLines(step.head.audit, (text) => text),
         ]),
       ];
     case 'removed':
@@ -124,7 +148,8 @@ export function renderDiffText(result: CacheDiffResult): string {
       ? `Proposal ${result.head} laid over ${result.base}, as \`e2e cache accept\` would apply it: ${countsLine(result)}`
       : `Cache diff ${result.base} → ${result.head}: ${countsLine(result)}`;
   if (!hasChanges(result)) return `${heading}\nNo changes.`;
-  const lines = [heading, ''];
+  const summary = auditSummaryLines(result.audit);
+  const lines = [heading, ...summary, ''];
   if (result.risks.length > 0) {
     lines.push('Risky changes:');
     for (const risk of result.risks) lines.push(`  ! ${risk.testId}: ${risk.step}: ${risk.detail}`);
@@ -151,7 +176,7 @@ function markdownStep(step: StepDiff, proposal: boolean): string[] {
   };
   switch (step.change) {
     case 'changed':
-      return [`**${proposal ? 'replaced' : 'changed'}** ${title(step.head)} (key ${code(step.head.key)})`, ...sections(step.content)];
+      return [`**${proposal ? 'replaced' : 'changed'}** ${title(step.head)} (key ${code(step.head.key)})`, ...sections(step.content), ...bullets(auditLines(step.head.audit, code))];
     case 'rekeyed': {
       const why =
         step.retitled !== undefined
@@ -163,6 +188,7 @@ function markdownStep(step: StepDiff, proposal: boolean): string[] {
         `**re-keyed** ${title(step.head)} (key ${code(step.base.key)} → ${code(step.head.key)}${step.supersedes === true ? ', supersedes it' : ''})`,
         ...bullets(why),
         ...(step.content === undefined ? ['', 'Same recording.'] : sections(step.content)),
+        ...bullets(auditLines(step.head.audit, code)),
       ];
     }
     case 'added':
@@ -172,6 +198,7 @@ function markdownStep(step: StepDiff, proposal: boolean): string[] {
         ...bullets([
           ...(step.outline.endEvidence === undefined ? [] : [`end rests on: ${code(step.outline.endEvidence)}`]),
           ...(step.outline.origins.length > 0 ? [`origins: ${step.outline.origins.map(code).join(', ')}`] : []),
+          ...auditLines(step.head.audit, code),
         ]),
       ];
     case 'removed':
@@ -185,6 +212,8 @@ function markdownStep(step: StepDiff, proposal: boolean): string[] {
 export function renderDiffMarkdown(result: CacheDiffResult): string {
   const lines = [`### e2e cache diff: ${markdownCode(result.base)} → ${markdownCode(result.head)}`, '', countsLine(result)];
   if (!hasChanges(result)) return [...lines, '', 'No changes.'].join('\n');
+  const summary = auditSummaryLines(result.audit);
+  if (summary.length > 0) lines.push('', ...(result.audit?.failed === true ? ['> [!CAUTION]', ...summary.map((line) => `> ${line}`)] : summary));
   if (result.risks.length > 0) {
     lines.push('', '> [!WARNING]', '> **Risky changes**');
     // The detail quotes entry values (an origin, a preview): a code span, where GitHub links no `@name`.

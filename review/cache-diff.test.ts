@@ -138,3 +138,44 @@ describe('what end checks rest on', () => {
     expect(text).toContain('end rests on: WEAK: only the route');
   });
 });
+
+describe('the audit of what a pull request adds', () => {
+  const audited = (blob: string, caught: number, total: number, survivors: string[] = []) => ({ auditedAt: '2026-12-04T21:00:00.000Z', blob, caught, total, notRun: 0, survivors });
+
+  it('shows each new or changed entry its own audit, survivors in the step grammar, and the score over them in the markdown', async () => {
+    const kept = await step('clear the list', { button: 'Clear' });
+    const added = await step('add a todo');
+    const changedBase = await step('rename a todo', { button: 'Rename' });
+    const changedHead = { ...changedBase, actions: [{ verb: 'tap' as const, target: control('button', 'Rename it') }] };
+    const head = await stateOf('head', [kept, added, changedHead]);
+    const audits = new Map([
+      [added.key, audited(head.refs.get(added.key)!, 2, 2)],
+      [changedHead.key, audited(head.refs.get(changedHead.key)!, 1, 2, ['blind to action 1 of 1: tap button "Rename it"'])],
+      [kept.key, audited(head.refs.get(kept.key)!, 0, 2)],
+    ]);
+    const result = await diffCacheStates(await stateOf('base', [kept, changedBase]), head, { audits, minAuditScore: 0.7 });
+    // The unchanged entry's poor audit is not the pull request's.
+    expect(result.audit).toEqual({ entries: 2, audited: 2, caught: 3, total: 4, score: 0.75, minScore: 0.7, failed: false });
+    const markdown = renderDiffMarkdown(result);
+    expect(markdown).toContain('Audit of the new and changed entries: score 0.75 · 3 of 4 mutants caught · 2 of 2 entries audited');
+    expect(markdown).toContain('- audit: caught 2 of 2 mutants (2026-12-04)');
+    expect(markdown).toContain('- audit: caught 1 of 2 mutants (2026-12-04)\n- survived: `blind to action 1 of 1: tap button "Rename it"`');
+    expect(markdown).not.toContain('[!CAUTION]');
+    expect(renderDiffText(result)).toContain('    audit: caught 1 of 2 mutants (2026-12-04)\n    survived: blind to action 1 of 1: tap button "Rename it"');
+  });
+
+  it('fails --min-audit-score when the score is below it, or an entry has no audit of its recording (an audit of other bytes under its key does not count)', async () => {
+    const added = await step('add a todo');
+    const head = await stateOf('head', [added]);
+    const below = await diffCacheStates(await stateOf('base', []), head, { audits: new Map([[added.key, audited(head.refs.get(added.key)!, 1, 2)]]), minAuditScore: 0.9 });
+    expect(below.audit).toMatchObject({ score: 0.5, failed: true });
+    expect(renderDiffMarkdown(below)).toContain('> [!CAUTION]\n> Audit of the new and changed entries: score 0.50 · 1 of 2 mutants caught · 1 of 1 entry audited\n> below --min-audit-score 0.9');
+    const stale = await diffCacheStates(await stateOf('base', []), head, { audits: new Map([[added.key, audited('0123456789abcdef-99', 2, 2)]]), minAuditScore: 0.9 });
+    expect(stale.audit).toMatchObject({ entries: 1, audited: 0, score: undefined, failed: true });
+    const text = renderDiffText(stale);
+    expect(text).toContain('audit: not audited (run `e2e cache audit` or `e2e record --audit`)');
+    expect(text).toContain('below --min-audit-score 0.9: every new or changed entry needs an audit of its recording');
+    const nothingNew = await diffCacheStates(head, head, { audits: new Map(), minAuditScore: 0.9 });
+    expect(nothingNew.audit).toMatchObject({ entries: 0, failed: false });
+  });
+});

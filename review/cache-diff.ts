@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalEncode, explainKeyChange, PROPOSAL_MARKER_FILE, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
+import { AuditLedger, canonicalEncode, explainKeyChange, nodeFileSystem, PROPOSAL_MARKER_FILE, type AuditRecord, type CanonicalValue, type Entry, type KeyParts, type ReadEntryResult } from '../cache-format/index.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { folderSpec, openCacheState, resolveStateArgument, type CacheState, type StateEntry } from './cache-state-source.js';
 import { splitTestId } from '../cache-format/test-id.js';
@@ -35,6 +35,34 @@ export interface StepIdentity {
   step: string;
   /** Field paths whose text carries control, bidi or zero-width characters (`risky-values.ts`); absent when none. */
   hiddenText?: string[];
+  /** The head entry's last audit, when the diff was given the audit ledger (see {@link EntryAudit}). */
+  audit?: EntryAudit;
+}
+
+/**
+ * A new or changed entry's last audit (`e2e cache audit`, `e2e record --audit`), as the audit
+ * ledger holds it for exactly these bytes: an audit of an earlier recording under the same key
+ * does not count.
+ */
+export type EntryAudit =
+  | { state: 'audited'; auditedAt: string; caught: number; total: number; notRun: number; survivors: string[]; equivalent: string[] }
+  | { state: 'not-audited' };
+
+/** The audit of the entries the head state adds or changes (what a pull request brings), and the `--min-audit-score` gate. */
+export interface DiffAuditSummary {
+  /** New and changed entries (added, changed, re-keyed). */
+  entries: number;
+  /** Of them, entries with an audit of their bytes. */
+  audited: number;
+  caught: number;
+  /** Judged mutants: caught + survived. */
+  total: number;
+  /** caught / total over the audited entries; undefined when no mutant was judged. */
+  score: number | undefined;
+  /** `--min-audit-score`, when given. */
+  minScore?: number;
+  /** Below `minScore`: a new or changed entry is not audited, or the score is under it. */
+  failed: boolean;
 }
 
 /** A key part that changed, with both values. */
@@ -102,6 +130,8 @@ export interface CacheDiffResult {
   counts: { added: number; removed: number; rekeyed: number; changed: number; unchanged: number; unreadable: number };
   risks: DiffRisk[];
   tests: TestDiff[];
+  /** Set when the diff was given the audit ledger: the audit of what head adds or changes. */
+  audit?: DiffAuditSummary;
 }
 
 type Readable = { key: string; blob: string; entry: Entry };
@@ -313,6 +343,42 @@ async function baseOriginsFor(base: CacheState, alreadyRead: ReadonlyMap<string,
 export interface DiffStatesOptions {
   /** Head is a proposal laid over base (what `cache accept` does): base entries it lacks stay. */
   proposal?: boolean;
+  /** Each entry's last audit by key (the audit ledger): the new and changed entries then show theirs. */
+  audits?: ReadonlyMap<string, AuditRecord>;
+  /** `--min-audit-score`: the summary fails below it (needs `audits`). */
+  minAuditScore?: number;
+}
+
+/** The head entry's last audit, if it was of these bytes. */
+function auditOf(head: StepIdentity, audits: ReadonlyMap<string, AuditRecord>): EntryAudit {
+  const record = audits.get(head.key);
+  if (record === undefined || record.blob !== head.blob) return { state: 'not-audited' };
+  return { state: 'audited', auditedAt: record.auditedAt, caught: record.caught, total: record.total, notRun: record.notRun, survivors: record.survivors, equivalent: record.equivalent ?? [] };
+}
+
+/** Attach each new or changed entry's audit to its head identity, and total them. */
+function auditNewEntries(steps: readonly StepDiff[], audits: ReadonlyMap<string, AuditRecord>, minScore: number | undefined): DiffAuditSummary {
+  let entries = 0;
+  let audited = 0;
+  let caught = 0;
+  let total = 0;
+  for (const step of steps) {
+    if (step.change !== 'added' && step.change !== 'changed' && step.change !== 'rekeyed') continue;
+    const audit = auditOf(step.head, audits);
+    step.head.audit = audit;
+    entries += 1;
+    if (audit.state !== 'audited') continue;
+    audited += 1;
+    caught += audit.caught;
+    total += audit.total;
+  }
+  const score = total === 0 ? undefined : caught / total;
+  const summary: DiffAuditSummary = { entries, audited, caught, total, score, failed: false };
+  if (minScore !== undefined) {
+    summary.minScore = minScore;
+    summary.failed = entries > 0 && (audited < entries || score === undefined || score < minScore);
+  }
+  return summary;
 }
 
 /** Compares two cache states, reading (and verifying) only the entries whose bytes differ. */
@@ -418,6 +484,7 @@ export async function diffCacheStates(base: CacheState, head: CacheState, option
   );
   const result: CacheDiffResult = { base: base.label, head: head.label, counts, risks, tests };
   if (options.proposal === true) result.proposal = true;
+  if (options.audits !== undefined) result.audit = auditNewEntries(steps, options.audits, options.minAuditScore);
   return result;
 }
 
@@ -430,6 +497,10 @@ export interface DiffCacheOptions {
   base?: string | undefined;
   /** A git revision or a cache folder. Default: the cache folder in the working tree. */
   head?: string | undefined;
+  /** The hit-ledger folder: its audit ledger gives each new or changed entry its last audit. */
+  hitsDirectory?: string | undefined;
+  /** `--min-audit-score` (with `hitsDirectory`). */
+  minAuditScore?: number | undefined;
 }
 
 /** Reads the two states `options` name and compares them. */
@@ -438,5 +509,8 @@ export async function diffCache(options: DiffCacheOptions): Promise<CacheDiffRes
   const headSpec = options.head === undefined ? folderSpec(options.cwd, options.cacheDirectory, 'working tree') : await resolveStateArgument(options.head, options.cwd, options.cacheDirectory);
   const [base, head] = await Promise.all([openCacheState(baseSpec), openCacheState(headSpec)]);
   const proposal = headSpec.kind === 'folder' && existsSync(join(headSpec.directory, PROPOSAL_MARKER_FILE));
-  return diffCacheStates(base, head, { proposal });
+  const ledger = options.hitsDirectory === undefined ? undefined : await new AuditLedger(nodeFileSystem, options.hitsDirectory).readAll();
+  // A project that never audited gets no audit lines, unless the gate asks for them.
+  const audits = ledger !== undefined && (ledger.size > 0 || options.minAuditScore !== undefined) ? ledger : undefined;
+  return diffCacheStates(base, head, { proposal, ...(audits === undefined ? {} : { audits }), ...(options.minAuditScore === undefined ? {} : { minAuditScore: options.minAuditScore }) });
 }

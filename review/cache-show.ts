@@ -91,6 +91,7 @@ function auditLines(audit: AuditRecord | undefined): string[] {
   return [
     `Last audit: ${audit.caught} of ${audit.total} mutants caught${notRun} (${audit.auditedAt})`,
     ...audit.survivors.map((survivor) => `  survived: ${survivor}`),
+    ...(audit.equivalent ?? []).map((mutant) => `  equivalent (the test's own checks pass with it too; left out): ${mutant}`),
     ...(audit.proofs ?? []).map((proof) => `  caught: ${proof}`),
   ];
 }

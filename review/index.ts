@@ -6,7 +6,7 @@
  */
 export { acceptProposals, renderAccept, renderAcceptJson, type AcceptResult } from './cache-accept.js';
 export { clearCache, renderClear, type ClearResult } from './cache-clear.js';
-export { diffCache, diffCacheStates, type CacheDiffResult, type DiffCacheOptions, type StepDiff } from './cache-diff.js';
+export { diffCache, diffCacheStates, type CacheDiffResult, type DiffAuditSummary, type DiffCacheOptions, type EntryAudit, type StepDiff } from './cache-diff.js';
 export { DIFF_FORMATS, renderDiff, renderDiffJson, renderDiffMarkdown, renderDiffText, type DiffFormat } from './cache-diff-render.js';
 export { listCache, renderCacheList, renderCacheListJson, type CacheListResult } from './cache-ls.js';
 export { moveTest, renderMove, renderMoveJson, resolveTargetId, type MoveOptions, type MoveResult } from './cache-mv.js';
@@ -15,5 +15,5 @@ export { renderCacheShow, renderCacheShowJson, showCacheEntry, type CacheShowRes
 export { cacheStats, renderCacheStats, renderCacheStatsJson, type CacheStatsResult } from './cache-stats.js';
 export { textconvCacheFile } from './cache-textconv.js';
 export { causalLinkLines, describeStep, entryLines } from './entry-text.js';
-export { alignColumns, formatAge, formatBytes, plural } from './text-format.js';
+export { alignColumns, formatAge, formatBytes, formatScore, plural } from './text-format.js';
 export { usageError } from './usage-error.js';

@@ -86,3 +86,8 @@ export function markdownText(text: string): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** An audit score as text, rounded down so it never reads better than it is: `0.93`; `none` when no mutant was judged. */
+export function formatScore(score: number | undefined): string {
+  return score === undefined ? 'none' : (Math.floor(score * 100) / 100).toFixed(2);
+}

@@ -157,8 +157,6 @@ export interface AgentApiOptions {
   details?: StepDetails | undefined;
   /** Each step's call site in the user's code, by step index (for the report). */
   locations?: Map<number, SourceLocation> | undefined;
-  /** Called after each step that passed, before its result returns to the test (`e2e cache audit` stops the test here). */
-  afterStep?: ((outcome: StepOutcome) => void) | undefined;
   /** The agent calls in flight, so an attempt that ends under one can name it (a forgotten `await`). */
   running?: Set<RunningStep> | undefined;
 }
@@ -173,7 +171,7 @@ export interface RunningStep {
 
 /** Build the `agent` fixture over an attempt's runner. */
 export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiOptions: AgentApiOptions = {}): Agent {
-  const { host, details, locations, afterStep, running } = apiOptions;
+  const { host, details, locations, running } = apiOptions;
   async function step(kind: StepKind, instruction: unknown, options: unknown): Promise<StepOutcome> {
     const title = agentStepTitle(kind, instruction, (text) => runner.outbound.text('test', text));
     const location = callerLocation();
@@ -217,7 +215,6 @@ export function createAgentApi(runner: AttemptRunner, raised: RaisedErrors, apiO
         }
         // The verification is a record of the report: it leaves by the outbound boundary, redacted there.
         if (kind === 'assert' || kind === 'waitFor') runner.recordVerification(kind, String(instruction));
-        afterStep?.(outcome);
         return outcome;
       },
       location === undefined ? { box: true } : { box: true, location },

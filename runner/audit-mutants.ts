@@ -86,8 +86,13 @@ export function auditProjects<P extends Project>(projects: readonly P[], mutants
 export type MutantVerdict =
   /** The mutated step did not pass: the replay noticed (`detail` says where). */
   | { kind: 'caught'; detail: string }
-  /** The mutated step passed: the entry is blind to the mutation. */
-  | { kind: 'survived' }
+  /**
+   * The mutated step passed: the entry is blind to the mutation. When the rest of the test ran,
+   * its own checks failed after it (`then`: the first error): the cache passed what the test fails.
+   */
+  | { kind: 'survived'; then?: string }
+  /** The mutated step passed and so did the rest of the test, its own checks included: a mutant equivalent by the test's standard. */
+  | { kind: 'equivalent' }
   /** The run did not get to judge the mutation (a step before it failed, the test ended first, an unrelated error). */
   | { kind: 'not-run'; reason: string };
 
@@ -107,9 +112,12 @@ const REPLAY_STOPS: ReadonlySet<string> = new Set(['wrong-context', 'target-not-
 /**
  * Judge a mutant from its attempt's steps: the step that used `entry` is the mutated one. It is
  * caught only when its own replay stopped (never for an unrelated error, such as a timeout),
- * survived when it replayed, and not run when the attempt never got to it.
+ * survived when it replayed, and not run when the attempt never got to it. `testPassed` (a
+ * mutant's run goes on to the test's end): a survivor whose test then passed too, its own
+ * `expect`s and judgments included, is equivalent; one whose test then failed is a real blind
+ * spot. Without it (a control run), a step that replayed is `survived`.
  */
-export function mutantVerdict(steps: readonly JudgedStep[], entry: string, attemptError?: string): MutantVerdict {
+export function mutantVerdict(steps: readonly JudgedStep[], entry: string, attemptError?: string, testPassed?: boolean): MutantVerdict {
   const position = steps.findIndex((step) => step.cache?.entry === entry);
   if (position === -1) {
     const failed = [...steps].reverse().find((step) => step.status !== 'passed');
@@ -117,13 +125,23 @@ export function mutantVerdict(steps: readonly JudgedStep[], entry: string, attem
     return { kind: 'not-run', reason: attemptError === undefined ? 'the test never reached the mutated step' : `the test ended before the mutated step: ${attemptError}` };
   }
   const step = steps[position]!;
-  if (step.status === 'passed' && step.cache?.mode === 'self-finalized') return { kind: 'survived' };
+  if (step.status === 'passed' && step.cache?.mode === 'self-finalized') {
+    if (testPassed === true) return { kind: 'equivalent' };
+    if (testPassed === false) return { kind: 'survived', then: attemptError ?? laterFailure(steps.slice(position + 1)) ?? 'the test failed after it' };
+    return { kind: 'survived' };
+  }
   const reason = step.cache?.reason;
   // A model-free replay that stopped reads as drift (REPLAY_STALE) or as a regression (ASSERTION_FAILED, its
   // outcome missing after every action ran); a timeout or a crash mid-replay is not the mutant's doing.
   const stopped = step.cache?.classification !== undefined || step.errorCode === 'REPLAY_STALE';
   if (step.status !== 'passed' && stopped && reason !== undefined && REPLAY_STOPS.has(reason)) return { kind: 'caught', detail: step.cache?.detail ?? reason };
   return { kind: 'not-run', reason: `the mutated step ended for another reason (${step.errorCode ?? step.status}): ${step.summary}` };
+}
+
+/** The first step after the mutated one that did not pass, as a line. */
+function laterFailure(steps: readonly JudgedStep[]): string | undefined {
+  const failed = steps.find((step) => step.status !== 'passed');
+  return failed === undefined ? undefined : `agent.${failed.kind} "${failed.instruction}" (${failed.errorCode ?? failed.status}): ${failed.summary}`;
 }
 
 /** Version of the end-facts file. */

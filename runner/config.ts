@@ -336,7 +336,7 @@ function resolveAgent(name: string, entry: AgentConfig): AgentSettings {
   if (entry.providerOptions !== undefined) settings.providerOptions = entry.providerOptions;
   if (entry.executor !== undefined) settings.executor = entry.executor;
   if (entry.system !== undefined) settings.builtIn.system = entry.system;
-  if (entry.tools !== undefined) settings.builtIn.tools = entry.tools as Record<string, ProjectTool>;
+  if (entry.tools !== undefined) settings.builtIn.tools = entry.tools;
   return settings;
 }
 

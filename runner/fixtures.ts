@@ -115,7 +115,8 @@ function agentsOf(settings: ProjectSettings): ProjectAgents {
     const { builtIn, ...entry } = agent;
     const used: AgentEntry = settings.modelFree ? { context: entry.context, limits: entry.limits } : entry;
     entries[name] = used;
-    builtInOptions.set(used, builtIn);
+    // The config load checked every tool with isProjectTool (defineTool).
+    builtInOptions.set(used, builtIn as AgentOptions);
   }
   const made: ProjectAgents = { entries, builtIn: createBuiltInAgent({ agentOptions: (entry) => builtInOptions.get(entry) ?? {} }) };
   projectAgents.set(settings, made);
@@ -138,13 +139,6 @@ interface TestOptions {
   agentContext: string | undefined;
   actionTimeout: number | undefined;
   mutant: PlannedMutant | undefined;
-}
-
-/** Ends the test once its mutated step passed: what follows it says nothing about the mutant. */
-function stopAfterMutatedStep(testInfo: TestInfo, cache: () => AttemptCache | undefined): (outcome: { index: number }) => void {
-  return (outcome) => {
-    if (cache()?.mutatedStep === outcome.index) testInfo.skip(true, 'e2e cache audit: the mutated step passed (the mutant survived); the test stops here');
-  };
 }
 
 /** What the host hands the attempt's engine: the worker's browser when the engine asks for one, a video request when the test records. */
@@ -237,7 +231,6 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
     details,
     locations,
     running,
-    afterStep: mutation === undefined || mutation.kind === 'none' ? undefined : stopAfterMutatedStep(testInfo, () => wired.cache),
   });
   return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, endFacts, app: createApp(engine, target.app.url, runner, raised), agent, videoMode: host.videoMode };
 }
@@ -274,8 +267,15 @@ async function settleRecordings(handle: AttemptHandle, testInfo: TestInfo): Prom
 /** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
 function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner): void {
   const firstError = testInfo.errors[0]?.message?.split('\n')[0];
-  const verdict = mutantVerdict(runner.records, mutant.entry, firstError);
-  const text = verdict.kind === 'caught' ? `caught: ${verdict.detail}` : verdict.kind === 'survived' ? 'survived: the mutated step still passed' : `not run: ${verdict.reason}`;
+  const verdict = mutantVerdict(runner.records, mutant.entry, firstError, testInfo.status === 'passed' && testInfo.errors.length === 0);
+  const text =
+    verdict.kind === 'caught'
+      ? `caught: ${verdict.detail}`
+      : verdict.kind === 'survived'
+        ? `survived, a real blind spot: the mutated step still passed, then the test failed (${verdict.then ?? 'after it'})`
+        : verdict.kind === 'equivalent'
+          ? "equivalent: the mutated step and the test's own checks after it still passed"
+          : `not run: ${verdict.reason}`;
   // The annotation leaves the attempt by the report: redacted there, once.
   const description = `${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`;
   testInfo.annotations.push({ type: 'e2e audit', description: runner.outbound.text('report', description) });

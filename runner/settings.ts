@@ -5,7 +5,6 @@
  * serializes to names only, in case anything prints the project's `use`.
  */
 import type { Engine } from '../contract/engine.js';
-import type { AgentOptions } from '../executor/create-agent.js';
 import { secretPlaceholder, type SecretDefinition } from '../secrets/vault.js';
 import type { AgentEntry } from '../step/step-runner.js';
 import type { ScreenBudget } from '../step/screen-budget.js';
@@ -47,7 +46,17 @@ export interface TargetSettings {
  */
 export interface AgentSettings extends AgentEntry {
   /** The built-in agent's `system` and `tools` (empty with a custom executor). */
-  builtIn: AgentOptions;
+  builtIn: BuiltInSettings;
+}
+
+/**
+ * The built-in agent's own options of an entry: its `system` and project tools (checked as
+ * `defineTool` tools when the config loads). Typed without the AI SDK, so the `e2e` types
+ * compile in a project that has no model and checks its libraries (`skipLibCheck: false`).
+ */
+export interface BuiltInSettings {
+  system?: string;
+  tools?: Readonly<Record<string, unknown>>;
 }
 
 /** The resolved cache settings. */

@@ -124,6 +124,7 @@ export const REDACTION = {
     'step/perform-policed.ts': 'model-bound: an action that failed',
     'step/verb-policies.ts': 'model-bound: a refused navigation',
     'step/verb-call.ts': "model-bound: a tool call's arguments",
+    'step/instruction.ts': "a secret's value written into an instruction or a plain param, read as <secret:name> as it enters the step (before any executor, key or record holds it)",
     'step-cache/cache-key.ts': 'key parts, as they enter a key',
     'executor/tool-loop.ts': 'model-bound: tool results and errors',
     'executor/define-tool.ts': "model-bound: a user tool's output",
@@ -138,6 +139,36 @@ export function redactionProblems(file, source) {
   const call = REDACTION.pattern.exec(source);
   if (call === null || REDACTION.by[file] !== undefined) return [];
   return [`${file}: redacts on its own (${call[0]}); let the text leave by the attempt's outbound boundary (secrets/outbound.ts), or name the boundary this file is in REDACTION`];
+}
+
+/**
+ * The role vocabulary has one home per platform (issue 33): the role groups the core gives
+ * meaning to live in `contract/roles.ts`; an engine maps its platform into those names in its
+ * own home. A set of two or more ARIA role names written anywhere else is a second list that
+ * drifts from the first.
+ */
+export const ROLE_VOCABULARY = {
+  homes: {
+    'contract/roles.ts': 'the core\'s role groups',
+    'engines/web/page-semantics.ts': 'the web: HTML and ARIA to roles, inside the page (its source is sent to the browser, so it imports nothing)',
+    'engines/terminal/screen-locator.ts': 'the terminal: which of its controls a label names (getByLabel on a terminal screen)',
+  },
+  /** Role names that mark a literal set as a role list. */
+  roles: new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'spinbutton', 'checkbox', 'radio', 'switch', 'slider', 'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem', 'row', 'listitem', 'dialog', 'alertdialog', 'alert', 'status', 'log', 'timer', 'marquee', 'progressbar', 'meter', 'region', 'complementary', 'navigation', 'banner', 'main', 'contentinfo', 'form', 'group', 'radiogroup', 'list', 'table', 'grid', 'treegrid', 'tree', 'menu', 'menubar', 'tablist', 'tabpanel', 'toolbar', 'article', 'gridcell', 'heading']),
+};
+
+/** A literal `new Set([...])` of two or more role names outside the homes of the role vocabulary. */
+export function roleVocabularyProblems(file, source) {
+  if (/\.test\.ts$/.test(file) || file.startsWith('tests/') || file.startsWith('bench/') || file.startsWith('examples/') || file.startsWith('scripts/') || file.startsWith('golden/')) return [];
+  if (ROLE_VOCABULARY.homes[file] !== undefined) return [];
+  const problems = [];
+  for (const literal of source.matchAll(/new Set(?:<[^>]*>)?\(\[([^\]]*)\]/g)) {
+    const names = [...literal[1].matchAll(/'([a-z]+)'/g)].map((match) => match[1]).filter((name) => ROLE_VOCABULARY.roles.has(name));
+    const words = [...literal[1].matchAll(/'([^']*)'/g)].length;
+    // A set of words that happens to hold a role name or two (common words) is no role list.
+    if (names.length >= 2 && names.length * 2 >= words) problems.push(`${file}: a role list of its own (${names.slice(0, 4).join(', ')}${names.length > 4 ? ', …' : ''}); use the role groups of contract/roles.ts, or name this platform's home in ROLE_VOCABULARY`);
+  }
+  return problems;
 }
 
 /** What a beside-code test may import on top of its folder's row. */
@@ -274,7 +305,7 @@ if (process.argv[1] === new URL(import.meta.url).pathname && !process.argv.inclu
     }
     for (const path of files) {
       const source = readFileSync(path, 'utf8');
-      problems.push(...problemsOf(toPosix(path), source), ...modeVariableProblems(toPosix(path), source), ...redactionProblems(toPosix(path), source));
+      problems.push(...problemsOf(toPosix(path), source), ...modeVariableProblems(toPosix(path), source), ...redactionProblems(toPosix(path), source), ...roleVocabularyProblems(toPosix(path), source));
     }
   }
   for (const name of readdirSync(root)) {

@@ -4,9 +4,10 @@
  */
 import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_QUOTED_CHARS, describeStateControl } from './describe-action.js';
-import { CHECKABLE_ROLES } from './evidence-match.js';
+
 import { clip } from '../contract/text.js';
 import { visibleText } from './visible-text.js';
+import { CHECKABLE_ROLES } from '../contract/roles.js';
 
 function quote(text: string): string {
   return visibleText(JSON.stringify(clip(text, MAX_QUOTED_CHARS)));

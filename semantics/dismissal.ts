@@ -8,9 +8,8 @@ import { diffStateControls, nodeMatchesStateControl, stateControlKey } from './s
 import type { ScreenNode } from '../contract/engine.js';
 import { containerKey, containerNameOf, indexTree, type ContainerInfo, type IndexedNode, type TreeIndex } from './tree-index.js';
 import { comparableText } from './volatile-text.js';
+import { DISMISSABLE_ROLES } from '../contract/roles.js';
 
-/** Container roles intermittent UI is shown in. */
-export const DISMISSABLE_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog', 'region', 'complementary']);
 /** A recorded action of a verb that can dismiss (and carry `dismisses`). */
 export type DismissingAction = RecordedAction & { verb: 'tap' | 'doubleTap' | 'longPress' | 'secondaryTap' };
 

@@ -5,11 +5,11 @@
 import type { ActEntry, ActedCheck, EndBasis, EndControl, RecordedAction, StateControl, TargetDescription } from '../cache-format/entry.js';
 import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { ANNOUNCEMENT_ROLES, recordedStatesOf, stateControlIdentity, stateControlKey, stateControlOf, stateControlLabel } from './state-controls.js';
+import { recordedStatesOf, stateControlIdentity, stateControlKey, stateControlOf, stateControlLabel } from './state-controls.js';
 import { describeIndexedNode } from './describe-target.js';
 import { containerKey, labelOf, type IndexedNode, type TreeIndex } from './tree-index.js';
-import { NATIVELY_TOGGLED_ROLES } from './produced-outcomes.js';
 import { comparableText } from './volatile-text.js';
+import { ANNOUNCEMENT_ROLES, EDITABLE_ROLES, TOGGLE_ROLES } from '../contract/roles.js';
 
 /** The bases a replay requires to hold, every one. */
 export const STRONG_BASES: ReadonlySet<EndBasis> = new Set<EndBasis>(['acted', 'announced', 'verified', 'typed']);
@@ -20,8 +20,6 @@ const ACTED_VERBS: ReadonlySet<RecordedAction['verb']> = new Set(['tap', 'double
 const LOOKED_AT_DEPTH = 3;
 /** Shortest typed value that marks a control as showing it (shorter ones hit ordinary words). */
 const MIN_TYPED_CHARS = 2;
-/** Roles a person types into: a field showing typed text proves nothing. */
-const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 
 /**
  * True when the browser's default behaviour alone could have produced this outcome of the
@@ -30,7 +28,7 @@ const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'co
  * other outcomes count for less.
  */
 export function browserDefaultCouldProduce(outcome: { role: string }, basis: EndBasis): boolean {
-  return basis === 'acted' && NATIVELY_TOGGLED_ROLES.has(outcome.role);
+  return basis === 'acted' && TOGGLE_ROLES.has(outcome.role);
 }
 
 /** What classifying end controls needs to know about the step. */

@@ -7,9 +7,7 @@ import { MAX_VALUE_CHARS } from '../cache-format/entry.js';
 import { nodeMatchesStateControl, recordedStatesOf, stateControlLabel, stateControlOf } from './state-controls.js';
 import { clipText, type IndexedNode, type TreeIndex } from './tree-index.js';
 import { comparableText } from './volatile-text.js';
-
-/** Roles whose "checked" state a count or a state question is about. */
-export const CHECKABLE_ROLES: ReadonlySet<string> = new Set(['checkbox', 'switch', 'radio', 'menuitemcheckbox', 'menuitemradio']);
+import { CHECKABLE_ROLES } from '../contract/roles.js';
 
 /** A node's value as evidence keeps it: whitespace collapsed, clipped. */
 export function evidenceValueOf(value: string | undefined): string {

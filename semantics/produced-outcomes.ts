@@ -9,11 +9,8 @@
 import type { StateControl } from '../cache-format/entry.js';
 import { diffStateControls, stateControlKey, stateControlOf } from './state-controls.js';
 import { containerKey, type IndexedNode, type TreeIndex } from './tree-index.js';
+import { TOGGLE_ROLES, VALUED_ROLES } from '../contract/roles.js';
 
-/** Roles whose checked state the browser flips on a click by itself, whether or not the app's handler runs. */
-export const NATIVELY_TOGGLED_ROLES: ReadonlySet<string> = new Set(['checkbox', 'radio', 'switch']);
-/** Roles whose shown value the browser sets by itself when typed into or chosen from. */
-export const NATIVELY_VALUED_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'listbox', 'slider']);
 
 /** The keys (`stateControlKey`) of the controls that appeared and went away right after one action, the browser's own effects left out. */
 export interface ProducedChanges {
@@ -37,8 +34,8 @@ function browserOwn(index: TreeIndex, targetIds: readonly string[]): (indexed: I
   return (indexed) =>
     targets.some((target) => {
       const role = target.node.role;
-      if (NATIVELY_VALUED_ROLES.has(role)) return within(indexed, target.node.id);
-      if (!NATIVELY_TOGGLED_ROLES.has(role)) return false;
+      if (VALUED_ROLES.has(role)) return within(indexed, target.node.id);
+      if (!TOGGLE_ROLES.has(role)) return false;
       if (indexed.node.id === target.node.id) return true;
       return role === 'radio' && indexed.node.role === 'radio' && containerKey(indexed.container) === containerKey(target.container);
     });

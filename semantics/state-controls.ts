@@ -7,20 +7,12 @@ import { MAX_STATE_CONTROLS } from '../cache-format/entry.js';
 import { OMITTED_ROLE, type NodeState } from '../contract/engine.js';
 import { MAX_NAME_CHARS, MAX_TEXT_CHARS, childLabelOf, clipText, containerKey, sitsInContainer, type IndexedNode, type TreeIndex } from './tree-index.js';
 import { comparableText } from './volatile-text.js';
+import { ANNOUNCEMENT_ROLES, FRAME_ROLES, TEXT_ROLES } from '../contract/roles.js';
 
 /** States kept for end checks, in this order. */
 export const RECORDED_STATES = ['checked', 'disabled', 'selected', 'expanded', 'pressed'] as const;
 /** One recorded state. */
 export type RecordedState = (typeof RECORDED_STATES)[number];
-
-/** Roles that announce an outcome; they come first among appeared and gone controls. */
-export const ANNOUNCEMENT_ROLES: ReadonlySet<string> = new Set(['alert', 'alertdialog', 'status', 'log', 'marquee', 'timer']);
-
-/** Roles that carry no meaning of their own and never become state controls. */
-const IGNORED_ROLES: ReadonlySet<string> = new Set(['document', 'rootwebarea', 'webarea', 'none', 'presentation']);
-
-/** Roles that are plain text holders; they rank after named controls and structure. */
-const TEXT_ROLES: ReadonlySet<string> = new Set(['generic', 'text', 'statictext', 'paragraph', 'strong', 'emphasis', 'span', 'div']);
 
 /** Longest label a state control may have; longer text is a blob, not a control. */
 export const MAX_STATE_LABEL_CHARS = MAX_TEXT_CHARS;
@@ -33,7 +25,7 @@ export function recordedStatesOf(states: readonly NodeState[]): RecordedState[] 
 /** The state control for an indexed node, or undefined when the node is not one. */
 export function stateControlOf(indexed: IndexedNode): StateControl | undefined {
   const { node } = indexed;
-  if (IGNORED_ROLES.has(node.role.toLowerCase())) return undefined;
+  if (FRAME_ROLES.has(node.role.toLowerCase())) return undefined;
   const name = clipText(node.name, MAX_NAME_CHARS);
   const text = clipText(node.text ?? '', MAX_TEXT_CHARS);
   const label = name !== '' ? name : text;

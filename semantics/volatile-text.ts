@@ -22,6 +22,7 @@
  * `1,234`), years on their own (`2024`), days/weeks/months/years without `ago` (`in 5 days`),
  * plain words. A regression that changes a count or a total must still be caught.
  */
+import { TICKING_ROLES } from '../contract/roles.js';
 
 const MONTH =
   '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
@@ -215,8 +216,6 @@ export function looksLikeDateOrTime(value: string): boolean {
 
 const CLOCK_TIME = /(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:\s?[AaPp]\.?[Mm]\.?)?(?!\d)/g;
 const DURATION = /(?<![\w.])\d+(?:[.,]\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/gi;
-/** Roles whose content ticks by design. */
-export const TICKING_ROLES: ReadonlySet<string> = new Set(['timer', 'marquee', 'progressbar', 'meter']);
 
 /** The ticking rules as plain data, for engines that filter changes in the page (`waitForChange`). */
 export const TICKING_RULES = {

@@ -4,9 +4,7 @@
  */
 import { E2EError } from '../errors/index.js';
 import type { NodeRef, Point, ScreenNode } from '../contract/engine.js';
-
-/** Roles a secret may be typed into (besides any field marked `secure`). */
-export const EDITABLE_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+import { EDITABLE_ROLES } from '../contract/roles.js';
 
 /** The node with `id` in the tree, if any. */
 export function findNode(root: ScreenNode, id: string): ScreenNode | undefined {

@@ -13,7 +13,7 @@ export type { ParamSource, ParamValue } from '../contract/param-values.js';
 export interface PreparedInstruction {
   /** The instruction as written, placeholders kept (for the cache key). */
   template: string;
-  /** Placeholders filled, secrets as `<secret:name>` (no secret value: one written in is refused). */
+  /** Placeholders filled, secrets as `<secret:name>` (a secret's value written in reads `<secret:name>` too). */
   instruction: string;
   /** Params as the executor sees them (secrets as `<secret:name>`). */
   params: Record<string, string>;
@@ -24,6 +24,8 @@ export interface PreparedInstruction {
    * text grants one: not a secret's name as a word, not a `<secret:name>` token, not its value.
    */
   secretNames: string[];
+  /** What the step should say about the call: a secret's value written into the words or a plain param, and the fix. */
+  warnings: string[];
 }
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -57,8 +59,9 @@ export function describeType(value: unknown): string {
 }
 
 /**
- * Fill and check an instruction. Throws `INVALID_ARGUMENT` (bad params, unknown placeholder, a
- * secret's value written into the words or a plain param) or `SECRET_UNAVAILABLE` (unknown secret name).
+ * Fill and check an instruction. Throws `INVALID_ARGUMENT` (bad params, unknown placeholder) or
+ * `SECRET_UNAVAILABLE` (unknown secret name). A secret's value written into the words or a plain
+ * param reads `<secret:name>` and comes with a warning naming the fix.
  */
 export function prepareInstruction(
   template: string,
@@ -109,26 +112,33 @@ export function prepareInstruction(
     }
     return value;
   });
-  refuseWrittenSecrets(method, vault, filled, sources);
-  // A secret's name or a `<secret:name>` token in the words stays a word, never a grant.
-  return { template, instruction: filled, params: shown, sources, secretNames: [...secretNames].sort() };
+  const warnings = maskWrittenSecrets(method, vault, filled, sources, shown);
+  // A secret's name, a `<secret:name>` token or a written value in the words stays a word, never a grant.
+  return { template, instruction: vault.redact(filled), params: shown, sources, secretNames: [...secretNames].sort(), warnings };
 }
 
 /**
- * A secret's value written into the instruction or a plain param is refused, naming the
- * secret: redacting it would hand the executor `<secret:name>` where the test meant words, and
- * the value would sit in the test's source. The fix is to pass it by name.
+ * A secret's value written into the instruction or a plain param reads `<secret:name>`, as the
+ * seeds document it (`ctx.step`), so no executor, model, report or key ever holds it; it grants
+ * nothing (only a `secret()` param lets a step type a secret). The step warns, naming the secret
+ * (never the value) and the fix: the value still sits in the test's source. `sources` and
+ * `shown` are masked in place.
  */
-function refuseWrittenSecrets(method: string, vault: SecretVault, filled: string, sources: Readonly<Record<string, ParamSource>>): void {
+function maskWrittenSecrets(method: string, vault: SecretVault, filled: string, sources: Record<string, ParamSource>, shown: Record<string, string>): string[] {
   const where: Array<[place: string, names: string[]]> = [];
-  for (const [name, source] of Object.entries(sources)) if (source.kind !== 'secret') where.push([`param \`${name}\``, vault.secretsIn(source.value)]);
-  where.push(['the instruction', vault.secretsIn(filled)]);
-  for (const [place, names] of where) {
-    const [first] = names;
-    if (first === undefined) continue;
-    throw new E2EError(
-      'INVALID_ARGUMENT',
-      `${method}: ${place} holds the value of the secret ${names.map((name) => `\`${name}\``).join(', ')}; pass it by name instead: { params: { ${first}: secret('${first}') } } and write {${first}} where it goes.`,
-    );
+  for (const [name, source] of Object.entries(sources)) {
+    if (source.kind === 'secret') continue;
+    const names = vault.secretsIn(source.value);
+    if (names.length === 0) continue;
+    where.push([`param \`${name}\``, names]);
+    sources[name] = { ...source, value: vault.redact(source.value) };
+    shown[name] = vault.redact(shown[name] ?? source.value);
   }
+  const inWords = vault.secretsIn(filled).filter((name) => !where.some(([, names]) => names.includes(name)));
+  if (inWords.length > 0) where.push(['the instruction', inWords]);
+  return where.map(([place, names]) => {
+    const first = names[0]!;
+    const listed = names.map((name) => `\`${name}\``).join(', ');
+    return `${method}: ${place} holds the value of the secret ${listed}; the step reads it as <secret:${first}>, and it grants no typing. Pass it by name instead: { params: { ${first}: secret('${first}') } } and write {${first}} where it goes.`;
+  });
 }

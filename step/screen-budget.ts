@@ -8,6 +8,7 @@
  */
 import { OMITTED_ROLE, type OmittedNodes, type ScreenNode } from '../contract/engine.js';
 import { createSecretRedactor } from '../secrets/redactor.js';
+import { INTERACTIVE_ROLES, OUTLINE_ROLES, OVERLAY_ROLES } from '../contract/roles.js';
 import { indentation, omissionLine, renderNodeLine, screenHeader, screenPathOf, type Redactor, type RenderableScreen } from './screen-text.js';
 
 /** How much of a screen the text shows. */
@@ -51,17 +52,6 @@ export interface BoundedScreen {
 
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
-/** Roles a person operates: near the viewport, they are kept first. */
-const CONTROL_ROLES: ReadonlySet<string> = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'switch', 'combobox', 'listbox', 'option', 'slider',
-  'spinbutton', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem',
-]);
-/** Roles that give a screen its outline. */
-const OUTLINE_ROLES: ReadonlySet<string> = new Set([
-  'heading', 'banner', 'navigation', 'main', 'contentinfo', 'complementary', 'search', 'form', 'region', 'tablist', 'menubar',
-  'toolbar', 'alert', 'status', 'dialog', 'alertdialog',
-]);
-const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog']);
 /** Nodes this shallow are the outline of any screen (what the document holds at its top). */
 const OUTLINE_DEPTH = 1;
 /** A run of at least this many siblings of one role shows its first and last items whatever else fits. */
@@ -143,7 +133,7 @@ function insideDialogs(flat: Flat): number[] {
   const found: number[] = [];
   for (let index = 0; index < flat.nodes.length; index++) {
     const parent = flat.parent[index]!;
-    if (DIALOG_ROLES.has(flat.nodes[index]!.role) || (parent >= 0 && inside[parent] === 1)) {
+    if (OVERLAY_ROLES.has(flat.nodes[index]!.role) || (parent >= 0 && inside[parent] === 1)) {
       inside[index] = 1;
       found.push(index);
     }
@@ -194,7 +184,7 @@ function select(flat: Flat, options: BoundedRenderOptions): Uint8Array {
   }
   const tiers: Array<() => Iterable<number>> = [
     () => insideDialogs(flat),
-    () => flat.nodes.flatMap((node, index) => (CONTROL_ROLES.has(node.role) && nearViewport(node, viewport) ? [index] : [])),
+    () => flat.nodes.flatMap((node, index) => (INTERACTIVE_ROLES.has(node.role) && nearViewport(node, viewport) ? [index] : [])),
     () => runEdges(flat),
     () => flat.nodes.flatMap((node, index) => (OUTLINE_ROLES.has(node.role) || flat.depth[index]! <= OUTLINE_DEPTH ? [index] : [])),
     () => flat.nodes.keys(),

@@ -14,6 +14,7 @@ import type { SecretVault } from '../secrets/vault.js';
 import { settleAfterAction, type SettleMode } from './settle.js';
 import type { ActionOutcome, Observation } from '../contract/step-contract.js';
 import type { RunnerObservation } from '../contract/step-seams.js';
+import { INTERACTIVE_ROLES } from '../contract/roles.js';
 
 /** What a capture may ask for beyond the screen as it is. */
 export interface CaptureRequest {
@@ -124,26 +125,6 @@ export const END_SETTLE_MS = 2_000;
 export const MOUNT_WAIT_MS = 2_000;
 /** How long the document must hold still before a step's first screen is taken. */
 export const MOUNT_QUIET_MS = 150;
-/** Roles that make a screen worth acting on: until one shows up, the app has not mounted. */
-const INTERACTIVE_ROLES = new Set([
-  'button',
-  'link',
-  'textbox',
-  'searchbox',
-  'combobox',
-  'spinbutton',
-  'checkbox',
-  'radio',
-  'switch',
-  'slider',
-  'listbox',
-  'option',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'tab',
-  'treeitem',
-]);
 
 /** Every id of a tree, and the ids of the nodes holding a placeholder of the engine. */
 interface TreeIds {

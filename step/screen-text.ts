@@ -4,8 +4,9 @@
  * by node id, and a cheap shape signature for settling that ignores ticking clocks.
  */
 import { NODE_STATES, OMITTED_ROLE, type OmittedNodes, type ScreenNode } from '../contract/engine.js';
-import { maskTickingText, TICKING_ROLES } from '../semantics/volatile-text.js';
+import { maskTickingText } from '../semantics/volatile-text.js';
 import { createSecretRedactor } from '../secrets/redactor.js';
+import { CHANGE_CONTAINER_ROLES, INTERACTIVE_ROLES, TICKING_ROLES } from '../contract/roles.js';
 
 /** What {@link renderScreen} needs from an observation. */
 export interface RenderableScreen {
@@ -198,31 +199,6 @@ const NODE_LINE = /^( *)#(\S+) /;
 /** `#id role "name"` at the start of a node line (the name as rendered, escapes kept). */
 const LINE_HEAD = /^#\S+ (\S+) "((?:[^"\\]|\\.)*)"/;
 
-/**
- * Roles whose name tells which item, row, list, dialog or form a control belongs to: a flat
- * change report has no indentation, so without it every added "Toggle" looks alike.
- */
-const CONTAINER_ROLES = new Set([
-  'listitem',
-  'row',
-  'list',
-  'table',
-  'grid',
-  'treegrid',
-  'tree',
-  'treeitem',
-  'dialog',
-  'alertdialog',
-  'form',
-  'group',
-  'radiogroup',
-  'region',
-  'menu',
-  'menubar',
-  'tabpanel',
-  'toolbar',
-  'article',
-]);
 /** Longest container name shown after `in`; longer ones are clipped. */
 const CONTEXT_NAME_LIMIT = 40;
 
@@ -250,7 +226,7 @@ export interface DiffContext {
 /** `role "name"` of a container line, or undefined when the line is no named container. */
 function containerOf(line: string): string | undefined {
   const head = LINE_HEAD.exec(line);
-  if (head === null || !CONTAINER_ROLES.has(head[1]!) || head[2] === '') return undefined;
+  if (head === null || !CHANGE_CONTAINER_ROLES.has(head[1]!) || head[2] === '') return undefined;
   let name = head[2]!;
   if ([...name].length > CONTEXT_NAME_LIMIT) {
     name = [...name].slice(0, CONTEXT_NAME_LIMIT).join('');
@@ -314,16 +290,11 @@ function formerly(old: string, current: string): string {
   return remainder === '' ? 'no value or states' : remainder;
 }
 
-/** Roles a person operates: their lines are listed in a change report even without a name. */
-const OPERATED_ROLES: ReadonlySet<string> = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'combobox', 'spinbutton', 'checkbox', 'radio', 'switch', 'slider', 'listbox', 'option',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem',
-]);
 
-/** A line with nothing to read: no name, text, value, link or state, and no control (`#n4 list ""`). */
+/** A line with nothing to read: no name, text, value, link or state, and no control a person operates (`#n4 list ""`). */
 function isBare(line: string): boolean {
   const bare = /^#\S+ (\S+) ""$/.exec(line);
-  return bare !== null && !OPERATED_ROLES.has(bare[1]!);
+  return bare !== null && !INTERACTIVE_ROLES.has(bare[1]!);
 }
 
 /**

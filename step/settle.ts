@@ -5,8 +5,9 @@
 import { E2EError } from '../errors/index.js';
 import { sleep } from '../contract/deadline.js';
 import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
-import { EDITABLE_ROLES } from './action-targets.js';
+
 import { shapeOf } from './screen-text.js';
+import { EDITABLE_ROLES } from '../contract/roles.js';
 
 /**
  * How far to settle: `full` waits for the screen to leave the shape the action was resolved

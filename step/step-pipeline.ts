@@ -64,6 +64,7 @@ export function checkCall(attempt: AttemptState, kind: StepKind, instruction: un
 export function startStep(attempt: AttemptState, call: StepCall): StartedStep {
   const { kind, entry, options } = call;
   const prepared = prepareInstruction(call.text, options.params, attempt.vault, call.method);
+  for (const warning of prepared.warnings) attempt.logger.warn(warning);
   const index = attempt.nextStepIndex();
   const started = attempt.clock.now();
   const executor = executorFor(attempt, kind, entry);

@@ -5,10 +5,11 @@
  */
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { ScreenNode } from '../contract/engine.js';
-import { EDITABLE_ROLES } from './action-targets.js';
+
 import { describeUrl } from './origin-policy.js';
 import type { PolicedScope } from './policed-scope.js';
 import { checkUploadPaths } from './upload-policy.js';
+import { EDITABLE_ROLES } from '../contract/roles.js';
 
 /** The authorization of a `secret` parameter: granted to the step, configured, typed into an editable field on an allowed origin. */
 export function authorizeSecret(scope: PolicedScope, name: string): (target: ScreenNode | undefined) => void {

@@ -469,6 +469,12 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     const visible = style.visibility === 'visible';
     // Inline boxes (inline-block, inline-flex…) are boxes of their own: their words form a separate run.
     const inline = display === 'inline' || display === 'contents';
+    // A role-less modal overlay (a fixed layer over the whole viewport, stacked above the rest, holding
+    // content) is a dialog in all but name: a container its controls are found in, as with a dialog role.
+    if (role === 'generic' && element.getAttribute('role') === null && style.position === 'fixed' && Number.parseInt(style.zIndex, 10) > 0 && element.childElementCount > 0) {
+      const layer = element.getBoundingClientRect();
+      if (layer.width >= scope.view.innerWidth * 0.9 && layer.height >= scope.view.innerHeight * 0.9) role = 'dialog';
+    }
     if (COLLAPSED.has(role) && testId === null) {
       // Wrappers only need the zero-size check, and inline boxes never clip.
       // The overflow first: most wrappers do not clip, and then their size needs no layout read.

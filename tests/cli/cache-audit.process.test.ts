@@ -5,8 +5,11 @@
  * recorded "complete" entry catches every mutant (score 1.0), the judgment's hidden evidence
  * is caught, the cache folder is byte-identical afterwards and the agent is never called; an
  * entry made blind on purpose (its end check left resting on the ticked checkbox alone) shows
- * the exact survivor, a broken handler whose browser default still ticks the box, and
- * `--min-score 1` exits 1 on it.
+ * the exact survivor, a broken handler whose browser default still ticks the box, a real blind
+ * spot since the test's own expect then fails, and `--min-score 1` exits 1 on it; a broken
+ * typing handler React never needs is equivalent (the rest of the test passes with it), listed
+ * apart and out of the score; `cache diff --format markdown` then shows each new entry's audit, and
+ * `--min-audit-score` gates on it.
  *
  * The steps build on each other, in order.
  */
@@ -32,7 +35,8 @@ interface AuditJson {
   caught: number;
   total: number;
   notRun: number;
-  entries: { key: string; testId: string; kind: string; instruction: string; caught: number; total: number; notRun: number; survivors: string[]; proofs: string[] }[];
+  equivalent: number;
+  entries: { key: string; testId: string; kind: string; instruction: string; caught: number; total: number; notRun: number; survivors: string[]; survivorFailures: string[]; equivalent: string[]; proofs: string[] }[];
 }
 
 let server: StaticServer;
@@ -97,12 +101,15 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     const judgment = entryOf(audit, 'assert', '"Buy milk" is listed', 'lists a todo');
     expect(judgment).toMatchObject({ caught: 1, total: 1, notRun: 0 });
 
-    // React reads the new todo's text off the field on Enter: a silenced input handler changes nothing (an equivalent mutant), and the audit says so.
-    const add = entryOf(audit, 'act', 'add todos "Buy milk"', 'lists a todo');
-    expect(add.survivors).toEqual(['blind to a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"']);
-    expect(add).toMatchObject({ caught: 3, total: 4 });
+    // React reads the new todo's text off the field on Enter: a silenced input handler changes nothing. The rest of
+    // the test, its own expect and assert included, passes with it too: an equivalent mutant, listed apart, out of the score.
+    for (const test of ['lists a todo', 'completes a todo']) {
+      const add = entryOf(audit, 'act', 'add todos "Buy milk"', test);
+      expect(add).toMatchObject({ caught: 3, total: 3, survivors: [], equivalent: ['a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"'] });
+    }
+    expect(audit.equivalent).toBe(2);
     expect(audit.caught).toBe(audit.entries.reduce((sum, entry) => sum + entry.caught, 0));
-    expect(audit.score).toBeCloseTo(audit.caught / audit.total, 10);
+    expect(audit.score).toBe(1);
 
     // The table, the file, the ledger behind `cache ls` / `cache show`.
     const written = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
@@ -138,8 +145,24 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(contentsOf(cacheDir)).toEqual(before);
     const audit = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
     const complete = entryOf(audit, 'act', 'complete "Buy milk"', 'completes a todo');
-    expect(complete).toMatchObject({ caught: 1, total: 2, survivors: ['blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"'] });
+    expect(complete).toMatchObject({ caught: 1, total: 2, survivors: ['blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"'], equivalent: [] });
+    // Not equivalent: the test's own expect of "0 items left" fails after the step passed. The survivor line says so.
+    expect(complete.survivorFailures).toEqual([expect.stringContaining('toHaveText')]);
+    expect(run.stdout).toContain('"Buy milk": a real blind spot, the test then failed: ');
     // The other test's entries were filtered out.
     expect(audit.entries.every((entry) => entry.testId.endsWith('::completes a todo'))).toBe(true);
+
+    // Review: every entry is new against an empty cache, each shows its last audit, and the gate reads them.
+    const empty = mkdtempSync(join(work, 'empty-cache-'));
+    const gated = await runE2E(['cache', 'diff', empty, cacheDir, '--format', 'markdown', '--min-audit-score', '1'], { cwd: FIXTURE, env: env() });
+    expect(gated.exitCode, gated.stderr).toBe(1);
+    expect(gated.stdout).toContain('- audit: caught 1 of 2 mutants (');
+    expect(gated.stdout).toContain('- survived: `blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"`');
+    expect(gated.stdout).toMatch(/^> Audit of the new and changed entries: score 0\.\d\d · \d+ of \d+ mutants caught · 4 of 4 entries audited$/m);
+    expect(gated.stdout).toContain('> below --min-audit-score 1');
+    expect(gated.stdout).toContain('- equivalent (the test\'s own checks pass with it too): `a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"`');
+    const passing = await runE2E(['cache', 'diff', empty, cacheDir, '--min-audit-score', '0.5'], { cwd: FIXTURE, env: env() });
+    expect(passing.exitCode, passing.stdout + passing.stderr).toBe(0);
+    expect(passing.stdout).toContain('    audit: caught 1 of 2 mutants (');
   }, scaledTimeout(900_000));
 });

@@ -30,6 +30,10 @@ afterAll(async () => {
 });
 
 describe('a configured secret', () => {
+  it('written into an instruction, is read as <secret:name> with a warning that names it and the fix, never the value', () => {
+    expect(run.stdout + run.stderr).toContain('warning: agent.act: the instruction holds the value of the secret `canary`; the step reads it as <secret:canary>, and it grants no typing.');
+  });
+
   it('reaches the field it was typed into', () => {
     expect(servers.logins.map((body) => JSON.parse(body) as unknown)).toEqual([{ user: 'admin', password: CANARY, note: '' }]);
   });
@@ -39,7 +43,7 @@ describe('a configured secret', () => {
       'a declared secret is typed by name and pixels stop after the fill': 'expected',
       'a secret in a text field reads <secret:name> on the screen': 'expected',
       'typing a secret needs a declaration, an editable field and an allowed origin': 'expected',
-      'a secret value written into an instruction is refused, naming the secret': 'expected',
+      'a secret value written into an instruction reads <secret:name> in the step and grants nothing': 'expected',
       "a secret's name as a word of the instruction is no grant to type it": 'expected',
       'an error carrying the secret reaches the report redacted': 'unexpected',
     });

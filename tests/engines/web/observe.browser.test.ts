@@ -8,6 +8,7 @@ import { compareGolden } from '../../support/golden-file.js';
 import { allNodes, nodeNamed } from '../../support/screen-tree.js';
 import { webEngineOnFolder } from '../../support/web-engine-on-folder.js';
 import { surfaceOf } from '../../../engines/web/index.js';
+import { indexTree } from '../../../semantics/tree-index.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'web', 'fixtures');
 const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
@@ -214,5 +215,24 @@ describe('web engine observation', () => {
     await instance.observe();
     const observation = await instance.observe();
     expect(observation.nodeCount).toBeGreaterThan(750);
+  });
+});
+
+describe('a role-less modal overlay', () => {
+  it('is a dialog container: a fixed layer over the whole viewport, stacked above the rest; a fixed shell without a stacking order or a small toast is not', async () => {
+    const instance = await open('overlay.html');
+    const { root } = await instance.observe();
+    const dialogs = allNodes(root).filter((node) => node.role === 'dialog');
+    expect(dialogs).toHaveLength(1);
+    const inDialog = allNodes(dialogs[0]!);
+    expect(inDialog.some((node) => node.role === 'button' && node.name === 'Authorize')).toBe(true);
+    expect(inDialog.filter((node) => node.role === 'textbox')).toHaveLength(1);
+    expect(inDialog.some((node) => node.name === 'Undo' || node.name === 'Operations')).toBe(false);
+    // Matching sees where each lookalike sits: the modal's unnamed field and button are not the page's.
+    const index = indexTree(root);
+    const fields = index.nodes.filter((node) => node.node.role === 'textbox');
+    expect(fields.map((field) => field.container?.role ?? 'page')).toEqual(['page', 'dialog']);
+    const buttons = index.nodes.filter((node) => node.node.role === 'button' && node.node.name === 'Authorize');
+    expect(buttons.map((button) => button.container?.role ?? 'page')).toEqual(['page', 'dialog']);
   });
 });

@@ -5,14 +5,15 @@
  * builds from writing `dist/` at once.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-const SOURCE_FOLDERS = ['api', 'conformance', 'errors', 'contract', 'cache-format', 'semantics', 'secrets', 'step', 'step-cache', 'recorder', 'replayer', 'executor', 'engines', 'runner', 'cli'];
+/** The folders `npm run build` compiles: tsconfig.build.json's own list, so a new folder is never missed. */
+const SOURCE_FOLDERS = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
 const MARKERS = [join(ROOT, 'dist', 'cli', 'main.js'), join(ROOT, 'dist', 'api', 'index.js')];
 const LOCK = join(ROOT, 'dist', '.build-lock');
 
