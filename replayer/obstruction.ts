@@ -5,7 +5,6 @@
 import type { ActEntry, RecordedAction, TargetDescription } from '../cache-format/entry.js';
 import { nounPhrase } from '../semantics/action-sentence.js';
 import type { EngineErrorDetail, Rect, ScreenNode } from '../contract/engine.js';
-
 import { containerKey, containerNameOf, type ContainerInfo, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 import { CONTAINER_ROLES, DISMISSABLE_ROLES, OVERLAY_ROLES } from '../contract/roles.js';
 

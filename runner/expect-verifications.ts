@@ -22,8 +22,14 @@ import { observeSteps } from './step-observer.js';
 /** What {@link watchExpects} needs: the attempt's own pieces. */
 export interface ExpectWatchOptions {
   testInfo: TestInfo;
-  /** The attempt's Playwright page, when its engine's screen is one (locator assertions then tell what they looked at). */
+  /** The attempt's Playwright page, when its engine's screen is one (the engine's reads then run as its internal calls). */
   page: { locator(selector: string): unknown } | undefined;
+  /**
+   * The attempt's screen when its locators take Playwright's matchers (a Playwright page, or an
+   * engine's own screen whose locators answer `_expect`, as the terminal's do): locator
+   * assertions on it tell what they looked at. Default: `page`.
+   */
+  locatorScreen?: { locator(selector: string): unknown } | undefined;
   runner: AttemptRunner;
   engine: EngineInstance;
 }
@@ -59,11 +65,12 @@ export function watchExpects(options: ExpectWatchOptions): ExpectWatch {
   const { runner } = options;
   // What the latest positive locator assertion looked at, until its step completes (the next thing Playwright does).
   let pending: LookedAtScreen | undefined;
-  // Locators exist only on a Playwright page; other screens' assertions verify without saying what they looked at.
+  // Only screens whose locators take Playwright's matchers say what an assertion looked at; other screens' assertions verify without it.
+  const screen = options.locatorScreen ?? options.page;
   const restoreExpect =
-    options.page === undefined
+    screen === undefined
       ? () => undefined
-      : replaceLocatorExpect(options.page.locator(':root'), (original) => async function watched(this: unknown, expression, expectOptions) {
+      : replaceLocatorExpect(screen.locator(':root'), (original) => async function watched(this: unknown, expression, expectOptions) {
           const result = await original.call(this, expression, expectOptions);
           // A negated assertion looked at what is not there: nothing to rest an end check on.
           if (expectOptions.isNot !== true && result.matches === true && runner.wantsLookedAt()) pending = await lookedAtOf(this, options);

@@ -235,6 +235,18 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
   return { runner, cache: wired.cache, finish: wired.finish, engine, raised, locations, running, endFacts, app: createApp(engine, target.app.url, runner, raised), agent, videoMode: host.videoMode };
 }
 
+/** The attempt's screen when its locators take Playwright's matchers (they answer `_expect`): a Playwright page, or an engine's own screen such as the terminal's. */
+function locatorScreenOf(screen: unknown): { locator(selector: string): unknown } | undefined {
+  if (typeof screen !== 'object' || screen === null || typeof (screen as { locator?: unknown }).locator !== 'function') return undefined;
+  const candidate = screen as { locator(selector: string): unknown };
+  try {
+    const root = candidate.locator(':root') as { _expect?: unknown } | null;
+    return typeof root?._expect === 'function' ? candidate : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Stands in where an engine has no mutation surface and the mutant needs none (`skip-action`). */
 const NO_MUTATIONS = {
   silenceHandlers: () => Promise.reject(new E2EError('UNSUPPORTED_CAPABILITY', 'This engine cannot silence the app\'s handlers.')),
@@ -382,7 +394,7 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       const screen = screenOf(handle.engine);
       if (isPlaywrightPage(screen)) requirePlaywrightInternals({ page: screen, locator: screen.locator(':root') });
       // The attempt's own verifications, handed to its own runner: nothing outlives the attempt.
-      watch = watchExpects({ testInfo, page: isPlaywrightPage(screen) ? screen : undefined, runner: handle.runner, engine: handle.engine });
+      watch = watchExpects({ testInfo, page: isPlaywrightPage(screen) ? screen : undefined, locatorScreen: locatorScreenOf(screen), runner: handle.runner, engine: handle.engine });
     } catch (error) {
       await finishAttempt(handle, testInfo, mutant);
       throw error;

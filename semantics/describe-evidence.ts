@@ -4,7 +4,6 @@
  */
 import type { EvidenceCheck, StateControl } from '../cache-format/entry.js';
 import { MAX_QUOTED_CHARS, describeStateControl } from './describe-action.js';
-
 import { clip } from '../contract/text.js';
 import { visibleText } from './visible-text.js';
 import { CHECKABLE_ROLES } from '../contract/roles.js';

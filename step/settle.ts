@@ -5,7 +5,6 @@
 import { E2EError } from '../errors/index.js';
 import { sleep } from '../contract/deadline.js';
 import type { ChangeMark, ChangeWaitOptions, ChangeWaitResult, ScreenNode } from '../contract/engine.js';
-
 import { shapeOf } from './screen-text.js';
 import { EDITABLE_ROLES } from '../contract/roles.js';
 

@@ -5,7 +5,6 @@
  */
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { ScreenNode } from '../contract/engine.js';
-
 import { describeUrl } from './origin-policy.js';
 import type { PolicedScope } from './policed-scope.js';
 import { checkUploadPaths } from './upload-policy.js';

@@ -151,6 +151,16 @@ describe('a terminal target through the e2e binary', () => {
     expect(run.report?.summary.cache).toMatchObject({ regressed: 0, stale: 1 });
   }, scaledTimeout(240_000));
 
+  it("rests a step's end check on what the test's own expect on the screen fixture looked at", async () => {
+    const empty = join(work, 'no-cache');
+    mkdirSync(empty);
+    const run = await e2e(['cache', 'diff', empty, cacheDir]);
+    expect(run.exitCode, output(run)).toBe(0);
+    // The espresso test checks the next screen's heading with expect(screen.getByText(…)); the latte test does not.
+    expect(run.stdout).toContain('appeared: text "Extras for your Espresso" in dialog "Coffee" (verified)');
+    expect(run.stdout).toContain('appeared: text "Extras for your Latte" in dialog "Coffee" (incidental)');
+  }, scaledTimeout(60_000));
+
   it('describes the terminal steps in sentences in cache diff', async () => {
     const empty = join(work, 'empty-cache');
     mkdirSync(empty);
