@@ -81,6 +81,11 @@ export interface HostServices {
   browser?(): Promise<unknown>;
   /** Set when the test records video of this attempt (`use.video`). */
   recording?: RecordingRequest;
+  /**
+   * The host's environment variables (the runner entry's `process.env`), for an engine that
+   * starts a program and hands it an environment; engines never read `process.env` themselves.
+   */
+  environment?: HostEnvironment;
 }
 
 /** What the host needs from one running attempt (all optional; an engine offers what it has). */

@@ -104,6 +104,11 @@ export function runEnvironmentOf(variables: EnvironmentVariables): RunEnvironmen
   };
 }
 
+/** This process's environment variables, as the host hands them to an engine that starts a program. */
+export function hostEnvironment(): EnvironmentVariables {
+  return process.env;
+}
+
 /** Read this process's run environment. */
 export function readRunEnvironment(): RunEnvironment {
   return runEnvironmentOf(process.env);

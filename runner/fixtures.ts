@@ -31,7 +31,7 @@ import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type Run
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
 import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
-import { consoleLogger, readRunEnvironment, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
+import { consoleLogger, hostEnvironment, readRunEnvironment, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import { enterRun } from './run-entry.js';
 import type { ProjectSettings, WorkerSettings } from './settings.js';
@@ -143,7 +143,7 @@ interface TestOptions {
 
 /** What the host hands the attempt's engine: the worker's browser when the engine asks for one, a video request when the test records. */
 function hostServicesOf(settings: ProjectSettings, browser: WorkerBrowser, video: unknown, testInfo: TestInfo): { services: HostServices; videoMode: string | undefined } {
-  const services: HostServices = {};
+  const services: HostServices = { environment: hostEnvironment() };
   if (settings.target.engine.host?.browser !== undefined) services.browser = () => browser.get();
   const { mode, size } = videoSettingsOf(video);
   if (!capturesVideo(mode, testInfo.retry)) return { services, videoMode: undefined };

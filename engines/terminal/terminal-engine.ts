@@ -19,7 +19,11 @@ export interface TerminalApp {
   args?: string[];
   /** Its working folder. Default: the current one. */
   cwd?: string;
-  /** Its whole environment (`TERM` defaults to `xterm-256color`). Default: this process's environment. */
+  /**
+   * Its whole environment (`TERM` defaults to `xterm-256color`). Default: the host's environment
+   * without `CI` and `CONTINUOUS_INTEGRATION`: the program runs in an interactive colour terminal,
+   * so it draws the same screens on a CI machine as where it was recorded.
+   */
   env?: Record<string, string>;
   /** Terminal width in columns. Default 80. */
   cols?: number;
@@ -96,11 +100,22 @@ export function terminal(options: TerminalEngineOptions = {}): TerminalEngine {
       if (!checked.ok) return Promise.reject(new E2EError('INVALID_CONFIG', checked.problem));
       const app = checked.app.config;
       const attempt = new TerminalAttempt({
-        program: { command: app.command, args: app.args ?? [], cwd: app.cwd, env: app.env, cols: app.cols ?? 80, rows: app.rows ?? 24 },
+        program: { command: app.command, args: app.args ?? [], cwd: app.cwd, env: app.env ?? programEnvironment(start.host?.environment), cols: app.cols ?? 80, rows: app.rows ?? 24 },
         tap: tapBy,
         rule: { ...SETTLE_RULE, quietMs },
       });
       return Promise.resolve(attempt);
     },
   };
+}
+
+/** Variables that tell a program it runs without a terminal on CI (prompt libraries then drop colour and interactivity). */
+const NOT_A_TERMINAL_VARIABLES = new Set(['CI', 'CONTINUOUS_INTEGRATION']);
+
+/** The default environment of a program: the host's, less what would make it draw for a CI log instead of a terminal. */
+export function programEnvironment(host: Readonly<Record<string, string | undefined>> | undefined): Record<string, string> | undefined {
+  if (host === undefined) return undefined;
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(host)) if (value !== undefined && !NOT_A_TERMINAL_VARIABLES.has(name)) environment[name] = value;
+  return environment;
 }

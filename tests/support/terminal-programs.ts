@@ -50,7 +50,8 @@ export interface OpenTerminal {
 /** Start `app` on a fresh terminal engine. */
 export async function openTerminal(app: TerminalApp, options: TerminalEngineOptions = {}): Promise<OpenTerminal> {
   const engine = terminal(options);
-  const instance = await engine.start({ app });
+  // As the runner does: the host's environment, which the engine hands the program less CI's variables.
+  const instance = await engine.start({ app, host: { environment: process.env } });
   await instance.session.open();
   const settled = async (): Promise<EngineObservation> => {
     let observation = await instance.observe();
