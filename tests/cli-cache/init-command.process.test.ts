@@ -145,7 +145,7 @@ describe('the scaffolded files', () => {
       skipLibCheck: true,
       noEmit: true,
       types: ['node'],
-      paths: { e2e: [join(REPOSITORY_ROOT, 'runner', 'index.ts')] },
+      paths: { e2e: [join(REPOSITORY_ROOT, 'api', 'index.ts')] },
     };
     writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['e2e.config.ts', 'e2e.config.bare.ts', 'playwright.config.ts', 'tests'] }));
     const output = execFileSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8' });

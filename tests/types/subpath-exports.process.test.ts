@@ -16,7 +16,7 @@ const EXPECTED: Record<string, string[]> = {
     'DEFAULT_CACHE_DIR', 'DEFAULT_HTML_REPORT_DIR', 'DEFAULT_OUTPUT_DIR', 'DEFAULT_TEST_MATCH', 'DEFAULT_TIMEOUT_MS', 'E2EConfig', 'E2EError',
     'E2EFixtures', 'E2EOptions', 'E2ETestType', 'ERROR_CODES', 'Engine', 'EngineInstance', 'ErrorCode', 'ExitClass', 'ExtractOptions',
     'JudgmentResult', 'KeyModifier', 'LedgerEntry', 'ModelUsage', 'NodeRef', 'ObserveOptions', 'Observation', 'ParamValue', 'PassthroughConfig',
-    'Point', 'ReplayedPrefix', 'Report', 'ReportAttempt', 'ReportStep', 'ReportSummary', 'ReportTest', 'ScreenNode', 'ScrollUntilOptions',
+    'Point', 'ReplayedPrefix', 'Report', 'ReportAttempt', 'ReportStep', 'ReportSummary', 'ReportTest', 'ScreenConfig', 'ScreenNode', 'ScrollUntilOptions',
     'SecretConfig', 'SecretRef', 'StepActions', 'StepBudgets', 'StepContext', 'StepExecutor', 'StepInfo', 'StepKind', 'StepVerdict', 'TapOptions',
     'TargetConfig', 'TargetInfo', 'TurnRecord', 'UniqueValue', 'UrlAppConfig', 'WaitForOptions', 'WebEngineOptions', 'WebSurface', 'defineConfig', 'exitClassOf',
     'expect', 'isE2EError', 'isSecretRef', 'isUniqueValue', 'secret', 'surfaceOf', 'test', 'unique', 'web',
@@ -31,6 +31,8 @@ const EXPECTED: Record<string, string[]> = {
   // The engine contract file itself (contract/engine.ts).
   'e2e/engine': [
     'ENGINE_CONTRACT_VERSION', 'VERBS', 'Verb', 'NODE_STATES', 'NodeState', 'Rect', 'ScreenNode', 'EngineObservation', 'emptyScreenRoot', 'ChangeMark', 'ChangeWaitOptions', 'ChangeWaitResult', 'NodeRef', 'Point', 'ScrollDirection', 'KEY_MODIFIERS', 'KeyModifier', 'EngineAction', 'SessionAction', 'PointAction', 'ENGINE_ERROR_CODES', 'EngineErrorCode', 'EngineError', 'isEngineError', 'EngineSession', 'ScreenshotOptions', 'EngineInstance', 'EngineStartOptions', 'Engine',
+    // A bounded read of a page-sized screen: the request and the placeholder node that says what was left out.
+    'ObserveRequest', 'OMITTED_ROLE', 'OmittedNodes',
     // The host delegate (contract/host.ts), the location capability and typed error details.
     'EngineErrorDetail', 'EngineLocation', 'AppCheck', 'AttemptHost', 'BrowserRequest', 'CheckedApp', 'EngineHost', 'HostEnvironment', 'HostServices', 'MutationSurface', 'RecordedFile', 'RecordingRequest',
   ],
