@@ -61,17 +61,6 @@ export function deepTree(levels: number = DEEP_LEVELS): ScreenNode {
   return root;
 }
 
-/** Every node of a tree, in pre-order, with a stack. */
-export function allNodesOf(root: ScreenNode): ScreenNode[] {
-  const nodes: ScreenNode[] = [];
-  const stack = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    nodes.push(node);
-    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
-  }
-  return nodes;
-}
-
 /** The node with `id`, found with a stack; throws when there is none. */
 export function nodeById(root: ScreenNode, id: string): ScreenNode {
   const stack = [root];

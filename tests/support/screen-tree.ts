@@ -1,17 +1,9 @@
 /** Searches over observed screen trees, for tests. */
+import { allNodes } from '../../conformance/engine-session.js';
 import type { ScreenNode } from '../../contract/engine.js';
 
-/** Every node of a tree, depth-first. */
-export function allNodes(root: ScreenNode): ScreenNode[] {
-  const nodes: ScreenNode[] = [];
-  // A stack, in pre-order: trees may nest thousands deep.
-  const stack = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    nodes.push(node);
-    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
-  }
-  return nodes;
-}
+/** Every node of a tree, depth-first, with a stack (trees may nest thousands deep): the conformance suite's own walk. */
+export { allNodes };
 
 /** The one node with `role` and `name`; throws with the roles present when there is none. */
 export function nodeNamed(root: ScreenNode, role: string, name: string): ScreenNode {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { EngineInstance, EngineObservation, ScreenNode } from '../../contract/engine.js';
 import { terminal, type TerminalApp, type TerminalEngine, type TerminalEngineOptions } from '../../engines/terminal/index.js';
 import { scaledTimeout } from './load-scaled.js';
+import { allNodes } from './screen-tree.js';
 
 /** The repository root (programs run there, so npm packages resolve). */
 export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -86,15 +87,7 @@ export async function openTerminal(app: TerminalApp, options: TerminalEngineOpti
 }
 
 /** Every node of a tree, in document order. */
-export function nodesOf(root: ScreenNode): ScreenNode[] {
-  const out: ScreenNode[] = [];
-  const walk = (node: ScreenNode): void => {
-    out.push(node);
-    node.children.forEach(walk);
-  };
-  walk(root);
-  return out;
-}
+export const nodesOf = allNodes;
 
 /** The node of `role` named `name` (case folded), or an error naming what the screen holds. */
 export function nodeNamed(root: ScreenNode, role: string, name: string): ScreenNode {
