@@ -382,3 +382,6 @@ export class TerminalLocator {
     return describeSteps(this.#steps);
   }
 }
+
+// Playwright 1.56 and its near releases tell a Locator by its constructor's name (later ones by `_apiName`): the oldest Playwright in our range takes this one too.
+Object.defineProperty(TerminalLocator, 'name', { value: 'Locator' });
