@@ -1,9 +1,9 @@
 /**
  * `e2e cache audit [filter…]`: does each entry notice when its step is broken? The mutants of
  * every entry (an action skipped, an action whose events the page never hears, a judgment's
- * evidence hidden) are replayed model-free and read-only, one Playwright project each, next to
- * one unmutated control run per test; a mutant is caught when its step does not pass. The
- * verdicts become a table, `.e2e/audit.json`, each entry's last audit in the audit ledger
+ * evidence hidden) are replayed model-free and read-only (in Playwright projects of at most one
+ * mutant per test), next to one unmutated control run per test; a mutant is caught when its
+ * step does not pass. The verdicts become a table, `.e2e/audit.json`, each entry's last audit in the audit ledger
  * (`cache ls` / `cache show`), and, through annotations, the HTML report.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import type { CacheLocation } from '../cache-format/index.js';
 import { splitTestId, TEST_ID_TITLE_SEPARATOR, formatTestId } from '../cache-format/test-id.js';
 import type { StepMutation } from '../contract/mutation.js';
 import { E2EError } from '../errors/index.js';
-import { mutantProjectName, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
+import { mutantProjectNames, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import type { Report, ReportTest } from '../runner/report.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
@@ -183,10 +183,11 @@ export async function planAudit(cacheDirectory: string, options: PlanOptions = {
   return { plan: { mutants: [...controls.values(), ...mutants] }, entries, changes, blobs };
 }
 
-/** The test of a mutant's project in the report, if the run got to it. */
-function testOf(report: Report, mutant: PlannedMutant): ReportTest | undefined {
-  const project = mutantProjectName(mutant);
-  return report.tests.find((test) => test.project === project && formatTestId(test.file, test.titlePath) === mutant.testId);
+/** The test of each mutant in the report (in its project, `mutantProjectNames`), if the run got to it. */
+function testsOf(report: Report, mutants: readonly PlannedMutant[]): (mutant: PlannedMutant) => ReportTest | undefined {
+  const names = mutantProjectNames(mutants);
+  const byProjectAndId = new Map(report.tests.map((test) => [`${test.project}\u0000${formatTestId(test.file, test.titlePath)}`, test]));
+  return (mutant) => byProjectAndId.get(`${names.get(mutant.id) ?? ''}\u0000${mutant.testId}`);
 }
 
 /** The judged mutants and entries of one run, and how each entry's step replayed in its test's control run. */
@@ -199,8 +200,9 @@ export interface JudgedAudit {
 
 /** Judge every mutant the run reported on. */
 export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly Entry[], changes: ReadonlyMap<string, string>, blobs: ReadonlyMap<string, string> = new Map()): JudgedAudit {
+  const testOf = testsOf(report, plan.mutants);
   const controlOf = new Map<string, ReportTest | undefined>();
-  for (const mutant of plan.mutants) if (mutant.mutation.kind === 'none') controlOf.set(`${mutant.project}\u0000${mutant.testId}`, testOf(report, mutant));
+  for (const mutant of plan.mutants) if (mutant.mutation.kind === 'none') controlOf.set(`${mutant.project}\u0000${mutant.testId}`, testOf(mutant));
   const controls = new Map<string, MutantVerdict>();
   for (const entry of entries) {
     const control = controlOf.get(`${entry.keyParts.projectId}\u0000${entry.keyParts.testId}`)?.attempts.at(-1);
@@ -209,7 +211,7 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
   const audited: AuditedMutant[] = [];
   for (const mutant of plan.mutants) {
     if (mutant.mutation.kind === 'none') continue;
-    const test = testOf(report, mutant);
+    const test = testOf(mutant);
     const attempt = test?.attempts.at(-1);
     // Filtered out or in another shard: not part of this audit.
     if (test === undefined || attempt === undefined || (test.outcome === 'skipped' && attempt.steps.length === 0)) continue;
