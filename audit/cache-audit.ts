@@ -4,7 +4,8 @@
  * evidence hidden) are replayed model-free and read-only (in Playwright projects of at most one
  * mutant per test), next to one unmutated control run per test; a mutant is caught when its
  * step does not pass. The verdicts become a table, `.e2e/audit.json`, each entry's last audit in the audit ledger
- * (`cache ls` / `cache show`), and, through annotations, the HTML report.
+ * (`cache ls` / `cache show`), and, through annotations, the HTML report. `--since <base>`
+ * audits only the entries the cache adds or changes against a git revision or cache folder.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +20,7 @@ import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
 import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type RunCommandOptions, type RunHandle } from '../launch/index.js';
-import { alignColumns, formatScore, plural } from '../review/index.js';
+import { alignColumns, changedEntriesSince, formatScore, plural } from '../review/index.js';
 
 export { formatScore };
 
@@ -37,6 +38,8 @@ const HANDLED_VERBS: ReadonlySet<string> = new Set([
 export interface AuditOptions extends Pick<RunCommandOptions, 'filters' | 'config' | 'reporter' | 'playwright' | 'extra' | 'debug' | 'cwd' | 'env' | 'childStdout'> {
   /** `--min-score`: the audit fails (exit 1) below it. */
   minScore?: number | undefined;
+  /** `--since <base>`: only the entries the cache adds or changes against this git revision or cache folder. */
+  since?: string | undefined;
 }
 
 /** One mutant and its verdict. */
@@ -291,6 +294,11 @@ export function auditOutcome(score: number | undefined, minScore: number | undef
   return minScore !== undefined && (score === undefined || score < minScore) ? 'test-failure' : 'passed';
 }
 
+/** An audit that judged nothing, with why. */
+function emptyAudit(options: Pick<AuditOptions, 'minScore'>, message: string): AuditResult {
+  return { outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message };
+}
+
 /**
  * Plan, run and judge one set of mutants, model-free and read-only. `track` receives the run
  * (to forward interrupts to it).
@@ -298,7 +306,7 @@ export function auditOutcome(score: number | undefined, minScore: number | undef
 export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup, track: (run: RunHandle) => void): Promise<AuditPass> {
   const planned = await planAudit(setup.location.cacheDirectory, setup.plan);
   const { plan, entries, changes } = planned;
-  const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
+  const empty = (message: string): AuditResult => emptyAudit(options, message);
   if (plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
   const started = performance.now();
   const run = startRun({ ...options, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
@@ -338,6 +346,11 @@ export function startAudit(options: AuditOptions): AuditHandle {
   let interrupted = false;
   const result = (async (): Promise<AuditResult> => {
     const setup = await auditSetupOf(options);
+    if (options.since !== undefined) {
+      const changed = await changedEntriesSince(options.since, options.cwd, setup.location.cacheDirectory);
+      if (changed.keys.size === 0) return emptyAudit(options, `No entry is new or changed since ${changed.base}: nothing to audit.`);
+      setup.plan = { ...setup.plan, only: changed.keys };
+    }
     const pass = await runAuditPass(options, setup, (started) => {
       run = started;
       if (interrupted) started.interrupt();
