@@ -1,14 +1,17 @@
 /**
  * The bridge the step runner uses to reach `executor/` (its `BuiltInAgent` seam): the built-in
  * executor for an agent entry with a model, and judgment executors for `assert`, `waitFor`
- * and `extract` when no custom executor handles them.
+ * and `extract` when no custom executor handles them. The modules that call a model (and the
+ * AI SDK with them) are loaded on the first step that runs one of these: a model-free replay
+ * never loads them (tests/architecture/model-free-loading.process.test.ts).
  */
 import type { z } from 'zod';
 import { E2EError } from '../errors/index.js';
 import type { OpaqueLanguageModel, StepExecutor, StepVerdict } from '../contract/step-contract.js';
 import type { AgentEntry, BuiltInAgent } from '../step/step-runner.js';
-import { createAgent, type AgentOptions } from './create-agent.js';
-import { judgeAssert, judgeExtract, judgeWaitFor, type Judgment } from './judgments.js';
+import { BUILT_IN_AGENT_NAME, BUILT_IN_AGENT_VERSION } from './agent-identity.js';
+import type { AgentOptions } from './create-agent.js';
+import type { Judgment } from './judgments.js';
 import { isLanguageModel } from './model.js';
 import type { ProviderPolicy } from './provider-errors.js';
 
@@ -50,6 +53,7 @@ export function judgmentExecutor(kind: 'assert' | 'waitFor' | 'extract', model: 
     judge: model,
     runStep: async (ctx) => {
       const { step } = ctx;
+      const { judgeAssert, judgeExtract, judgeWaitFor } = await import('./judgments.js');
       switch (kind) {
         case 'assert':
           return asVerdict(await judgeAssert(ctx, { question: step.instruction, vision: step.vision ?? false, ...policy }));
@@ -73,6 +77,26 @@ export function judgmentExecutor(kind: 'assert' | 'waitFor' | 'extract', model: 
 }
 
 /**
+ * The built-in executor `createAgent(options)` would make, with the same name, version, vision,
+ * model and judge, but the agent itself (and the AI SDK) is loaded when its first step runs.
+ */
+export function agentOnDemand(options: AgentOptions): StepExecutor {
+  let agent: Promise<StepExecutor> | undefined;
+  const executor: StepExecutor = {
+    name: BUILT_IN_AGENT_NAME,
+    version: BUILT_IN_AGENT_VERSION,
+    vision: true,
+    runStep: async (ctx) => {
+      agent ??= import('./create-agent.js').then(({ createAgent }) => createAgent(options));
+      return (await agent).runStep(ctx);
+    },
+  };
+  if (options.model !== undefined) executor.model = options.model;
+  if (options.judge !== undefined) executor.judge = options.judge;
+  return executor;
+}
+
+/**
  * The runner's `BuiltInAgent`: `executorFor` gives the built-in executor of an entry that has
  * a model (one per entry), `judgeFor` a judgment executor using the entry's judge, else its
  * model, else its custom executor's; both return undefined when there is no model.
@@ -85,7 +109,7 @@ export function createBuiltInAgent(options: BuiltInAgentOptions = {}): BuiltInAg
       let executor = executors.get(entry);
       if (executor === undefined) {
         const judge = firstModel(entry.judge);
-        executor = createAgent({
+        executor = agentOnDemand({
           model: entry.model,
           ...(judge === undefined ? {} : { judge: judge as NonNullable<AgentOptions['judge']> }),
           ...(entry.providerOptions === undefined ? {} : { providerOptions: entry.providerOptions as NonNullable<AgentOptions['providerOptions']> }),

@@ -12,14 +12,10 @@ import { judgeAssert } from './judgments.js';
 import type { LoopLimits } from './loop-guards.js';
 import { buildOpeningPrompt } from './opening-prompt.js';
 import type { ProviderPolicy } from './provider-errors.js';
+import { BUILT_IN_AGENT_NAME, BUILT_IN_AGENT_VERSION } from './agent-identity.js';
 import { BASE_RULES } from './rules.js';
 import { createToolLoopExecutor } from './tool-loop.js';
 import { VERDICT_RULES, VERDICT_TOOL_NAME } from './verdict-tool.js';
-
-/** The built-in agent's name in reports and provenance. */
-export const BUILT_IN_AGENT_NAME = 'e2e-agent';
-/** The built-in agent's behaviour version; bump it when prompts or tools change meaningfully. */
-export const BUILT_IN_AGENT_VERSION = '2';
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {

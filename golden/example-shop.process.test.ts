@@ -2,14 +2,17 @@
  * Golden case: the example shop suite replayed model-free through the real `e2e` binary from
  * its committed cache. Pins the run summary, the report (normalized: no ids, timings or
  * fresh values) and one entry as `cache show` prints it. Rewritten only with UPDATE_GOLDEN=1,
- * never in CI.
+ * never in CI. The replay also shows what a model-free run loads: no process of it (the CLI,
+ * Playwright Test, its worker) loads the AI SDK (`executor/built-in.ts` loads it on demand).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareGolden } from '../tests/support/golden-file.js';
+import { moduleLogEnvironment, modulesByProcess, type LoadedModules } from '../tests/support/module-log.js';
 import { ensureBuilt } from '../tests/runner/support/build.js';
 import { scaledTimeout } from '../tests/support/load-scaled.js';
 
@@ -45,13 +48,25 @@ function normalize(text: string): string {
 }
 
 let run: { status: number | null; stdout: string; stderr: string };
+/** What each process of the replay loaded. */
+let moduleLog: string;
 
 beforeAll(() => {
   ensureBuilt();
-  const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1' };
+  moduleLog = mkdtempSync(join(tmpdir(), 'e2e-module-log-'));
+  const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', ...moduleLogEnvironment(moduleLog) };
   for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'E2E_OPENAI_COMPATIBLE_URL', 'E2E_EXAMPLE_STAND_IN']) delete environment[name];
   run = spawnSync(process.execPath, [BINARY, 'replay'], { cwd: EXAMPLE, env: environment, encoding: 'utf8', timeout: scaledTimeout(240_000) });
 }, scaledTimeout(300_000));
+
+afterAll(() => {
+  if (moduleLog !== undefined) rmSync(moduleLog, { recursive: true, force: true });
+});
+
+/** The processes that loaded `file` (a path ending). */
+function loading(processes: readonly LoadedModules[], file: string): LoadedModules[] {
+  return processes.filter((each) => each.modules.some((module) => module.endsWith(file)));
+}
 
 describe('golden: the example shop replayed with no model', () => {
   it('exits 0 and prints the summary rows', async () => {
@@ -95,5 +110,15 @@ describe('golden: the example shop replayed with no model', () => {
     expect(show.status, show.stderr).toBe(0);
     expect(show.stdout).not.toContain('correct-horse-battery');
     await expectGolden('example-shop/show-sign-in.txt', show.stdout.replace(/recorded \S+Z/, 'recorded <time>'));
+  });
+
+  it('loads no AI SDK module in any of its processes: the CLI, Playwright Test and its worker', () => {
+    const processes = modulesByProcess(moduleLog);
+    expect(loading(processes, '/dist/cli/main.js')).toHaveLength(1);
+    // Playwright's main process loads the config (and so e2e), and so does each worker.
+    expect(loading(processes, '/dist/api/index.js').length).toBeGreaterThanOrEqual(2);
+    expect(loading(processes, '/dist/runner/fixtures.js').length).toBeGreaterThanOrEqual(2);
+    const aiSdk = processes.flatMap((each) => each.modules.filter((module) => module.includes('/node_modules/ai/') || /\/dist\/executor\/(create-agent|model-call|judgments)\.js$/.test(module)));
+    expect(aiSdk).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentOnDemand } from '../../executor/built-in.js';
 import { createAgent } from '../../executor/create-agent.js';
 import { secret } from '../../secrets/vault.js';
 import { elisionMarker } from '../../executor/screen-elision.js';
@@ -244,5 +245,28 @@ describe('the built-in agent', () => {
     ]);
     const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor: createAgent({ model }) });
     expect((await runner.runStep('act', 'look at the page')).verdict.status).toBe('passed');
+  });
+});
+
+describe('the built-in agent on demand (the runner loads it, and the AI SDK, on its first step)', () => {
+  it('names itself as createAgent does before it is loaded: name, version, vision, model, judge, cache', () => {
+    const model = scriptedModel([]);
+    const judge = scriptedModel([]);
+    const identity = ({ runStep: _runStep, ...rest }: ReturnType<typeof createAgent>) => rest;
+    expect(identity(agentOnDemand({ model }))).toEqual(identity(createAgent({ model })));
+    expect(identity(agentOnDemand({ model, judge }))).toEqual(identity(createAgent({ model, judge })));
+    expect(identity(agentOnDemand({}))).toEqual(identity(createAgent({})));
+  });
+
+  it('acts and concludes on its first and later steps as the agent it loads', async () => {
+    const app = memoryApp();
+    const model = scriptedModel([
+      ({ text }) => callTools(['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'Tea' }], ['complete_step', { status: 'passed', summary: 'Typed Tea.' }]),
+      () => callTools(['complete_step', { status: 'blocked', summary: 'Cannot do this here.', errorCode: 'AUTOMATION_UNSUPPORTED' }]),
+    ]);
+    const { runner } = startAttempt(onMemoryApp(app), { executor: agentOnDemand({ model }) });
+    expect((await runner.runStep('act', 'type Tea')).verdict).toEqual({ status: 'passed', summary: 'Typed Tea.' });
+    expect((await runner.runStep('act', 'upload a photo')).verdict).toEqual({ status: 'blocked', summary: 'Cannot do this here.', errorCode: 'AUTOMATION_UNSUPPORTED' });
+    expect(model.prompts).toHaveLength(2);
   });
 });

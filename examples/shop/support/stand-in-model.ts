@@ -1,14 +1,14 @@
 /**
  * A stand-in language model for recording the example's cache on a machine with no model
- * key. It is an AI SDK `LanguageModelV3` (the SDK's own mock class) that plays the part of a
- * real model for the example's instructions only: it reads the screen it is sent, finds the
+ * key. It is an AI SDK `LanguageModelV3` (a plain object of the provider interface, so a replay,
+ * which never calls it, loads nothing of the SDK for it) that plays the part of a real model for
+ * the example's instructions only: it reads the screen it is sent, finds the
  * controls by role and name, and answers with the same tool calls and JSON judgments a real
  * model would. The built-in agent, the runner and the cache treat it like any provider.
  *
  * Use a real provider (see `model.ts`) for anything beyond this example.
  */
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-sdk/provider';
 
 /** One move of a plan: a tool call whose target is found on the screen by role and name. */
 export type Move =
@@ -154,15 +154,20 @@ function answer(options: LanguageModelV3CallOptions, script: StandInScript): Lan
 }
 
 /** A stand-in model for `script`. Counts its calls in `calls`. */
-export function standInModel(script: StandInScript): MockLanguageModelV3 & { calls: number } {
-  const state = { calls: 0 };
-  const model = new MockLanguageModelV3({
+export function standInModel(script: StandInScript): LanguageModelV3 & { readonly calls: number } {
+  let calls = 0;
+  return {
+    specificationVersion: 'v3',
     provider: 'stand-in',
     modelId: 'example-stand-in',
+    supportedUrls: {},
     doGenerate: (options) => {
-      state.calls++;
+      calls++;
       return Promise.resolve(answer(options, script));
     },
-  });
-  return Object.defineProperty(model, 'calls', { get: () => state.calls }) as MockLanguageModelV3 & { calls: number };
+    doStream: () => Promise.reject(new Error('The stand-in model does not stream; the example records with plain calls.')),
+    get calls() {
+      return calls;
+    },
+  };
 }
