@@ -328,26 +328,44 @@ for (const { label, length, name, title } of LONG_SECRETS) {
   });
 }
 
+/** Secrets too short or too common to redact safely, each under its own name: the label of its test, its value, its name. */
+const REFUSED = [
+  ['1 character', '§', 'one'],
+  ['3 characters', 'Q7z', 'three'],
+  ['a common word', 'the', 'word'],
+  ['a common word of 8 letters', 'Password', 'password'],
+] as const;
+
+/** One project declaring every refused secret, recorded once: the config names each secret it refuses. */
+let refusedRun: Promise<E2ERun> | undefined;
+let refusedProject: string | undefined;
+
+function recordWithRefusedSecrets(): Promise<E2ERun> {
+  refusedRun ??= (async () => {
+    ensureBuilt();
+    const secrets = REFUSED.map(([, , name]) => `${name}: undefined`).join(', ');
+    refusedProject = makeProject('secret-refused', CONFIG.replace('  secrets: { canary: undefined },', `  secrets: { ${secrets} },`));
+    const env: Record<string, string> = { E2E_FIXTURE_APP_URL: 'http://127.0.0.1:9' };
+    for (const [, value, name] of REFUSED) env[`E2E_SECRET_${name.toUpperCase()}`] = value;
+    return runE2E(['record'], { cwd: refusedProject, env });
+  })();
+  return refusedRun;
+}
+
+afterAll(() => {
+  if (refusedProject !== undefined) rmSync(refusedProject, { recursive: true, force: true });
+});
+
 describe('a secret too short or too common to redact safely, through the binary', () => {
-  for (const [label, value] of [
-    ['1 character', '§'],
-    ['3 characters', 'Q7z'],
-    ['a common word', 'the'],
-    ['a common word of 8 letters', 'Password'],
-  ] as const) {
+  for (const [label, , name] of REFUSED) {
     it(`is refused before any test runs (${label}): exit 2, INVALID_CONFIG naming the secret, output not garbled`, async () => {
-      ensureBuilt();
-      const refusedProject = makeProject('secret-refused');
-      try {
-        const run = await runE2E(['record'], { cwd: refusedProject, env: { E2E_FIXTURE_APP_URL: 'http://127.0.0.1:9', E2E_SECRET_CANARY: value } });
-        const output = `${run.stdout}\n${run.stderr}`;
-        expect(run.exitCode, output).toBe(2);
-        expect(output).toContain('INVALID_CONFIG');
-        expect(output).toContain('the secret `canary` cannot be redacted safely');
-        expect(output).not.toContain('<secret:');
-      } finally {
-        rmSync(refusedProject, { recursive: true, force: true });
-      }
+      const run = await recordWithRefusedSecrets();
+      const output = `${run.stdout}\n${run.stderr}`;
+      expect(run.exitCode, output).toBe(2);
+      expect(output).toContain('INVALID_CONFIG');
+      expect(output).toContain(`the secret \`${name}\` cannot be redacted safely`);
+      expect(output).not.toContain('<secret:');
+      expect(run.report?.tests ?? []).toEqual([]);
     }, scaledTimeout(120_000));
   }
 });
