@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
-import { auditProjects, mutantVerdict } from '../runner/audit-mutants.js';
+import { auditProjects, mutantOfTest, mutantProjectNames, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
 import { formatScore, mutantsOf, parseMinScore, type AuditPlan } from './cache-audit.js';
 
@@ -68,21 +68,38 @@ describe('a mutant verdict', () => {
 });
 
 describe('the mutants of the run request in the config', () => {
-  it("makes one project per mutant on its target's settings, with its file, title and the mutant as a fixture option", () => {
+  it("puts a test's mutants in projects of their own, one per test in each, on its target's settings, with their files, titles and mutants as a fixture option", () => {
+    const test = (file: string, titlePath: string[]) => ({ project: 'web', testId: `${file}::${titlePath.join(' › ')}`, file, titlePath, entry: 'aaaaaaaaaaaaaaaa' });
+    const adds = test('tests/a.e2e.ts', ['todos', 'adds (one)']);
+    const lists = test('tests/b.e2e.ts', ['lists']);
     const plan: AuditPlan = {
       mutants: [
-        { id: 'control-1', project: 'web', testId: 'tests/a.e2e.ts::todos › adds (one)', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'none' } },
-        { id: 'aaaaaaaaaaaaaaaa-skip-1', project: 'web', testId: 'tests/a.e2e.ts::todos › adds (one)', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'skip-action', action: 0 } },
+        { id: 'control-1', ...adds, mutation: { kind: 'none' } },
+        { id: 'control-2', ...lists, mutation: { kind: 'none' } },
+        { id: 'aaaaaaaaaaaaaaaa-skip-1', ...adds, mutation: { kind: 'skip-action', action: 0 } },
+        { id: 'aaaaaaaaaaaaaaaa-break-1', ...adds, mutation: { kind: 'break-handlers', action: 0 } },
+        { id: 'bbbbbbbbbbbbbbbb-skip-1', ...lists, mutation: { kind: 'skip-action', action: 0 } },
         { id: 'gone-1', project: 'mobile', testId: 'tests/a.e2e.ts::x', file: 'tests/a.e2e.ts', titlePath: ['x'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'hide-evidence' } },
       ],
     };
-    const projects = auditProjects([{ name: 'web', use: { e2eProject: 'settings' } }], plan.mutants);
-    expect(projects.map((project) => project.name)).toEqual(['web · audit control-1', 'web · audit aaaaaaaaaaaaaaaa-skip-1']);
-    expect(projects[1]!.use).toEqual({ e2eProject: 'settings', e2eMutant: plan.mutants[1] });
-    expect(projects[1]!.testMatch.test('/home/me/project/tests/a.e2e.ts')).toBe(true);
-    expect(projects[1]!.testMatch.test('/home/me/project/tests/ba.e2e.ts')).toBe(false);
-    expect(projects[1]!.grep.test('tests/a.e2e.ts todos adds (one)')).toBe(true);
-    expect(projects[1]!.grep.test('tests/a.e2e.ts todos adds (one) more')).toBe(false);
+    const projects = auditProjects([{ name: 'web', use: { e2eProject: 'settings' } as Record<string, unknown> }], plan.mutants);
+    // The control runs first, then each test's next mutant: three workers for five tests, not five.
+    expect(projects.map((project) => project.name)).toEqual(['web · audit 1', 'web · audit 2', 'web · audit 3']);
+    expect(projects.map((project) => project.use)).toEqual([
+      { e2eProject: 'settings', e2eMutants: [plan.mutants[0], plan.mutants[1]] },
+      { e2eProject: 'settings', e2eMutants: [plan.mutants[2], plan.mutants[4]] },
+      { e2eProject: 'settings', e2eMutants: [plan.mutants[3]] },
+    ]);
+    expect([...mutantProjectNames(plan.mutants).entries()]).toContainEqual(['bbbbbbbbbbbbbbbb-skip-1', 'web · audit 2']);
+    const [first, , last] = projects;
+    expect(first!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/a.e2e.ts'))).toBe(true);
+    expect(first!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(true);
+    expect(last!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(false);
+    expect(last!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/ba.e2e.ts'))).toBe(false);
+    expect(last!.grep.some((pattern) => pattern.test('tests/a.e2e.ts todos adds (one)'))).toBe(true);
+    expect(last!.grep.some((pattern) => pattern.test('tests/a.e2e.ts todos adds (one) more'))).toBe(false);
+    expect(mutantOfTest(first!.use['e2eMutants'] as PlannedMutant[], lists.testId)).toBe(plan.mutants[1]);
+    expect(mutantOfTest(last!.use['e2eMutants'] as PlannedMutant[], lists.testId)).toBeUndefined();
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * `e2e cache audit [filter…]`: does each entry notice when its step is broken? The mutants of
  * every entry (an action skipped, an action whose events the page never hears, a judgment's
- * evidence hidden) are replayed model-free and read-only, one Playwright project each, next to
- * one unmutated control run per test; a mutant is caught when its step does not pass. The
- * verdicts become a table, `.e2e/audit.json`, each entry's last audit in the audit ledger
- * (`cache ls` / `cache show`), and, through annotations, the HTML report.
+ * evidence hidden) are replayed model-free and read-only (in Playwright projects of at most one
+ * mutant per test), next to one unmutated control run per test; a mutant is caught when its
+ * step does not pass. The verdicts become a table, `.e2e/audit.json`, each entry's last audit in the audit ledger
+ * (`cache ls` / `cache show`), and, through annotations, the HTML report. `--since <base>`
+ * audits only the entries the cache adds or changes against a git revision or cache folder.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -13,13 +14,13 @@ import type { CacheLocation } from '../cache-format/index.js';
 import { splitTestId, TEST_ID_TITLE_SEPARATOR, formatTestId } from '../cache-format/test-id.js';
 import type { StepMutation } from '../contract/mutation.js';
 import { E2EError } from '../errors/index.js';
-import { mutantProjectName, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
+import { mutantProjectNames, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import type { Report, ReportTest } from '../runner/report.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
 import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type RunCommandOptions, type RunHandle } from '../launch/index.js';
-import { alignColumns, formatScore, plural } from '../review/index.js';
+import { alignColumns, changedEntriesSince, formatScore, plural } from '../review/index.js';
 
 export { formatScore };
 
@@ -37,6 +38,8 @@ const HANDLED_VERBS: ReadonlySet<string> = new Set([
 export interface AuditOptions extends Pick<RunCommandOptions, 'filters' | 'config' | 'reporter' | 'playwright' | 'extra' | 'debug' | 'cwd' | 'env' | 'childStdout'> {
   /** `--min-score`: the audit fails (exit 1) below it. */
   minScore?: number | undefined;
+  /** `--since <base>`: only the entries the cache adds or changes against this git revision or cache folder. */
+  since?: string | undefined;
 }
 
 /** One mutant and its verdict. */
@@ -183,10 +186,11 @@ export async function planAudit(cacheDirectory: string, options: PlanOptions = {
   return { plan: { mutants: [...controls.values(), ...mutants] }, entries, changes, blobs };
 }
 
-/** The test of a mutant's project in the report, if the run got to it. */
-function testOf(report: Report, mutant: PlannedMutant): ReportTest | undefined {
-  const project = mutantProjectName(mutant);
-  return report.tests.find((test) => test.project === project && formatTestId(test.file, test.titlePath) === mutant.testId);
+/** The test of each mutant in the report (in its project, `mutantProjectNames`), if the run got to it. */
+function testsOf(report: Report, mutants: readonly PlannedMutant[]): (mutant: PlannedMutant) => ReportTest | undefined {
+  const names = mutantProjectNames(mutants);
+  const byProjectAndId = new Map(report.tests.map((test) => [`${test.project}\u0000${formatTestId(test.file, test.titlePath)}`, test]));
+  return (mutant) => byProjectAndId.get(`${names.get(mutant.id) ?? ''}\u0000${mutant.testId}`);
 }
 
 /** The judged mutants and entries of one run, and how each entry's step replayed in its test's control run. */
@@ -199,8 +203,9 @@ export interface JudgedAudit {
 
 /** Judge every mutant the run reported on. */
 export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly Entry[], changes: ReadonlyMap<string, string>, blobs: ReadonlyMap<string, string> = new Map()): JudgedAudit {
+  const testOf = testsOf(report, plan.mutants);
   const controlOf = new Map<string, ReportTest | undefined>();
-  for (const mutant of plan.mutants) if (mutant.mutation.kind === 'none') controlOf.set(`${mutant.project}\u0000${mutant.testId}`, testOf(report, mutant));
+  for (const mutant of plan.mutants) if (mutant.mutation.kind === 'none') controlOf.set(`${mutant.project}\u0000${mutant.testId}`, testOf(mutant));
   const controls = new Map<string, MutantVerdict>();
   for (const entry of entries) {
     const control = controlOf.get(`${entry.keyParts.projectId}\u0000${entry.keyParts.testId}`)?.attempts.at(-1);
@@ -209,7 +214,7 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
   const audited: AuditedMutant[] = [];
   for (const mutant of plan.mutants) {
     if (mutant.mutation.kind === 'none') continue;
-    const test = testOf(report, mutant);
+    const test = testOf(mutant);
     const attempt = test?.attempts.at(-1);
     // Filtered out or in another shard: not part of this audit.
     if (test === undefined || attempt === undefined || (test.outcome === 'skipped' && attempt.steps.length === 0)) continue;
@@ -289,6 +294,11 @@ export function auditOutcome(score: number | undefined, minScore: number | undef
   return minScore !== undefined && (score === undefined || score < minScore) ? 'test-failure' : 'passed';
 }
 
+/** An audit that judged nothing, with why. */
+function emptyAudit(options: Pick<AuditOptions, 'minScore'>, message: string): AuditResult {
+  return { outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message };
+}
+
 /**
  * Plan, run and judge one set of mutants, model-free and read-only. `track` receives the run
  * (to forward interrupts to it).
@@ -296,7 +306,7 @@ export function auditOutcome(score: number | undefined, minScore: number | undef
 export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup, track: (run: RunHandle) => void): Promise<AuditPass> {
   const planned = await planAudit(setup.location.cacheDirectory, setup.plan);
   const { plan, entries, changes } = planned;
-  const empty = (message: string): AuditResult => ({ outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message });
+  const empty = (message: string): AuditResult => emptyAudit(options, message);
   if (plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
   const started = performance.now();
   const run = startRun({ ...options, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
@@ -336,6 +346,11 @@ export function startAudit(options: AuditOptions): AuditHandle {
   let interrupted = false;
   const result = (async (): Promise<AuditResult> => {
     const setup = await auditSetupOf(options);
+    if (options.since !== undefined) {
+      const changed = await changedEntriesSince(options.since, options.cwd, setup.location.cacheDirectory);
+      if (changed.keys.size === 0) return emptyAudit(options, `No entry is new or changed since ${changed.base}: nothing to audit.`);
+      setup.plan = { ...setup.plan, only: changed.keys };
+    }
     const pass = await runAuditPass(options, setup, (started) => {
       run = started;
       if (interrupted) started.interrupt();

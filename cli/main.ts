@@ -171,6 +171,7 @@ auditCommand
       throw new InvalidArgumentError(messageOf(error));
     }
   })
+  .option('--since <base>', 'audit only the entries the cache adds or changes against <base>, a git revision (origin/main) or a cache folder: with --min-score, a CI gate on what a pull request records')
   .option('--json', 'print the audit as JSON (Playwright\'s output goes to stderr)')
   .option('--debug', 'attach transcripts, print debug lines and the per-step table of the mutant run')
   .allowExcessArguments(false)
@@ -187,6 +188,7 @@ auditCommand
       cwd: process.cwd(),
       env: process.env,
       minScore: flags['minScore'] as number | undefined,
+      since: flags['since'] as string | undefined,
     };
     finish(await audit(options, flags['json'] === true));
   });

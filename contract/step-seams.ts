@@ -141,6 +141,12 @@ export interface StepServices {
   redact(text: string): string;
   /** Milliseconds left until the step deadline. */
   remainingMs(): number;
+  /**
+   * True once the screen, unchanged since the step's latest observation, has held still for
+   * `quietMs` with no request in flight; false when it changed or `maxMs` ran out first;
+   * undefined at once when the engine cannot tell (it has no change wait).
+   */
+  holdsStill?(quietMs: number, maxMs: number): Promise<boolean | undefined>;
 }
 
 /** A passed judgment's evidence, resolved by the runner against the screen the judge saw. */

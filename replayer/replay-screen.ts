@@ -85,6 +85,8 @@ export class ReplayScreen {
       lookMs: number;
       pollMs: number;
       signal?: AbortSignal | undefined;
+      /** An audit's replay: a target wait also ends once the screen held still `quietMs` with no request in flight (see `ReplayStepOptions.stopWhenStillMs`). */
+      still?: { quietMs: number; holds: (quietMs: number, maxMs: number) => Promise<boolean | undefined> } | undefined;
     },
   ) {}
 
@@ -135,6 +137,18 @@ export class ReplayScreen {
   }
 
   /**
+   * Until the next look at a wanted target: true when the screen, unchanged since the latest
+   * look, held still for the audit's still time (waiting on changes nothing); else it looks again.
+   */
+  async #awaitChange(reading: ReadInFull | undefined, deadline: number): Promise<boolean> {
+    const held = await this.options.still?.holds(this.options.still.quietMs, Math.max(0, deadline - Date.now()));
+    if (held === true) return true;
+    if (held === undefined) await this.#pause(reading);
+    else await this.refresh(reading);
+    return false;
+  }
+
+  /**
    * Re-find a target, waiting up to the target wait while it is missing or, for an action that
    * needs an enabled control, disabled (the engine would otherwise wait its full action timeout).
    */
@@ -143,6 +157,7 @@ export class ReplayScreen {
     const wanted = mapTextFields(target, (text) => fillUniquePlaceholders(text, uniqueValues));
     const deadline = Date.now() + waitMs;
     let reading: ReadInFull | undefined;
+    let still = false;
     for (;;) {
       reading = (await this.readFully([wanted])) ?? reading;
       const index = this.indexOf(this.current.tree);
@@ -150,11 +165,12 @@ export class ReplayScreen {
       if (match.kind === 'ambiguous') return { kind: 'stop', stop: new ReplayStop('target-ambiguous', match.detail) };
       const disabled = match.kind === 'found' && needsEnabled && index.byId.get(match.id)?.node.states.includes('disabled') === true;
       if (match.kind === 'found' && !disabled) return { kind: 'found', ref: { id: match.id } };
-      if (Date.now() >= deadline) {
-        if (disabled) return { kind: 'stop', stop: new ReplayStop('action-failed', `stayed disabled for ${formatDuration(waitMs)}`) };
-        return { kind: 'stop', stop: new ReplayStop('target-not-found', `not found within ${formatDuration(waitMs)} (${match.kind === 'not-found' ? match.detail : ''})`) };
+      if (still || Date.now() >= deadline) {
+        const within = still ? `while the screen held still for ${formatDuration(this.options.still!.quietMs)}` : `for ${formatDuration(waitMs)}`;
+        if (disabled) return { kind: 'stop', stop: new ReplayStop('action-failed', `stayed disabled ${within}`) };
+        return { kind: 'stop', stop: new ReplayStop('target-not-found', `not found ${still ? within : `within ${formatDuration(waitMs)}`} (${match.kind === 'not-found' ? match.detail : ''})`) };
       }
-      await this.#pause(reading);
+      still = await this.#awaitChange(reading, deadline);
     }
   }
 

@@ -76,6 +76,18 @@ export interface ReplayStepOptions {
    * recorded outcome rather than for a passing end check, and report which held (`facts`).
    */
   probe?: boolean | undefined;
+  /**
+   * An audit's replay (`e2e cache audit`, `e2e record --audit`): the end-state wait also ends
+   * once the screen has held still this long with no request in flight ({@link holdsStill}),
+   * since waiting on cannot change it. Without it (or without `holdsStill`), the full wait.
+   */
+  stopWhenStillMs?: number | undefined;
+  /**
+   * True once the screen, unchanged since the latest observation, has held still for `quietMs`
+   * with no request in flight; false when it changed, or `maxMs` ran out first; undefined at
+   * once when the engine cannot tell. The step's `holdsStill` service.
+   */
+  holdsStill?: ((quietMs: number, maxMs: number) => Promise<boolean | undefined>) | undefined;
 }
 
 /** What one recorded action's step came to. */
@@ -148,6 +160,7 @@ class StepReplay {
       lookMs: Math.min(options.dismissalLookMs ?? DISMISSAL_LOOK_MS, this.#waitMs),
       pollMs: this.#pollMs,
       signal: options.signal,
+      ...(options.stopWhenStillMs === undefined || options.holdsStill === undefined ? {} : { still: { quietMs: options.stopWhenStillMs, holds: options.holdsStill } }),
     });
   }
 
@@ -252,24 +265,35 @@ class StepReplay {
     const deadline = Date.now() + this.#waitMs;
     // Where the engine left nodes out, the controls the end check counts are read in full.
     const endSources = endCheckSources(this.#entry, this.#uniqueValues);
+    const { stopWhenStillMs, holdsStill } = this.#options;
     let reading: ReadInFull | undefined;
+    // An audit's replay: the screen held still this long with no request in flight, so waiting on changes nothing.
+    let still = false;
     for (;;) {
       reading = (await this.#screen.readFully(endSources)) ?? reading;
       const end = { entry: this.#entry, replayStart, end: this.#screen.current, uniqueValues: this.#uniqueValues, skipped };
       const check = checkEndState(end);
       // With `probe`, a passing check waits on until every recorded outcome holds (or the wait ends).
       const facts = this.#options.probe === true ? endFacts(end) : undefined;
-      const settled = facts === undefined || allHold(facts) || Date.now() >= deadline;
+      const over = still || Date.now() >= deadline;
+      const settled = facts === undefined || allHold(facts) || over;
       if (check.ok && settled) {
         const lines = [...this.#notes, ...(check.changedForms ?? []).map((line) => `changed form: ${line}`), ...(check.tolerated ?? []).map((line) => `tolerated: ${line}`)];
         const finished: ReplayOutcome = lines.length === 0 ? { kind: 'finished', actions: this.#ran } : { kind: 'finished', actions: this.#ran, notes: lines };
         return facts === undefined ? finished : { ...finished, facts };
       }
-      if (!check.ok && Date.now() >= deadline) {
-        const stopped = this.#stopped(new ReplayStop('end-mismatch', `after all ${this.#total} actions, ${check.detail}`), undefined);
+      if (!check.ok && over) {
+        const stillNote = still ? ` (the screen then held still for ${formatSeconds(stopWhenStillMs!)})` : '';
+        const stopped = this.#stopped(new ReplayStop('end-mismatch', `after all ${this.#total} actions, ${check.detail}${stillNote}`), undefined);
         return facts === undefined ? stopped : { ...stopped, facts };
       }
-      await sleep(this.#pollMs, this.#options.signal, passReason);
+      const held = stopWhenStillMs === undefined ? undefined : await holdsStill?.(stopWhenStillMs, Math.max(0, deadline - Date.now()));
+      // Unchanged since the latest look: the screen is as checked, and one more check ends the wait.
+      if (held === true) {
+        still = true;
+        continue;
+      }
+      if (held === undefined) await sleep(this.#pollMs, this.#options.signal, passReason);
       await this.#screen.refresh(reading);
     }
   }
@@ -288,6 +312,11 @@ class StepReplay {
       prefix: { actions: [...this.#ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
     };
   }
+}
+
+/** `1 s`, `0.5 s`. */
+function formatSeconds(milliseconds: number): string {
+  return `${Number((milliseconds / 1000).toFixed(1))} s`;
 }
 
 /** The controls an entry's end check counts, their `unique()` placeholders filled: what a partly read screen must read in full. */

@@ -5,6 +5,7 @@
  * shared text (entries as sentences, aligned tables) is exported for the audit's report.
  */
 export { acceptProposals, renderAccept, renderAcceptJson, type AcceptResult } from './cache-accept.js';
+export { changedEntriesSince, type ChangedEntries } from './changed-entries.js';
 export { clearCache, renderClear, type ClearResult } from './cache-clear.js';
 export { diffCache, diffCacheStates, type CacheDiffResult, type DiffAuditSummary, type DiffCacheOptions, type EntryAudit, type StepDiff } from './cache-diff.js';
 export { DIFF_FORMATS, renderDiff, renderDiffJson, renderDiffMarkdown, renderDiffText, type DiffFormat } from './cache-diff-render.js';

@@ -1,7 +1,8 @@
 /**
  * What a run does with the audit's mutants (`e2e cache audit`, `audit/`): the mutants come in
- * the run request (`run-request.ts`); the config turns each into a project whose fixture option
- * {@link MUTANT_OPTION} carries it to the attempt, so Playwright's workers run the mutants and
+ * the run request (`run-request.ts`); the config puts them in projects, at most one mutant per
+ * test in each, whose fixture option {@link MUTANT_OPTION} carries them to the attempts, so
+ * Playwright's workers run the mutants (a worker runs one project's tests in turn) and
  * `--shard` splits them. Here too: how a mutant's attempt is judged (the HTML report's `e2e audit`
  * annotation, and the audit's verdicts) and the end facts file of `e2e record --audit`.
  */
@@ -12,8 +13,18 @@ import type { CacheOutcome } from '../contract/cache-outcome.js';
 import type { EndFacts, StepMutation } from '../contract/mutation.js';
 import type { ErrorCode } from '../errors/index.js';
 
-/** Name of the fixture option holding a project's {@link PlannedMutant}. */
-export const MUTANT_OPTION = 'e2eMutant';
+/**
+ * How long the screen of an audit's replay (a mutant's mutated step, every step of a control
+ * run) must hold still, with no request in flight, before the step's end-state wait ends
+ * without the recorded end state: a caught mutant then stops about a second after its actions
+ * instead of waiting out the full end-state wait (5 s). The control run waits by the same rule,
+ * so a step whose outcome comes only after such a pause does not replay unmutated either and
+ * its mutants are not run, never caught by it.
+ */
+export const AUDIT_STILL_MS = 1_000;
+
+/** Name of the fixture option holding a project's mutants ({@link PlannedMutant}, one per test). */
+export const MUTANT_OPTION = 'e2eMutants';
 
 const mutationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('skip-action'), action: z.number().int().min(0) }),
@@ -49,9 +60,22 @@ export type PlannedMutant = z.infer<typeof plannedMutantSchema> & { mutation: St
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The name of a mutant's project. */
-export function mutantProjectName(mutant: Pick<PlannedMutant, 'project' | 'id'>): string {
-  return `${mutant.project} · audit ${mutant.id}`;
+/**
+ * The project of each mutant, by mutant id: a test's mutants (its control run first) go to
+ * projects `<target> · audit 1`, `· audit 2`, …, one each, so a project holds at most one
+ * mutant per test and its worker runs the mutants of every test in turn (one worker process
+ * and one browser for many mutants, instead of one per mutant).
+ */
+export function mutantProjectNames(mutants: readonly Pick<PlannedMutant, 'project' | 'testId' | 'id'>[]): Map<string, string> {
+  const taken = new Map<string, number>();
+  const names = new Map<string, string>();
+  for (const mutant of mutants) {
+    const test = `${mutant.project}\u0000${mutant.testId}`;
+    const slot = (taken.get(test) ?? 0) + 1;
+    taken.set(test, slot);
+    names.set(mutant.id, `${mutant.project} · audit ${slot}`);
+  }
+  return names;
 }
 
 /** A Playwright project as the config builds it. */
@@ -60,26 +84,39 @@ interface Project {
   use: Record<string, unknown>;
 }
 
+/** The project of one slot: its mutants, one per test. */
+type AuditProject<P> = P & { testMatch: RegExp[]; grep: RegExp[] };
+
 /**
- * One project per mutant, on the settings of the mutant's target: only its test's file, only
- * its test's title (the attempt checks the exact test id), the mutant as a fixture option.
- * A mutant of a target the config no longer has gets no project (the audit reports it).
+ * The mutants' projects ({@link mutantProjectNames}), each on the settings of its target: only
+ * its tests' files and titles (the attempt checks the exact test id and takes its test's mutant),
+ * the mutants as a fixture option. A mutant of a target the config no longer has gets no
+ * project (the audit reports it).
  */
-export function auditProjects<P extends Project>(projects: readonly P[], mutants: readonly PlannedMutant[]): (P & { testMatch: RegExp; grep: RegExp })[] {
+export function auditProjects<P extends Project>(projects: readonly P[], mutants: readonly PlannedMutant[]): AuditProject<P>[] {
   const byName = new Map(projects.map((project) => [project.name, project]));
-  const made: (P & { testMatch: RegExp; grep: RegExp })[] = [];
+  const names = mutantProjectNames(mutants);
+  const slots = new Map<string, { base: P; mutants: PlannedMutant[] }>();
   for (const mutant of mutants) {
     const base = byName.get(mutant.project);
     if (base === undefined) continue;
-    made.push({
-      ...base,
-      name: mutantProjectName(mutant),
-      testMatch: new RegExp(`(^|[\\\\/])${mutant.file.split('/').map(escape).join('[\\\\/]')}$`),
-      grep: new RegExp(`(^| )${escape(mutant.titlePath.join(' '))}( @|$)`),
-      use: { ...base.use, [MUTANT_OPTION]: mutant },
-    });
+    const name = names.get(mutant.id)!;
+    const slot = slots.get(name) ?? { base, mutants: [] };
+    slots.set(name, slot);
+    slot.mutants.push(mutant);
   }
-  return made;
+  return [...slots].map(([name, { base, mutants: held }]) => ({
+    ...base,
+    name,
+    testMatch: [...new Set(held.map((mutant) => mutant.file))].map((file) => new RegExp(`(^|[\\\\/])${file.split('/').map(escape).join('[\\\\/]')}$`)),
+    grep: [...new Set(held.map((mutant) => mutant.titlePath.join(' ')))].map((title) => new RegExp(`(^| )${escape(title)}( @|$)`)),
+    use: { ...base.use, [MUTANT_OPTION]: held },
+  }));
+}
+
+/** The mutant of the test `testId` among a project's mutants, if it has one. */
+export function mutantOfTest(mutants: readonly PlannedMutant[], testId: string): PlannedMutant | undefined {
+  return mutants.find((mutant) => mutant.testId === testId);
 }
 
 /** How one mutant's run ended. */

@@ -431,7 +431,7 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     outputDir: options.outputDir ?? DEFAULT_OUTPUT_DIR,
     reporter: reportersFor(options.reporter),
-    // `e2e cache audit`: the run replays the request's mutants, one project each.
+    // `e2e cache audit`: the run replays the request's mutants, in projects of at most one per test.
     projects: request.mutants === undefined ? projects : auditProjects(projects, request.mutants),
   };
 }

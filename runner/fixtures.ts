@@ -29,7 +29,7 @@ import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
-import { mutantVerdict, writeEndFacts, type EndFactsFile, type PlannedMutant } from './audit-mutants.js';
+import { AUDIT_STILL_MS, mutantOfTest, mutantVerdict, writeEndFacts, type EndFactsFile, type MutantVerdict, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, hostEnvironment, readRunEnvironment, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -89,8 +89,8 @@ export interface E2EOptions {
    * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
    */
   agentContext: string | undefined;
-  /** Internal: the mutant this project replays (`e2e cache audit`, see audit-mutants.ts). */
-  e2eMutant: PlannedMutant | undefined;
+  /** Internal: the mutants this project replays, one per test (`e2e cache audit`, see audit-mutants.ts). */
+  e2eMutants: PlannedMutant[] | undefined;
 }
 
 /** The agent entries of a project and the built-in agent serving them, made once per worker. */
@@ -192,6 +192,8 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
     }
     cacheOptions.mutant = { entry: options.mutant.entry, mutation, surface: surface ?? NO_MUTATIONS };
   }
+  // Every attempt of an audit (control runs too) ends a still screen's end-state wait early, by one rule.
+  if (cacheOptions !== undefined && options.mutant !== undefined) cacheOptions.replay = { ...cacheOptions.replay, stopWhenStillMs: AUDIT_STILL_MS };
   const endFacts: EndFactsFile['steps'] = [];
   if (cacheOptions !== undefined && options.mutant?.facts !== undefined) cacheOptions.onEndFacts = (report) => endFacts.push(report);
   const wired = wireAttempt({
@@ -264,8 +266,8 @@ async function settleRecordings(handle: AttemptHandle, testInfo: TestInfo): Prom
   }
 }
 
-/** The mutant's verdict as an annotation, so the HTML report shows it on the test. */
-function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner): void {
+/** The mutant's verdict as an annotation, so the HTML report shows it on the test; returns the verdict. */
+function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: AttemptRunner): MutantVerdict {
   const firstError = testInfo.errors[0]?.message?.split('\n')[0];
   const verdict = mutantVerdict(runner.records, mutant.entry, firstError, testInfo.status === 'passed' && testInfo.errors.length === 0);
   const text =
@@ -279,6 +281,7 @@ function annotateMutant(testInfo: TestInfo, mutant: PlannedMutant, runner: Attem
   // The annotation leaves the attempt by the report: redacted there, once.
   const description = `${mutant.mutation.kind}${'action' in mutant.mutation ? ` of action ${mutant.mutation.action + 1}` : ''}, entry ${mutant.entry}: ${text}`;
   testInfo.annotations.push({ type: 'e2e audit', description: runner.outbound.text('report', description) });
+  return verdict;
 }
 
 /**
@@ -317,7 +320,12 @@ async function finishAttempt(handle: AttemptHandle, testInfo: TestInfo, mutant: 
   };
   if (errorCode !== undefined) payload.errorCode = errorCode;
   if (runner.secretFilled()) payload.secretFilled = true;
-  if (mutant !== undefined && mutant.mutation.kind !== 'none') annotateMutant(testInfo, mutant, runner);
+  if (mutant !== undefined && mutant.mutation.kind !== 'none') {
+    const verdict = annotateMutant(testInfo, mutant, runner);
+    // A caught mutant (or a real blind spot) fails its test by design: as an expected failure the
+    // worker goes on with the project's next mutant, where a failure would cost a new worker and browser.
+    if (testInfo.status === 'failed' && (verdict.kind === 'caught' || verdict.kind === 'survived')) testInfo.fail(true, `e2e cache audit: the mutant's test fails by design (${verdict.kind})`);
+  }
   // Positions and flags only: nothing of the screen's text leaves the attempt.
   if (mutant?.facts !== undefined) writeEndFacts(mutant.facts, handle.endFacts);
   // Its records passed the attempt's outbound boundary as they were made (step records, verifications): nothing is redacted twice.
@@ -361,9 +369,10 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
   }, { scope: 'worker', timeout: 0 }],
   e2eProject: [undefined, { option: true }],
   agentContext: [undefined, { option: true }],
-  e2eMutant: [undefined, { option: true }],
-  e2eAttempt: [async ({ e2eBrowser, video, e2eProject: settings, agentContext, actionTimeout, e2eMutant: mutant }, use, testInfo) => {
+  e2eMutants: [undefined, { option: true }],
+  e2eAttempt: [async ({ e2eBrowser, video, e2eProject: settings, agentContext, actionTimeout, e2eMutants: mutants }, use, testInfo) => {
     let handle: AttemptHandle;
+    let mutant: PlannedMutant | undefined;
     try {
       if (settings === undefined) {
         throw new E2EError(
@@ -376,9 +385,10 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       if (agentContext !== undefined && typeof agentContext !== 'string') {
         throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
       }
-      // A mutant's project selects its test by file and title; the exact test id decides.
-      if (mutant !== undefined && cacheTestId(projectRootOf(testInfo), testInfo.file, testInfo.titlePath.slice(1)) !== mutant.testId) {
-        testInfo.skip(true, 'e2e cache audit: not the test of this mutant');
+      // A mutant's project selects its tests by file and title; the exact test id decides which mutant runs.
+      if (mutants !== undefined) {
+        mutant = mutantOfTest(mutants, cacheTestId(projectRootOf(testInfo), testInfo.file, testInfo.titlePath.slice(1)));
+        if (mutant === undefined) testInfo.skip(true, 'e2e cache audit: no mutant of this test in this project');
       }
       handle = await startAttempt(hostServicesOf(settings, e2eBrowser, video, testInfo), settings, testInfo, { agentContext, actionTimeout, mutant });
     } catch (error) {

@@ -30,17 +30,30 @@ export interface TrackedAct extends TrackedStep<ActEntry> {
   endScreen?: { tree: ScreenNode; url: string };
 }
 
+/** Replay waits: tests shorten them; an audit's run ends an end-state wait once the screen holds still. */
+export interface ReplayWaits {
+  waitForTargetMs?: number;
+  pollIntervalMs?: number;
+  /**
+   * An audit's attempt (`e2e cache audit`, `e2e record --audit`): the end-state wait of a
+   * replayed `act` step also ends once the screen held still this long with no request in
+   * flight. A control run (no mutant) applies it to every step, a mutant's run to its mutated
+   * step only, so the steps after it (the test's own standard) wait as a plain replay does.
+   */
+  stopWhenStillMs?: number;
+}
+
 /** Options of {@link ActCache}. */
 export interface ActCacheOptions extends DecisionContext {
   /** The name of the configured secret whose value is exactly `value`, if any. */
   secretNameOf(value: string): string | undefined;
   /** Replay waits (tests shorten them). Defaults: the replayer's. */
-  replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+  replay?: ReplayWaits | undefined;
   /** `e2e cache audit`: the mutant of this attempt; applied when its entry's step replays. */
   mutant?: AttemptMutation | undefined;
   /** Called with the step index once the mutant was applied to a step. */
   onMutated?: ((stepIndex: number) => void) | undefined;
-  /** `e2e record --audit`: replays wait for every recorded outcome and hand over which held. */
+  /** `e2e record --audit`: replays wait for every recorded outcome and hand over which held (a mutant's run: its mutated step only). */
   onEndFacts?: ((report: StepEndFacts) => void) | undefined;
 }
 
@@ -132,9 +145,11 @@ export class ActCache {
         secretsAvailable: step.info.secrets,
         signal: services.signal,
         ...(mutated ? { mutation: { mutation: mutant.mutation, surface: mutant.surface } } : {}),
-        ...(this.#options.onEndFacts === undefined ? {} : { probe: true }),
+        // Only the control run's facts and a mutant's own step's are read (audit/causal-record.ts): the other steps of a mutant's run do not wait for them.
+        ...(this.#options.onEndFacts === undefined || !(mutant === undefined || mutated) ? {} : { probe: true }),
         ...(replayOptions.waitForTargetMs === undefined ? {} : { waitForTargetMs: replayOptions.waitForTargetMs }),
         ...(replayOptions.pollIntervalMs === undefined ? {} : { pollIntervalMs: replayOptions.pollIntervalMs }),
+        ...(replayOptions.stopWhenStillMs !== undefined && (mutant === undefined || mutated) ? { stopWhenStillMs: replayOptions.stopWhenStillMs, holdsStill: services.holdsStill } : {}),
       });
     } catch (error) {
       // A hard stop (timeout, cancellation, spent budget) ends the step; the entry stays as it is.

@@ -25,7 +25,7 @@ import type {
   VerificationListener,
 } from '../contract/step-seams.js';
 import type { ErrorCode } from '../errors/index.js';
-import { ActCache, type StepEndFacts } from './act-cache.js';
+import { ActCache, type ReplayWaits, type StepEndFacts } from './act-cache.js';
 import { OccurrenceCounter, stepKey, type KeyScope } from './cache-key.js';
 import type { WriteTargets } from './cache-writes.js';
 import { JudgmentCache } from './judgment-cache.js';
@@ -66,8 +66,8 @@ export interface AttemptCacheOptions {
   hitsEnabled: boolean;
   clock?: Clock | undefined;
   logger?: Logger | undefined;
-  /** Replay waits (tests shorten them). Defaults: the replayer's (5 s, 100 ms). */
-  replay?: { waitForTargetMs?: number; pollIntervalMs?: number } | undefined;
+  /** Replay waits (tests shorten them; an audit's attempt stops a still screen's wait). Defaults: the replayer's (5 s, 100 ms, no still stop). */
+  replay?: ReplayWaits | undefined;
   /** `e2e cache audit`: one step of the attempt is replayed mutated (the runner reads it from the audit plan). */
   mutant?: AttemptMutation | undefined;
   /** `e2e record --audit`: each replayed `act` step reports which of its recorded outcomes held at its end. */

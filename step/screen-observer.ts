@@ -55,6 +55,12 @@ export interface ScreenObserver {
   mounted(signal: AbortSignal): Promise<RunnerObservation>;
   /** The screen once nothing changed for {@link END_QUIET_MS} (at most {@link END_SETTLE_MS}), starting from `latest`. */
   quiet(latest: RunnerObservation, signal: AbortSignal): Promise<RunnerObservation>;
+  /**
+   * True once the screen, unchanged since `latest`, has held still for `quietMs` with no request
+   * in flight; false when it changed or `maxMs` ran out first; undefined at once when the
+   * engine has no change wait (or `latest` no mark).
+   */
+  still(latest: RunnerObservation, quietMs: number, maxMs: number, signal: AbortSignal): Promise<boolean | undefined>;
   /** What changed from `before` to `after`, as the caller should read it. */
   changes(before: RunnerObservation | undefined, after: RunnerObservation): string;
 }
@@ -311,6 +317,17 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
           current = next;
         }
         return current;
+      } catch (error) {
+        throw failure(error);
+      }
+    },
+    async still(latest, quietMs, maxMs, signal) {
+      const mark = marks.get(latest);
+      if (waitForChange === undefined || mark === undefined) return undefined;
+      const started = Date.now();
+      try {
+        const waited = await waitForChange(mark, { until: 'quiet', quietMs, requests: 'all', maxMs, signal });
+        return !waited.changed && Date.now() - started < maxMs;
       } catch (error) {
         throw failure(error);
       }

@@ -155,6 +155,7 @@ async function intercept(attempt: AttemptState, call: StepCall, step: StartedSte
       signal: session.deadline.signal,
       redact: (text) => attempt.redact(text),
       remainingMs: () => session.deadline.remainingMs(),
+      holdsStill: async (quietMs, maxMs) => (session.latest === undefined ? undefined : attempt.contextHost.observer.still(session.latest, quietMs, maxMs, session.deadline.signal)),
     }),
   );
   if ('handled' in result) {

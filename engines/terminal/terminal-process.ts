@@ -8,6 +8,7 @@
  */
 import { E2EError } from '../../errors/index.js';
 import { EngineError, type ChangeWaitOptions, type ChangeWaitResult } from '../../contract/engine.js';
+import { keepLastOutput } from './last-output.js';
 import { sessionBusy } from './process-activity.js';
 import { readGrid, type BufferLike, type Grid } from './screen-grid.js';
 
@@ -146,6 +147,7 @@ export class TerminalProcess {
       const reason = error instanceof Error ? error.message : String(error);
       throw new E2EError('APP_UNREACHABLE', `The terminal program "${spec.command}" did not start (${reason}). Check targets[].app.command and app.cwd.`, { cause: error });
     }
+    keepLastOutput(child);
     const process = new TerminalProcess(spec, rule, child, terminal);
     process.#wire();
     return process;

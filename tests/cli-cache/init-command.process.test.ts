@@ -145,7 +145,8 @@ describe('the scaffolded files', () => {
       skipLibCheck: true,
       noEmit: true,
       types: ['node'],
-      paths: { e2e: [join(REPOSITORY_ROOT, 'api', 'index.ts')] },
+      // The built declarations, as an installed e2e gives them (the process tier builds dist/ once).
+      paths: { e2e: [join(REPOSITORY_ROOT, 'dist', 'api', 'index.d.ts')] },
     };
     writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['e2e.config.ts', 'e2e.config.bare.ts', 'playwright.config.ts', 'tests'] }));
     const output = execFileSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8' });

@@ -9,11 +9,12 @@
  * spot since the test's own expect then fails, and `--min-score 1` exits 1 on it; a broken
  * typing handler React never needs is equivalent (the rest of the test passes with it), listed
  * apart and out of the score; `cache diff --format markdown` then shows each new entry's audit, and
- * `--min-audit-score` gates on it.
+ * `--min-audit-score` gates on it; `cache audit --since <base> --min-score` audits and gates only
+ * what the cache adds or changes against a base.
  *
  * The steps build on each other, in order.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -164,5 +165,39 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     const passing = await runE2E(['cache', 'diff', empty, cacheDir, '--min-audit-score', '0.5'], { cwd: FIXTURE, env: env() });
     expect(passing.exitCode, passing.stdout + passing.stderr).toBe(0);
     expect(passing.stdout).toContain('    audit: caught 1 of 2 mutants (');
+  }, scaledTimeout(900_000));
+
+  it('audits only what the cache adds or changes against a base with --since, and --min-score gates on it', async () => {
+    // The base: this cache with the "complete" entry recorded differently, so only that entry is changed since it.
+    const base = mkdtempSync(join(work, 'base-cache-'));
+    cpSync(cacheDir, base, { recursive: true });
+    const baseStore = new FileCacheStore(base);
+    let changedKey: string | undefined;
+    for (const ref of await baseStore.list()) {
+      const read = await baseStore.read(ref.key);
+      if (read.kind === 'hit' && read.entry.kind === 'act' && read.entry.keyParts.instruction === 'complete "Buy milk"') {
+        changedKey = read.entry.key;
+        await baseStore.write({ ...read.entry, summary: 'an older recording' }, { overwrite: true });
+      }
+    }
+    expect(changedKey).toBeDefined();
+    const before = contentsOf(cacheDir);
+    const run = await runE2E(['cache', 'audit', '--since', base, '--min-score', '1'], { cwd: FIXTURE, env: env() });
+    expect(run.exitCode, run.stderr.slice(-4000)).toBe(1);
+    expect(run.stdout).toContain('    blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"');
+    expect(run.stdout).toMatch(/below --min-score 1/);
+    const audit = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+    // Only the changed entry was audited: no filter named it, the base did.
+    expect(audit.entries.map((entry) => entry.key)).toEqual([changedKey]);
+    expect(audit).toMatchObject({ caught: 1, total: 2 });
+    expect(contentsOf(cacheDir)).toEqual(before);
+
+    // Against itself nothing is new: the gate passes without running a test.
+    const same = await runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: FIXTURE, env: env() });
+    expect(same.exitCode, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).toContain(`No entry is new or changed since `);
+    const missing = await runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: FIXTURE, env: env() });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/INVALID_ARGUMENT: no-such-revision is neither a folder nor a/);
   }, scaledTimeout(900_000));
 });

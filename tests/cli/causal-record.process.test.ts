@@ -205,7 +205,7 @@ describe('e2e record --audit when the app changes before the re-audit', () => {
 
     const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: flakyEnv });
     expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^ {2}${key.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear\\)$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^ {2}${key.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear \\(the screen then held still for 1 s\\)\\)$`, 'm'));
     expect(run.stdout).toMatch(/^ {2}Causal {2}score 1\.00 → 1\.00$/m);
     const audit = auditJson();
     expect(audit.causal!.restored).toEqual([expect.objectContaining({ key })]);

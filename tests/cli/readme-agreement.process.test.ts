@@ -16,9 +16,15 @@ import { scaledTimeout } from '../support/load-scaled.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
+/** `e2e <path> --help` as the binary prints it, one process per command path (the text does not change between tests). */
+const helpTexts = new Map<string, string>();
+
 function help(path: string[]): string {
+  const known = helpTexts.get(path.join(' '));
+  if (known !== undefined) return known;
   const result = spawnSync(process.execPath, [E2E_BIN, ...path, '--help'], { encoding: 'utf8' });
   expect(result.status, `e2e ${path.join(' ')} --help`).toBe(0);
+  helpTexts.set(path.join(' '), result.stdout);
   return result.stdout;
 }
 

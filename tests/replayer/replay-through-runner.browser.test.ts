@@ -61,6 +61,8 @@ interface Harness {
   run(title: string | ReturnType<typeof unique>): Promise<StepOutcome>;
   recorder(): StepRecorder;
   replays: ReplayOutcome[];
+  /** What each wait for a still screen answered (the step's `holdsStill`). */
+  stills: (boolean | undefined)[];
 }
 
 /** Options of {@link attempt}. */
@@ -69,12 +71,17 @@ interface AttemptOptions {
   waitForTargetMs?: number;
   /** Called with every screen the replay looks at, before the replay sees it. */
   onLook?: (screen: ScreenNode) => Promise<void>;
+  /** An audit's replay: waits end once the screen held still this long (`stopWhenStillMs`, the step's `holdsStill`). */
+  stillMs?: number;
+  /** Called before each wait for a still screen. */
+  beforeStillWait?: () => Promise<void>;
 }
 
 /** One attempt: a runner wired to a recorder (onAction) and, given an entry, a replayer (stepInterceptor). */
-function attempt(executor: StepExecutor, entry?: ActEntry, { secrets = {}, waitForTargetMs = 400, onLook }: AttemptOptions = {}): Harness {
+function attempt(executor: StepExecutor, entry?: ActEntry, { secrets = {}, waitForTargetMs = 400, onLook, stillMs, beforeStillWait }: AttemptOptions = {}): Harness {
   let recorder: StepRecorder | undefined;
   const replays: ReplayOutcome[] = [];
+  const stills: (boolean | undefined)[] = [];
   const stepInterceptor: StepInterceptor = async (step, services): Promise<InterceptResult> => {
     const uniqueValues: Record<string, string> = {};
     const literalParams: Record<string, string> = {};
@@ -97,6 +104,17 @@ function attempt(executor: StepExecutor, entry?: ActEntry, { secrets = {}, waitF
       waitForTargetMs,
       pollIntervalMs: 50,
       signal: services.signal,
+      ...(stillMs === undefined
+        ? {}
+        : {
+            stopWhenStillMs: stillMs,
+            holdsStill: async (quietMs: number, maxMs: number) => {
+              await beforeStillWait?.();
+              const held = await services.holdsStill?.(quietMs, maxMs);
+              stills.push(held);
+              return held;
+            },
+          }),
     });
     replays.push(outcome);
     if (outcome.kind === 'finished') return { handled: { verdict: { status: 'passed', summary: entry.summary }, cache: { mode: 'self-finalized' } } };
@@ -110,6 +128,7 @@ function attempt(executor: StepExecutor, entry?: ActEntry, { secrets = {}, waitF
       return recorder;
     },
     replays,
+    stills,
   };
 }
 
@@ -310,6 +329,47 @@ describe('record and replay through the step runner', () => {
       reason: 'end-mismatch',
       detail: 'after all 1 actions, no recorded change happened during the replay: heading "todos" was already on the screen when the replay started',
     });
+  });
+
+  it("ends an audit's end-state wait once the screen held still with no request in flight, and says so", async () => {
+    await live.open('todos.html');
+    const { acted: _acted, ...withoutActed } = entry;
+    const alreadyDone: ActEntry = { ...withoutActed, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
+    // A wait far longer than the test's own: only the still screen can end it.
+    const replay = attempt(scriptedExecutor(), alreadyDone, { waitForTargetMs: 600_000, stillMs: 300 });
+    await replay.run('Buy milk');
+    expect(replay.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'end-mismatch',
+      classification: 'regression',
+      detail: 'after all 1 actions, no recorded change happened during the replay: heading "todos" was already on the screen when the replay started (the screen then held still for 0.3 s)',
+    });
+  });
+
+  it("ends an audit's wait for a missing target once the screen held still, and looks again when it changes", async () => {
+    await live.open('todos.html#add=Create');
+    const stopped = attempt(scriptedExecutor(), entry, { waitForTargetMs: 600_000, stillMs: 300 });
+    await stopped.run('Buy milk');
+    expect(stopped.replays[0]).toMatchObject({
+      kind: 'stopped',
+      reason: 'target-not-found',
+      detail: 'at action 2 of 3, tap button "Add": not found while the screen held still for 300 ms (no button "Add" on the screen)',
+    });
+    expect(stopped.stills.at(-1)).toBe(true);
+    // Add shows while the replay waits for a still screen: the change ends that wait, and the next look finds it.
+    await live.open('todos.html#late=600000');
+    const page = (live.instance as unknown as { page: Page }).page;
+    const showAdd = async (): Promise<void> => {
+      await page.evaluate(() => {
+        setTimeout(() => {
+          document.getElementById('add')!.hidden = false;
+        }, 50);
+      });
+    };
+    const late = attempt(scriptedExecutor(), entry, { waitForTargetMs: 600_000, stillMs: 300, beforeStillWait: showAdd });
+    await late.run('Buy milk');
+    expect(late.stills[0]).toBe(false);
+    expect(late.replays[0]?.kind).toBe('finished');
   });
 
   it('stops before typing a secret the step may not use', async () => {

@@ -213,75 +213,112 @@ function longCanary(length: number, seed: number): string {
   return `${text.replace(/ {2,}/g, ' ')}z9`.padEnd(length, 'q');
 }
 
-/** The long secrets' project: the step is recorded (`inherit`), so the second run replays it. */
+/** The long secrets' project: each step is recorded (`inherit`), so the second run replays it; a second secret, `wide`, has its own step. */
 const LONG_CONFIG = CONFIG.replace("scripted('secret-scan', {", "scripted('secret-scan-long', {")
   .replace(/\n      }\),\n    },\n  },/, "\n      }, { cache: 'inherit' }),\n    },\n  },")
+  .replace(
+    "        'look at the form':",
+    `        'type the token <secret:wide> and submit': async (ctx) => {
+          await ctx.actions.typeSecret(find(await look(ctx), 'textbox', 'Password'), 'wide');
+          await ctx.actions.tap(find(await look(ctx), 'button', 'Submit'));
+          return { status: 'passed', summary: 'Submitted the token form.' };
+        },
+        'look at the form':`,
+  )
+  .replace('  secrets: { canary: undefined },', '  secrets: { canary: undefined, wide: undefined },')
   .replace('  expect: { timeout: 1_000 },\n', '');
+
+/** The long secrets, each typed by its own test in one project: the secret's name and the title of its test. */
+const LONG_SECRETS = [
+  { label: '2 KiB', length: 2048, name: 'canary', title: 'a 2 KiB secret is typed, echoed, verified and replayed' },
+  { label: '64 KiB', length: 65536, name: 'wide', title: 'a 64 KiB secret is typed, echoed, verified and replayed' },
+] as const;
 
 const LONG_TESTS = `import { expect, secret, test } from 'e2e';
 
-test('a long secret is typed, echoed, verified and replayed', async ({ app, agent, screen }) => {
-  await app.open('/echo.html#piece');
-  await agent.act('type the token {token} and submit', { params: { token: secret('canary') } });
-  await expect(screen.getByRole('status').first()).toContainText('You typed ');
-  await expect(screen.getByRole('status').last()).toHaveText('Saved');
-  await expect(screen.locator('#piece')).toContainText('xxxxxxxx');
-});
+for (const [title, name] of ${JSON.stringify(LONG_SECRETS.map(({ title, name }) => [title, name]))}) {
+  test(title, async ({ app, agent, screen }) => {
+    await app.open('/echo.html#piece');
+    await agent.act('type the token {token} and submit', { params: { token: secret(name) } });
+    await expect(screen.getByRole('status').first()).toContainText('You typed ');
+    await expect(screen.getByRole('status').last()).toHaveText('Saved');
+    await expect(screen.locator('#piece')).toContainText('xxxxxxxx');
+  });
+}
 `;
 
-for (const [label, length] of [
-  ['2 KiB', 2048],
-  ['64 KiB', 65536],
-] as const) {
+/** The long secrets' project, recorded and then replayed once for both secrets (two runs of the binary, not two per secret). */
+interface LongRuns {
+  project: string;
+  server: StaticServer;
+  typed: string[];
+  recorded: E2ERun;
+  replayed: E2ERun;
+}
+
+let longRuns: Promise<LongRuns> | undefined;
+
+function recordAndReplayLong(): Promise<LongRuns> {
+  longRuns ??= (async () => {
+    ensureBuilt();
+    const project = makeProject('secret-scan-long', LONG_CONFIG, LONG_TESTS);
+    const { server, received: typed } = await servePagesRecording();
+    const env = {
+      PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
+      PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(project, '.e2e', 'junit.xml'),
+      PLAYWRIGHT_JSON_OUTPUT_FILE: join(project, '.e2e', 'results.json'),
+      E2E_FIXTURE_APP_URL: server.origin,
+      E2E_SECRET_CANARY: longCanary(2048, 2048),
+      E2E_SECRET_WIDE: longCanary(65536, 65536),
+    };
+    const recorded = await runE2E(['record', '--debug', '--reporter', 'list,html,junit,json'], { cwd: project, env });
+    const replayed = await runE2E(['replay', '--debug', '--reporter', 'list,html,junit,json'], { cwd: project, env });
+    return { project, server, typed, recorded, replayed };
+  })();
+  return longRuns;
+}
+
+afterAll(async () => {
+  if (longRuns === undefined) return;
+  const { project, server } = await longRuns;
+  await server.close();
+  rmSync(project, { recursive: true, force: true });
+});
+
+for (const { label, length, name, title } of LONG_SECRETS) {
   describe(`a ${label} secret, recorded and replayed through the binary with trace and screenshots on`, () => {
     const canary = longCanary(length, length);
-    let longProject: string;
-    let longServer: StaticServer;
-    let typed: string[];
-    let recorded: E2ERun;
-    let replayed: E2ERun;
+    let long: LongRuns;
 
     beforeAll(async () => {
-      ensureBuilt();
-      longProject = makeProject('secret-scan-long', LONG_CONFIG, LONG_TESTS);
-      ({ server: longServer, received: typed } = await servePagesRecording());
-      const env = {
-        PLAYWRIGHT_HTML_OUTPUT_DIR: join(longProject, '.e2e', 'html-report'),
-        PLAYWRIGHT_HTML_OPEN: 'never',
-        PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(longProject, '.e2e', 'junit.xml'),
-        PLAYWRIGHT_JSON_OUTPUT_FILE: join(longProject, '.e2e', 'results.json'),
-        E2E_FIXTURE_APP_URL: longServer.origin,
-        E2E_SECRET_CANARY: canary,
-      };
-      recorded = await runE2E(['record', '--debug', '--reporter', 'list,html,junit,json'], { cwd: longProject, env });
-      replayed = await runE2E(['replay', '--debug', '--reporter', 'list,html,junit,json'], { cwd: longProject, env });
+      long = await recordAndReplayLong();
     }, scaledTimeout(600_000));
 
-    afterAll(async () => {
-      await longServer?.close();
-      if (longProject !== undefined) rmSync(longProject, { recursive: true, force: true });
-    });
+    const stepOf = (run: E2ERun) => run.report?.tests.find((test) => test.titlePath.at(-1) === title)?.attempts.at(-1)?.steps[0];
 
     it('records the verified step, then replays it with no model call, typing the real value each time', () => {
       expect(canary.length).toBe(length);
       expect(LONG_CONFIG).toContain("{ cache: 'inherit' }");
-      expect(recorded.exitCode, `${recorded.stdout}\n${recorded.stderr}`).toBe(0);
-      expect(recorded.report?.tests[0]?.attempts.at(-1)?.steps[0]?.cache).toMatchObject({ mode: 'missed', write: 'saved' });
-      expect(replayed.exitCode, `${replayed.stdout}\n${replayed.stderr}`).toBe(0);
-      expect(replayed.report?.tests[0]?.attempts.at(-1)?.steps[0]?.cache).toMatchObject({ mode: 'self-finalized' });
-      expect(typed).toEqual([canary, canary]);
+      expect(long.recorded.exitCode, `${long.recorded.stdout}\n${long.recorded.stderr}`).toBe(0);
+      expect(stepOf(long.recorded)?.cache).toMatchObject({ mode: 'missed', write: 'saved' });
+      expect(long.replayed.exitCode, `${long.replayed.stdout}\n${long.replayed.stderr}`).toBe(0);
+      expect(stepOf(long.replayed)?.cache).toMatchObject({ mode: 'self-finalized' });
+      // Both secrets' tests typed, in each run; this secret twice, the real value each time.
+      expect(long.typed).toHaveLength(4);
+      expect(long.typed.filter((body) => body.length === length)).toEqual([canary, canary]);
     });
 
     it('leaves the canary in no file under the project and in no output of either run, in any form', () => {
-      const files = filesUnder(longProject);
+      const files = filesUnder(long.project);
       expect(files.some((file) => file.includes(`${join('.e2e', 'cache')}`))).toBe(true);
       expect(files.some((file) => file.endsWith('junit.xml'))).toBe(true);
       expect(files.some((file) => file.endsWith('index.html'))).toBe(true);
-      expect(countScanned([longProject])).toBeGreaterThan(10);
-      const outputs = { 'record stdout': recorded.stdout, 'record stderr': recorded.stderr, 'replay stdout': replayed.stdout, 'replay stderr': replayed.stderr };
-      expect(findLeaks(canary, [longProject], outputs)).toEqual([]);
+      expect(countScanned([long.project])).toBeGreaterThan(10);
+      const outputs = { 'record stdout': long.recorded.stdout, 'record stderr': long.recorded.stderr, 'replay stdout': long.replayed.stdout, 'replay stderr': long.replayed.stderr };
+      expect(findLeaks(canary, [long.project], outputs)).toEqual([]);
       // Redacted, not dropped: the saved entry holds the echo the expect looked at as the placeholder.
-      expect(findLeaks('You typed <secret:canary>', [join(longProject, '.e2e', 'cache')])).not.toEqual([]);
+      expect(findLeaks(`You typed <secret:${name}>`, [join(long.project, '.e2e', 'cache')])).not.toEqual([]);
     });
 
     it('uses a scan that finds this canary raw, base64-embedded, grouped and clipped', () => {
@@ -291,26 +328,44 @@ for (const [label, length] of [
   });
 }
 
+/** Secrets too short or too common to redact safely, each under its own name: the label of its test, its value, its name. */
+const REFUSED = [
+  ['1 character', '§', 'one'],
+  ['3 characters', 'Q7z', 'three'],
+  ['a common word', 'the', 'word'],
+  ['a common word of 8 letters', 'Password', 'password'],
+] as const;
+
+/** One project declaring every refused secret, recorded once: the config names each secret it refuses. */
+let refusedRun: Promise<E2ERun> | undefined;
+let refusedProject: string | undefined;
+
+function recordWithRefusedSecrets(): Promise<E2ERun> {
+  refusedRun ??= (async () => {
+    ensureBuilt();
+    const secrets = REFUSED.map(([, , name]) => `${name}: undefined`).join(', ');
+    refusedProject = makeProject('secret-refused', CONFIG.replace('  secrets: { canary: undefined },', `  secrets: { ${secrets} },`));
+    const env: Record<string, string> = { E2E_FIXTURE_APP_URL: 'http://127.0.0.1:9' };
+    for (const [, value, name] of REFUSED) env[`E2E_SECRET_${name.toUpperCase()}`] = value;
+    return runE2E(['record'], { cwd: refusedProject, env });
+  })();
+  return refusedRun;
+}
+
+afterAll(() => {
+  if (refusedProject !== undefined) rmSync(refusedProject, { recursive: true, force: true });
+});
+
 describe('a secret too short or too common to redact safely, through the binary', () => {
-  for (const [label, value] of [
-    ['1 character', '§'],
-    ['3 characters', 'Q7z'],
-    ['a common word', 'the'],
-    ['a common word of 8 letters', 'Password'],
-  ] as const) {
+  for (const [label, , name] of REFUSED) {
     it(`is refused before any test runs (${label}): exit 2, INVALID_CONFIG naming the secret, output not garbled`, async () => {
-      ensureBuilt();
-      const refusedProject = makeProject('secret-refused');
-      try {
-        const run = await runE2E(['record'], { cwd: refusedProject, env: { E2E_FIXTURE_APP_URL: 'http://127.0.0.1:9', E2E_SECRET_CANARY: value } });
-        const output = `${run.stdout}\n${run.stderr}`;
-        expect(run.exitCode, output).toBe(2);
-        expect(output).toContain('INVALID_CONFIG');
-        expect(output).toContain('the secret `canary` cannot be redacted safely');
-        expect(output).not.toContain('<secret:');
-      } finally {
-        rmSync(refusedProject, { recursive: true, force: true });
-      }
+      const run = await recordWithRefusedSecrets();
+      const output = `${run.stdout}\n${run.stderr}`;
+      expect(run.exitCode, output).toBe(2);
+      expect(output).toContain('INVALID_CONFIG');
+      expect(output).toContain(`the secret \`${name}\` cannot be redacted safely`);
+      expect(output).not.toContain('<secret:');
+      expect(run.report?.tests ?? []).toEqual([]);
     }, scaledTimeout(120_000));
   }
 });

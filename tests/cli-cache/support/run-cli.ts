@@ -1,13 +1,9 @@
-/** Runs the test-only cache binary (`cache-cli.ts`) as a real process. */
+/** Runs the built `e2e` binary (`dist/cli/main.js`, built once by the process tier's global setup) as a real process. */
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { E2E_BIN } from '../../runner/support/e2e-process.js';
 
-const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..', '..');
-/** tsx's loader by absolute URL, so the binary runs from any folder. */
-const TSX_LOADER = pathToFileURL(join(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-/** The command line that runs the test-only binary (for git's textconv too). */
-export const CACHE_CLI = [process.execPath, '--import', TSX_LOADER, join(REPOSITORY_ROOT, 'tests', 'cli-cache', 'support', 'cache-cli.ts')] as const;
+/** The command line that runs the binary (for git's textconv too). */
+export const CACHE_CLI = [process.execPath, E2E_BIN] as const;
 
 /** How a run ended. */
 export interface CliRun {

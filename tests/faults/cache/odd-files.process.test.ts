@@ -2,7 +2,7 @@
  * One odd file in a cache folder is that entry's problem, never the whole command's: a folder
  * or a named pipe under a ref's name, a folder under a blob's name. And the store never
  * writes, renames or deletes outside the cache folder through a planted symbolic link. Run
- * through the (test-only) cache binary, as a user meets it.
+ * through the built `e2e` binary, as a user meets it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
