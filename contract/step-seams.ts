@@ -125,6 +125,12 @@ export interface InterceptedStep {
 export interface ServiceObserveOptions extends ObserveOptions {
   include?: readonly string[];
   unbounded?: boolean;
+  /**
+   * Keep reading the nodes holding the `include` words in full on every later screen of the
+   * step, those the runner takes while acting and settling too (until the next `hold`): a
+   * replay asks once for the words of every control it will match.
+   */
+  hold?: boolean;
 }
 
 /** The policed services an interceptor may use; the same as an executor's, counted the same way. */

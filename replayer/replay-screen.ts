@@ -31,17 +31,23 @@ function formatDuration(milliseconds: number): string {
   return milliseconds >= 1000 ? `${Number((milliseconds / 1000).toFixed(1))} s` : `${milliseconds} ms`;
 }
 
-/** True when two requests to read in full ask for the same. */
-function sameReading(left: ReadInFull | undefined, right: ReadInFull | undefined): boolean {
-  if (left === undefined || right === undefined) return left === right;
-  return left.unbounded === right.unbounded && (left.include ?? []).join('\u0000') === (right.include ?? []).join('\u0000');
+/**
+ * True when a screen read with `read` already reads what `wanted` asks for in full: it read
+ * everything, or each wanted word holds one it read (a node holding the longer word holds the
+ * shorter one, so it was read).
+ */
+function covers(read: ReadInFull | undefined, wanted: ReadInFull): boolean {
+  if (read?.unbounded === true) return true;
+  if (wanted.unbounded === true) return false;
+  const asked = read?.include ?? [];
+  return (wanted.include ?? []).every((word) => asked.some((part) => word.toLowerCase().includes(part.toLowerCase())));
 }
 
 /** A stopped replay wait rejects with the signal's own reason (the step's stop error). */
 const passReason = (reason: unknown): unknown => reason;
 
-/** What an observation must read in full: the nodes holding these words, or all of them. */
-export type ReadInFull = Pick<ServiceObserveOptions, 'include' | 'unbounded'>;
+/** What an observation must read in full: the nodes holding these words, or all of them; `hold`: on the screens after actions too. */
+export type ReadInFull = Pick<ServiceObserveOptions, 'include' | 'unbounded' | 'hold'>;
 
 /**
  * What to read in full so that every node that could be taken for one of `sources` is on the
@@ -67,13 +73,24 @@ function partialTree(root: ScreenNode): boolean {
   return false;
 }
 
+/**
+ * What a replay holds for reading in full on every screen of its step: the words of every control
+ * it may match (targets, destinations, dismissals' containers, what the end check counts) that
+ * have words. One engine read then serves every look; a control without words still reads all.
+ */
+export function heldReading(sources: readonly NeedleSource[]): ReadInFull {
+  const include = new Set<string>();
+  for (const source of sources) for (const needle of targetNeedles(source) ?? []) include.add(needle);
+  return { include: [...include], hold: true };
+}
+
 /** The replay's view of the live screen. */
 export class ReplayScreen {
   current!: Screen;
   readonly #indexes = new WeakMap<ScreenNode, TreeIndex>();
   readonly #partial = new WeakMap<ScreenNode, boolean>();
   #known: Set<string> | undefined;
-  /** What the latest observation was asked to read in full, when anything. */
+  /** What the current screen was read with in full, when anything. */
   #reading: ReadInFull | undefined;
 
   constructor(
@@ -85,18 +102,33 @@ export class ReplayScreen {
       lookMs: number;
       pollMs: number;
       signal?: AbortSignal | undefined;
+      /** Words read in full on every screen of the step ({@link heldReading}), the actions' screens too. */
+      held?: ReadInFull | undefined;
       /** An audit's replay: a target wait also ends once the screen held still `quietMs` with no request in flight (see `ReplayStepOptions.stopWhenStillMs`). */
       still?: { quietMs: number; holds: (quietMs: number, maxMs: number) => Promise<boolean | undefined> } | undefined;
     },
   ) {}
 
-  /** Observe the screen afresh; with `reading`, read those nodes in full even where the engine would leave nodes out. */
+  /**
+   * Observe the screen afresh, reading the held words in full; with `reading`, also those nodes
+   * (or every node) even where the engine would leave nodes out.
+   */
   async refresh(reading?: ReadInFull): Promise<Screen> {
-    const observation = await (reading === undefined ? this.options.observe() : this.options.observe(reading));
+    const asked = this.#withHeld(reading);
+    const observation = await (asked === undefined ? this.options.observe() : this.options.observe(asked));
     if (observation.tree === undefined) throw new E2EError('INVALID_STATE', 'replayStep needs observations with a tree (observe({ tree: true }))');
     this.current = { tree: observation.tree, url: observation.url };
-    this.#reading = reading;
+    this.#reading = asked;
     return this.current;
+  }
+
+  /** `reading` with the held words added. */
+  #withHeld(reading: ReadInFull | undefined): ReadInFull | undefined {
+    const held = this.options.held;
+    if (held === undefined) return reading;
+    if (reading === undefined) return held;
+    const include = [...new Set([...(held.include ?? []), ...(reading.include ?? [])])];
+    return reading.unbounded === true ? { include, hold: true, unbounded: true } : { include, hold: true };
   }
 
   /** True when the engine left nodes of the current screen unread. */
@@ -115,14 +147,18 @@ export class ReplayScreen {
   async readFully(sources: readonly NeedleSource[]): Promise<ReadInFull | undefined> {
     if (!this.partial()) return undefined;
     const reading = readInFull(sources);
-    if (!sameReading(reading, this.#reading)) await this.refresh(reading);
+    if (!covers(this.#reading, reading)) await this.refresh(reading);
     return reading;
   }
 
-  /** The screen an action left, observed again when the action's answer has no tree. */
+  /** The screen an action left (read with the held words), observed again when the action's answer has no tree. */
   async after(observation: Observation): Promise<void> {
-    if (observation.tree === undefined) await this.refresh();
-    else this.current = { tree: observation.tree, url: observation.url };
+    if (observation.tree === undefined) {
+      await this.refresh();
+      return;
+    }
+    this.current = { tree: observation.tree, url: observation.url };
+    this.#reading = this.options.held;
   }
 
   indexOf(tree: ScreenNode): TreeIndex {

@@ -18,7 +18,7 @@ import { fillUniquePlaceholders } from '../semantics/unique-placeholders.js';
 import type { NeedleSource } from '../semantics/target-needles.js';
 import { allHold, checkEndState, endFacts, type SkippedDismissal } from './end-check.js';
 import { replayCall } from './replay-call.js';
-import { ReplayScreen, type ReadInFull } from './replay-screen.js';
+import { heldReading, ReplayScreen, type ReadInFull } from './replay-screen.js';
 import { gapStop, ReplayStop, type ReplayStopReason } from './replay-stop.js';
 import { matchRoute } from './route-match.js';
 
@@ -160,6 +160,7 @@ class StepReplay {
       lookMs: Math.min(options.dismissalLookMs ?? DISMISSAL_LOOK_MS, this.#waitMs),
       pollMs: this.#pollMs,
       signal: options.signal,
+      held: heldReading([...matchedSources(options.entry, this.#uniqueValues), ...endCheckSources(options.entry, this.#uniqueValues)]),
       ...(options.stopWhenStillMs === undefined || options.holdsStill === undefined ? {} : { still: { quietMs: options.stopWhenStillMs, holds: options.holdsStill } }),
     });
   }
@@ -312,6 +313,20 @@ class StepReplay {
       prefix: { actions: [...this.#ran], total, reason: stop.reason, detail, lastMayHaveCommitted: stop.mayHaveCommitted },
     };
   }
+}
+
+/** What the replay of an entry may look for, its `unique()` placeholders filled: each action's target, destination and dismissal's container. */
+function matchedSources(entry: ActEntry, uniqueValues: Readonly<Record<string, string>>): NeedleSource[] {
+  const fill = (text: string | undefined): string | undefined => (text === undefined ? undefined : fillUniquePlaceholders(text, uniqueValues));
+  const sources: NeedleSource[] = [];
+  for (const action of entry.actions) {
+    const fields = action as { target?: NeedleSource; destination?: NeedleSource; dismisses?: { name: string } };
+    for (const control of [fields.target, fields.destination]) {
+      if (control !== undefined) sources.push({ name: fill(control.name) ?? '', text: fill(control.text), placeholder: fill(control.placeholder), testId: control.testId });
+    }
+    if (fields.dismisses !== undefined) sources.push({ name: fill(fields.dismisses.name) ?? '' });
+  }
+  return sources;
 }
 
 /** `1 s`, `0.5 s`. */

@@ -2,7 +2,7 @@
  * The run report: exit code (DESIGN §3, highest wins), totals, summary lines, versions.
  */
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, handedOffStepLines, parseReport, summarize, summaryLines, unverifiedStepLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
+import { exitCodeOf, handedOffStepLines, parseAttemptPayload, parseReport, REPORT_VERSION, summarize, summaryLines, toReportStep, unverifiedStepLines, type ReportAttempt, type ReportStep, type ReportTest } from './report.js';
 
 function step(overrides: Partial<ReportStep> = {}): ReportStep {
   return {
@@ -116,6 +116,33 @@ describe('summary', () => {
   it('writes small counts in full and one model call in the singular', () => {
     const summary = summarize([test('expected', { steps: [step({ tokens: { input: 700, output: 12, cached: 0 } })] })]);
     expect(summaryLines(summary)[0]).toBe('      AI  712 tokens · 1 model call');
+  });
+});
+
+describe('a step in the report', () => {
+  it('says what its bounded screens left out, as the worker recorded it, and nothing for a step whose screens showed everything', () => {
+    const record = {
+      index: 0,
+      kind: 'act',
+      instruction: 'select item 150,000',
+      agent: 'default',
+      executor: 'built-in',
+      status: 'passed',
+      summary: 'Selected it.',
+      modelCalls: 2,
+      tokens: { input: 10, output: 1, cached: 0 },
+      actions: ['tap listitem "Item 150,000"'],
+      durationMs: 5,
+      timing: { modelMs: 0, observeMs: 0, actionMs: 0 },
+      artifacts: [],
+    };
+    const payload = parseAttemptPayload(
+      JSON.stringify({ version: REPORT_VERSION, steps: [{ ...record, leftOut: { screens: 2, most: 199_935 } }, { ...record, index: 1 }], verifications: [] }),
+    );
+    expect(payload).toBeDefined();
+    const [bounded, whole] = payload!.steps.map(toReportStep);
+    expect(bounded!.leftOut).toEqual({ screens: 2, most: 199_935 });
+    expect(whole).not.toHaveProperty('leftOut');
   });
 });
 

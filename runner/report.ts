@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERROR_CODES, combineExitClasses, exitClassOf, type ErrorCode, type ExitClass } from '../errors/index.js';
 import type { TurnRecord } from '../contract/step-contract.js';
 import { CACHE_OUTCOME_MODES, CACHE_REASONS, CACHE_WRITES, REPLAY_CLASSIFICATIONS, type CacheOutcome } from '../contract/cache-outcome.js';
-import type { StepRecord, StepTiming, VerificationRecord } from '../step/step-record.js';
+import type { LeftOutScreens, StepRecord, StepTiming, VerificationRecord } from '../step/step-record.js';
 import { stepTitle } from '../step/step-title.js';
 import { visibleText } from '../semantics/visible-text.js';
 
@@ -35,6 +35,11 @@ export interface ReportStep {
   location: string | null;
   /** Under a failed or blocked step: the last model turns its executor recorded (`ctx.attachTurns`), oldest first. */
   turns?: TurnRecord[];
+  /**
+   * When screens of the step were bounded (step/README.md, "Bounded screens"): how many of the
+   * screens rendered as text left nodes out, and the most nodes one of them left out.
+   */
+  leftOut?: LeftOutScreens;
 }
 
 /** How many of a failed step's last turns the report and the console show. */
@@ -141,6 +146,7 @@ const stepRecordSchema = z.object({
   durationMs: z.number(),
   timing: z.object({ modelMs: z.number(), observeMs: z.number(), actionMs: z.number() }).optional(),
   turns: z.array(z.object({ index: z.number(), calls: z.array(z.string()), outcome: z.string() })).optional(),
+  leftOut: z.object({ screens: z.number(), most: z.number() }).optional(),
   artifacts: z.array(z.object({ id: z.string(), kind: z.enum(['screenshot', 'transcript']), label: z.string() })),
   location: z.string().optional(),
 });
@@ -180,6 +186,7 @@ export function toReportStep(record: AttemptStep): ReportStep {
     location: record.location ?? null,
   };
   if (record.status !== 'passed' && record.turns !== undefined && record.turns.length > 0) step.turns = record.turns.slice(-SHOWN_TURNS);
+  if (record.leftOut !== undefined) step.leftOut = { screens: record.leftOut.screens, most: record.leftOut.most };
   return step;
 }
 

@@ -127,7 +127,10 @@ export class AttemptState {
     this.policy = options.origins instanceof OriginPolicy ? options.origins : options.target.location === 'url' ? new OriginPolicy(options.origins) : OriginPolicy.unlocated();
     this.outbound = options.outbound ?? new Outbound(this.vault);
     this.logger = this.outbound.logger(options.logger ?? silentLogger);
-    this.observer = options.observer ?? createScreenObserver(options.engine, this.vault, { budget: options.screenBudget });
+    this.observer = options.observer ?? createScreenObserver(options.engine, this.vault, {
+        budget: options.screenBudget,
+        onLeftOut: (leftOut) => this.current?.noteLeftOut(leftOut),
+      });
     this.deadline = Deadline.start({ clock: this.clock });
     this.actionHost = this.#actionHost();
     this.contextHost = {

@@ -68,7 +68,8 @@ async function resolveNodes(scope: PolicedScope, spec: ActionSpec, label: string
  * The screen an action on a node is authorized against. When the engine left part of the
  * latest screen unread (a list of 200,000 rows), it is read again with the target, and every
  * node that could be taken for it, in full: the recorder then describes the target on the same
- * nodes a replay will match it on. Otherwise the latest screen, as it is.
+ * nodes a replay will match it on. Otherwise, or when the latest screen was read with those
+ * words in full already, the latest screen, as it is.
  */
 async function targetScreen(scope: PolicedScope, spec: ActionSpec, latest: RunnerObservation): Promise<RunnerObservation> {
   const ids = [spec.target?.id, spec.destination?.id].filter((id): id is string => id !== undefined);
@@ -81,6 +82,8 @@ async function targetScreen(scope: PolicedScope, spec: ActionSpec, latest: Runne
   if (nodes.length === 0) return latest;
   const needles = nodes.map((node) => targetNeedles(node));
   const include = needles.flatMap((words) => words ?? []);
+  // Read with these words already (`find`, a replay's held words): a second read would read the same nodes.
+  if (!needles.includes(undefined) && observer.readsInFull(latest, include)) return latest;
   const view = await scope.session.timed('observeMs', () =>
     observer.capture(scope.session.deadline.signal, needles.includes(undefined) ? { unbounded: true } : { include }),
   );

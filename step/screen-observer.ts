@@ -39,8 +39,19 @@ export interface ScreenObserver {
   capture(signal?: AbortSignal, request?: CaptureRequest): Promise<RunnerObservation>;
   /** Keep showing these nodes on later screens (the engine reads them, the text shows them) while they live. */
   pin(ids: readonly string[]): void;
+  /**
+   * Read the nodes holding these words in full on every later screen, those taken while acting
+   * and settling too, until the next `hold` (each step starts with none): a replay asks once for
+   * the words of every control it will match, and the screens its actions leave read them.
+   */
+  hold(words: readonly string[]): void;
   /** True when the engine left nodes of this screen unread (its tree holds placeholders). */
   partial(observation: RunnerObservation): boolean;
+  /**
+   * True when every node holding one of `words` is on this screen as a whole read would show
+   * it: nothing was left out, or the engine was asked to read those words (or a part of each) in full.
+   */
+  readsInFull(observation: RunnerObservation, words: readonly string[]): boolean;
   /**
    * Wait (at most `maxMs`, default 2 s) for the screen to leave the shape of `before` (and, in
    * `full` mode, the default, to hold still), then return it.
@@ -132,6 +143,12 @@ export const MOUNT_WAIT_MS = 2_000;
 /** How long the document must hold still before a step's first screen is taken. */
 export const MOUNT_QUIET_MS = 150;
 
+/** What an engine observation was asked to read in full: the words (as {@link findKey} gives them), or everything. */
+interface ReadRequest {
+  text: readonly string[];
+  unbounded: boolean;
+}
+
 /** Every id of a tree, and the ids of the nodes holding a placeholder of the engine. */
 interface TreeIds {
   ids: Set<string>;
@@ -167,6 +184,8 @@ function hasInteractiveContent(root: ScreenNode): boolean {
 export interface ScreenObserverOptions {
   /** How much of a screen the text shows; default {@link DEFAULT_SCREEN_BUDGET}. */
   budget?: ScreenBudget | undefined;
+  /** Told, once per screen whose text is rendered (read by an executor, a transcript, a message), how many nodes that text left out, when it left any out. */
+  onLeftOut?: ((leftOut: number) => void) | undefined;
 }
 
 /** Create the observer of one attempt. */
@@ -174,6 +193,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
   const budget = options.budget ?? DEFAULT_SCREEN_BUDGET;
   let revision = 0;
   let pinned: string[] = [];
+  let held: string[] = [];
   const rendered = new WeakMap<RunnerObservation, BoundedScreen>();
   const treeIds = new WeakMap<RunnerObservation, TreeIds>();
   const idsOf = (observation: RunnerObservation): TreeIds => {
@@ -181,12 +201,18 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     if (ids === undefined) treeIds.set(observation, (ids = treeIdsOf(observation.tree)));
     return ids;
   };
-  /** The engine asked for one screen: bounded, with what is pinned or looked for read in full. */
-  const observeEngine = (signal: AbortSignal | undefined, text: readonly string[] = [], unbounded = false): Promise<EngineObservation> => {
+  /** What each engine observation was asked to read in full, then each screen built from one. */
+  const requested = new WeakMap<EngineObservation, ReadRequest>();
+  const readOf = new WeakMap<RunnerObservation, ReadRequest>();
+  /** The engine asked for one screen: bounded, with what is pinned, held or looked for read in full. */
+  const observeEngine = async (signal: AbortSignal | undefined, looked: readonly string[] = [], unbounded = false): Promise<EngineObservation> => {
     const request: ObserveRequest = unbounded ? {} : { bounds: { maxRun: budget.maxNodes } };
     if (signal !== undefined) request.signal = signal;
-    if (pinned.length > 0 || text.length > 0) request.include = { ids: [...pinned], text: [...text] };
-    return engine.observe(request);
+    const text = held.length === 0 ? [...looked] : [...new Set([...held, ...looked])];
+    if (pinned.length > 0 || text.length > 0) request.include = { ids: [...pinned], text };
+    const observation = await engine.observe(request);
+    requested.set(observation, { text, unbounded });
+    return observation;
   };
   const shapes = new WeakMap<RunnerObservation, string>();
   // Engines that wait for change in the page mark their observations; settling starts from the mark.
@@ -225,13 +251,18 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     } else {
       const render = (): BoundedScreen => {
         let screen = rendered.get(result);
-        if (screen === undefined) rendered.set(result, (screen = renderBoundedScreen({ root: tree, url }, { revision: shown, budget, keep, viewport })));
+        if (screen === undefined) {
+          rendered.set(result, (screen = renderBoundedScreen({ root: tree, url }, { revision: shown, budget, keep, viewport })));
+          if (screen.leftOut > 0) options.onLeftOut?.(screen.leftOut);
+        }
         return screen;
       };
       result = withLazyText(fields, () => render().text);
       Object.defineProperty(result, 'leftOut', { enumerable: true, configurable: true, get: () => render().leftOut });
     }
     if (found !== undefined) result.found = found;
+    const read = requested.get(observation);
+    if (read !== undefined) readOf.set(result, read);
     if (observation.keyboardVisible !== undefined) result.keyboardVisible = observation.keyboardVisible;
     shapes.set(result, shapeOf(observation));
     if (observation.mark !== undefined) marks.set(result, observation.mark);
@@ -247,10 +278,22 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     return { previousIds: previous.ids, nextIds: next.ids, nextOmitting: next.omitting };
   }
 
+  const partial = (observation: RunnerObservation): boolean => idsOf(observation).omitting.size > 0;
+
   return {
     budget,
     pin,
-    partial: (observation) => idsOf(observation).omitting.size > 0,
+    hold(words) {
+      held = [...new Set(words.map(findKey).filter((word) => word !== ''))];
+    },
+    partial,
+    readsInFull(observation, words) {
+      if (!partial(observation)) return true;
+      const read = readOf.get(observation);
+      if (read === undefined) return false;
+      // A node holding a word holds every part of it: a word read in full covers the longer ones containing it.
+      return read.unbounded || words.every((word) => read.text.some((asked) => findKey(word).includes(asked)));
+    },
     async capture(signal, request = {}) {
       const find = request.find;
       if (find !== undefined && (typeof find !== 'string' || findKey(find) === '' || find.length > MAX_FIND_CHARS)) {

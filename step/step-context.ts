@@ -76,6 +76,7 @@ export function observerFor(host: StepContextHost, session: StepSession, options
       session.assertUsable('ctx.observe');
       const signal = session.deadline.signal;
       const mounting = firstScreen === 'mounted' && session.latest === undefined && find === undefined && options?.include === undefined && options?.unbounded !== true;
+      if (options?.hold === true) host.observer.hold(options.include ?? []);
       const more = { find, include: options?.include, unbounded: options?.unbounded };
       const observation = await session.timed('observeMs', () => (mounting ? host.observer.mounted(signal) : host.observer.capture(signal, more)));
       session.latest = observation;

@@ -83,6 +83,8 @@ export function startStep(attempt: AttemptState, call: StepCall): StartedStep {
   );
   const session = new StepSession({ info, budget: new StepBudget(limits), deadline, paramSources: prepared.sources, clock: attempt.clock });
   attempt.current = session;
+  // Words a step held for reading in full (a replay's) are that step's.
+  attempt.observer.hold([]);
   return { prepared, executor, session, started };
 }
 
@@ -243,6 +245,7 @@ export function recordOf(attempt: AttemptState, call: StepCall, step: StartedSte
   const cache = cacheOf(decision);
   if (cache !== undefined) record.cache = cache;
   if (session.turns !== undefined) record.turns = session.turns;
+  if (session.leftOut.screens > 0) record.leftOut = { ...session.leftOut };
   return attempt.outbound.record('report', record);
 }
 

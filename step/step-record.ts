@@ -15,6 +15,16 @@ export interface StepTiming {
   actionMs: number;
 }
 
+/**
+ * What the bounded screens of a step left out (step/README.md, "Bounded screens"): how many of
+ * the screens rendered as text (for the model, a transcript, a message) left nodes out, and the
+ * most nodes one of them left out.
+ */
+export interface LeftOutScreens {
+  screens: number;
+  most: number;
+}
+
 /** An artifact attached to a step (screenshot or transcript). */
 export interface ArtifactRef {
   id: string;
@@ -46,6 +56,8 @@ export interface StepRecord {
   timing: StepTiming;
   /** Clipped model turns the executor attached (shown under a failed step). */
   turns?: TurnRecord[];
+  /** Present when a screen of the step rendered as text left nodes out. */
+  leftOut?: LeftOutScreens;
   artifacts: ArtifactRef[];
 }
 

@@ -115,10 +115,12 @@ describe('the step runner', () => {
     await whole.runner.runStep('act', 'look');
     expect(seen.full).toMatch(/^Screen \(revision 1, path \/, 204 nodes\):/);
 
+    let leftOut = 0;
     const bounded = setup(
       async (ctx) => {
         const screen = await ctx.observe();
         seen.bounded = screen.text;
+        leftOut = screen.leftOut ?? 0;
         expect(screen.leftOut).toBeGreaterThan(100);
         const found = await ctx.observe({ find: 'note 150' });
         seen.found = found.found?.ids ?? [];
@@ -133,6 +135,9 @@ describe('the step runner', () => {
     expect(seen.bounded).toMatch(/… \d+ more listitem \("Note \d+" … "Note \d+"\) — use find to reach one/);
     expect(seen.bounded.split('\n').length).toBeLessThanOrEqual(1 + 50 + 5);
     expect(seen.found).toEqual(['i149']);
+    // The step's record (what report.json shows) says so too: one screen read as text left nodes out; the whole screen's step says nothing.
+    expect(bounded.runner.records[0]!.leftOut).toEqual({ screens: 1, most: leftOut });
+    expect(whole.runner.records[0]).not.toHaveProperty('leftOut');
   });
 
   it('reports committed actions as sentences with their change reports', async () => {

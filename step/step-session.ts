@@ -9,7 +9,7 @@ import type { StepBudget } from './budgets.js';
 import { systemClock, type Clock, type Deadline } from '../contract/deadline.js';
 import type { ParamSource } from './instruction.js';
 import type { StepInfo, TurnRecord } from '../contract/step-contract.js';
-import type { ArtifactRef, StepTiming } from './step-record.js';
+import type { ArtifactRef, LeftOutScreens, StepTiming } from './step-record.js';
 import type { RunnerObservation } from '../contract/step-seams.js';
 
 /** Marks code running inside `ctx.budgets.runTool`, where actions and observations would wait for themselves. */
@@ -31,6 +31,8 @@ export class StepSession {
   readonly artifacts: ArtifactRef[] = [];
   /** The model turns the executor recorded last (`ctx.attachTurns`), clipped and redacted. */
   turns: TurnRecord[] | undefined;
+  /** The step's screens whose text left nodes out, and the most one of them left out. */
+  readonly leftOut: LeftOutScreens = { screens: 0, most: 0 };
   readonly #clock: Clock;
   #queue: Promise<unknown> = Promise.resolve();
   #ended = false;
@@ -42,6 +44,12 @@ export class StepSession {
     this.budget = options.budget;
     this.deadline = options.deadline;
     this.paramSources = options.paramSources;
+  }
+
+  /** A screen of the step was rendered as text leaving `count` nodes out. */
+  noteLeftOut(count: number): void {
+    this.leftOut.screens++;
+    this.leftOut.most = Math.max(this.leftOut.most, count);
   }
 
   /** True once the step has returned its outcome. */

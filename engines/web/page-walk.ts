@@ -189,6 +189,56 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     return collapse(parts.join(' ')).toLowerCase();
   };
 
+  /**
+   * Each included text as a pattern over raw text: case folded (`iu`), each space standing for a
+   * run of whitespace. Wherever `collapse(text).toLowerCase()` holds the included text, the raw
+   * text matches it (case folding equates what lower-casing does, final sigma included); the one
+   * lower-casing folding does not follow, `İ` to `i̇`, is let through by {@link mayHoldIncluded}.
+   * Undefined when an included text holds U+0307 (the dot of that `i̇`): then every element is
+   * tested on its words.
+   */
+  const includePatterns = args.includeText.some((needle) => needle.includes('\u0307'))
+    ? undefined
+    : args.includeText.map((needle) => new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'iu'));
+  /** Whether a stretch of raw text may hold an included text (never false where one of its elements' words does). */
+  const mayHoldIncluded = (text: string): boolean => includePatterns === undefined || text.includes('\u0130') || includePatterns.some((pattern) => pattern.test(text));
+  /** Elements whose words are not only their text (word attributes, form values). */
+  const wordHolders = [...WORD_ATTRIBUTES, 'aria-labelledby'].map((name) => `[${CSS.escape(name)}]`).join(',') + ',input,textarea,select';
+
+  /**
+   * Whether the words of `element`, one of a long run of `parent`'s children, hold an included
+   * text. The test on the words is exact; a run whose whole text cannot hold one (one read of
+   * the parent's text) tests only the elements carrying word attributes or form values, and an
+   * element whose own text cannot hold one is not tested further, so a read makes one string per
+   * element at most, not the several that become garbage to collect on a list of 200,000 rows.
+   */
+  const includedTest = (parent: Node): ((element: Element) => boolean) => {
+    const exact = (element: Element): boolean => {
+      const words = findableWords(element);
+      return args.includeText.some((needle) => words.includes(needle));
+    };
+    if (includePatterns === undefined) return exact;
+    const whole = parent.textContent;
+    if (whole !== null && !mayHoldIncluded(whole)) {
+      const holders = new Set<Element>();
+      if (parent.nodeType === 1 || parent.nodeType === 11) {
+        for (const holder of Array.from((parent as ParentNode).querySelectorAll(wordHolders))) {
+          let child: Node = holder;
+          while (child.parentNode !== null && child.parentNode !== parent) child = child.parentNode;
+          if (child.nodeType === 1) holders.add(child as Element);
+        }
+      }
+      return (element) => holders.has(element) && exact(element);
+    }
+    return (element) => {
+      if (mayHoldIncluded(element.textContent ?? '')) return exact(element);
+      // Words beyond the text (word attributes, form values): rows of long lists rarely carry any.
+      const tag = element.localName;
+      if (element.firstElementChild === null && !element.hasAttributes() && tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
+      return (element.matches(wordHolders) || element.querySelector(wordHolders) !== null) && exact(element);
+    };
+  };
+
   /** Words shown for a left-out element on its placeholder: a hint, clipped. */
   const hintOf = (element: Element): string => clip(collapse(element.getAttribute('aria-label') ?? element.textContent ?? ''), 60);
 
@@ -227,12 +277,12 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         keep[index] = 1;
       }
       let matched = 0;
+      const included = args.includeText.length > 0 ? includedTest(parent) : undefined;
       for (let index = 0; index < run.length; index++) {
         const element = run[index]!;
         if (kept.has(element)) keep[index] = 1;
-        else if (keep[index] === 0 && args.includeText.length > 0) {
-          const words = findableWords(element);
-          if (args.includeText.some((needle) => words.includes(needle))) {
+        else if (keep[index] === 0 && included !== undefined) {
+          if (included(element)) {
             if (matched < args.maxRun) keep[index] = 1;
             else partial = true;
             matched++;

@@ -28,6 +28,8 @@ export interface PointerReadinessOptions {
 
 /** Longest wait for each animation frame; a page that paints no frames goes the usual way. */
 export const FRAME_WAIT_MS = 100;
+/** The same after the quick path scrolled the element into view: drawing the scrolled page may take longer (a list of 200,000 rows). */
+export const SCROLLED_FRAME_WAIT_MS = 1_000;
 
 /*
  * In page (sent through inPageFunction). `requestAnimationFrame` and `setTimeout` are the

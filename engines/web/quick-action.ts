@@ -8,13 +8,14 @@
  * `page.keyboard`). Ready means what Playwright would check: a pointer action the conditions of
  * `pointer-ready.ts`; `fill` (type with replace) a visible, enabled, editable, not inert text
  * field; `select` a visible, enabled, not inert `<select>` with an enabled option that matches.
+ * An element out of view is scrolled into view first, as Playwright would, and then checked.
  * Anything else (an id in a frame or gone, a `text` node, held keys, an element not ready now)
  * goes the usual way, where Playwright waits and reports as always.
  */
 import type { Page } from '@playwright/test';
 import { EngineError, type EngineAction } from '../../contract/engine.js';
 import { STILL_GAP_MS } from './page-walk.js';
-import { checkedInPage, FRAME_WAIT_MS, readinessInPage } from './pointer-ready.js';
+import { checkedInPage, FRAME_WAIT_MS, readinessInPage, SCROLLED_FRAME_WAIT_MS } from './pointer-ready.js';
 
 /** In page: the index of the `<select>`'s option whose value or label is `wanted` (exact, then trimmed and case-blind), -1 for none, with the choices. */
 export function optionIndexInPage(node: Element, wanted: string): { index: number; choices: string[] } | { notSelect: true } {
@@ -50,7 +51,7 @@ type QuickAnswer =
  * `optionIndex` the one above (the usual way's too), passed in. Inner functions are arrow functions bound to constants (see inPageFunction).
  */
 async function quickInPage(
-  args: { id: string; request: QuickRequest; frameWaitMs: number; stillGapMs: number },
+  args: { id: string; request: QuickRequest; frameWaitMs: number; scrolledFrameWaitMs: number; stillGapMs: number },
   readiness: typeof readinessInPage,
   checked: typeof checkedInPage,
   optionIndex: typeof optionIndexInPage,
@@ -77,7 +78,18 @@ async function quickInPage(
     return true;
   };
   const pointAt = async (needsEnabled: boolean): Promise<QuickAnswer> => {
-    const point = await readiness(element, { id: args.id, position: null, needsEnabled, frameWaitMs: args.frameWaitMs, stillGapMs: args.stillGapMs });
+    // Out of view (a row far down a long list): scrolled into view first, as Playwright's own
+    // scroll-if-needed does (centred where needed), then checked like any other element. The frame
+    // after a scroll may take a while to draw on a huge page, so it is waited for longer.
+    const box = element.getBoundingClientRect();
+    const outOfView = box.width > 0 && box.height > 0 && (box.left < 0 || box.top < 0 || box.right > view.innerWidth || box.bottom > view.innerHeight);
+    if (outOfView) {
+      const scrollable = element as Element & { scrollIntoViewIfNeeded?: (centerIfNeeded?: boolean) => void };
+      if (typeof scrollable.scrollIntoViewIfNeeded === 'function') scrollable.scrollIntoViewIfNeeded(true);
+      else element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    }
+    const frameWaitMs = outOfView ? args.scrolledFrameWaitMs : args.frameWaitMs;
+    const point = await readiness(element, { id: args.id, position: null, needsEnabled, frameWaitMs, stillGapMs: args.stillGapMs });
     return point === null ? { a: 'usual', notReady: true } : { a: 'point', x: point.x, y: point.y };
   };
   switch (request.kind) {
@@ -131,7 +143,7 @@ const CHECKED = checkedInPage.toString();
 const OPTION_INDEX = optionIndexInPage.toString();
 
 function ask(page: Page, id: string, request: QuickRequest): Promise<QuickAnswer> {
-  const args = JSON.stringify({ id, request, frameWaitMs: FRAME_WAIT_MS, stillGapMs: STILL_GAP_MS });
+  const args = JSON.stringify({ id, request, frameWaitMs: FRAME_WAIT_MS, scrolledFrameWaitMs: SCROLLED_FRAME_WAIT_MS, stillGapMs: STILL_GAP_MS });
   return page.mainFrame().evaluate(`(() => { const __name = (target) => target; return (${QUICK})(${args}, ${READINESS}, ${CHECKED}, ${OPTION_INDEX}); })()`) as Promise<QuickAnswer>;
 }
 

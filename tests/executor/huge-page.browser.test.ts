@@ -13,6 +13,7 @@ import { FileCacheStore } from '../../cache-format/index.js';
 import { createAgent } from '../../executor/create-agent.js';
 import { surfaceOf } from '../../engines/web/index.js';
 import type { Engine, EngineInstance } from '../../contract/engine.js';
+import type { ReportStep } from '../../runner/report.js';
 import { startAttempt, startPoliced } from '../support/attempt-harness.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { requestText, startOpenAIServer, type ChatRequest, type OpenAIServer, type ScriptedReply } from '../support/openai-server.js';
@@ -88,6 +89,13 @@ describe('the built-in agent on a page of 200,000 items in Chromium', () => {
     const writes = await recorder.finish();
     expect(writes.map((write) => write.outcome.write)).toEqual(['saved', 'saved']);
     await recording.instance.close();
+    // report.json says what the screens the model read left out, for each step.
+    const recordedSteps = JSON.parse(recorder.reportSteps()) as ReportStep[];
+    expect(recordedSteps).toHaveLength(2);
+    for (const step of recordedSteps) {
+      expect(step.leftOut?.screens).toBeGreaterThanOrEqual(1);
+      expect(step.leftOut?.most).toBeGreaterThan(190_000);
+    }
 
     // The screen the model saw is bounded, says what it left out and how to reach it, and keeps the controls after the list.
     const firstScreen = seen.last[0]!;
@@ -109,6 +117,8 @@ describe('the built-in agent on a page of 200,000 items in Chromium', () => {
     expect(pickedAgain.verdict.status).toBe('passed');
     expect(pickedAgain.cache?.mode).toBe('self-finalized');
     await replayer.finish();
+    // A replay renders no screen as text: nothing was left out of what anyone read.
+    expect((JSON.parse(replayer.reportSteps()) as ReportStep[]).map((step) => step.leftOut)).toEqual([undefined, undefined]);
     const status = await replaying.instance.observe({ bounds: { maxRun: 100 }, include: { text: ['Selected Item 150,000'] } });
     expect(JSON.stringify(status.root)).toContain('Selected Item 150,000');
     await replaying.instance.close();

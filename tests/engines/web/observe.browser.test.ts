@@ -59,6 +59,25 @@ describe('web engine observation', () => {
     expect(nodeNamed((await instance.observe()).root, 'list', 'Log').children).toHaveLength(5_000);
   });
 
+  it('reads in full inside a long run exactly the rows whose words hold an included text, in whatever spacing, case, attribute, form value or script they hold it', async () => {
+    const instance = await open('words.html');
+    /** The names of the rows read when `text` is included, beyond those read anyway (the first rows, those in view, the last). */
+    const readFor = async (text: string): Promise<string[]> => {
+      const observation = await instance.observe({ bounds: { maxRun: 100 }, include: { text: [text] } });
+      const rows = nodeNamed(observation.root, 'list', 'Rows').children.filter((child) => child.role === 'listitem');
+      return rows.map((row) => row.name).filter((name) => !/^Row (\d+)$/.test(name) || Number(name.slice(4)) > 200 && Number(name.slice(4)) < 2_990);
+    };
+    // As find compares: name, text, word attributes and form values (set from script too), case and spacing folded.
+    expect(await readFor('quarterly report')).toEqual(['Quarterly REPORT draft', 'Quarterly report final', 'Row 1400', 'QUARTERLY report nested']);
+    expect(await readFor('QUARTERLY')).toEqual(['Quarterly REPORT draft', 'Quarterly report final', 'Row 1400', 'QUARTERLY report nested', 'report']);
+    expect(await readFor('report quarterly')).toEqual(['report']);
+    // Lower case as JavaScript writes it: İ becomes i̇, a final Σ becomes ς.
+    expect(await readFor('İSTANBUL office'.toLowerCase())).toEqual(['İSTANBUL office']);
+    expect(await readFor('stanbul')).toEqual(['İSTANBUL office']);
+    expect(await readFor('ΟΔΟΣ street'.toLowerCase())).toEqual(['ΟΔΟΣ street']);
+    expect(await readFor('row 1800 quarterly')).toEqual([]);
+  });
+
   it('observes a page nested 5,000 deep down to its deepest button, and acts on it', async () => {
     const instance = await open('deep.html');
     const observation = await instance.observe();
