@@ -94,6 +94,8 @@ interface FlowRun {
   /** What the cache wrote when the attempt ended, per step. */
   writes: string[];
   codes: Array<string | undefined>;
+  /** What the screen showed when a step did not pass (its text lines), for the details under the table. */
+  shown?: string;
   executorCalls: number;
   /** The sentences of the actions the steps performed, in order. */
   performed: string[];
@@ -118,7 +120,11 @@ async function runFlow(app: TerminalApp, flow: readonly FlowStep[], cacheFolder:
     const outcome = await attempt.act(step.instruction);
     run.outcomes.push(outcome.cache as CacheOutcome | undefined);
     run.codes.push(outcome.verdict.status === 'passed' ? undefined : outcome.verdict.errorCode);
-    if (outcome.verdict.status !== 'passed') break;
+    if (outcome.verdict.status !== 'passed') {
+      const screen = await program.instance.observe();
+      run.shown = nodesOf(screen.root).filter((node) => node.role === 'text' || node.role === 'button').map((node) => `${node.role} "${node.name}"${node.states.includes('focused') ? ' [focused]' : ''}`).join(', ') + (screen.root.value === undefined ? '' : ` (${screen.root.value})`);
+      break;
+    }
     // The user's own check: the step's outcome shows (waited for, as an expect would).
     const screen = await program.after(() => Promise.resolve(), shows(step.shows)).catch(() => undefined);
     if (screen === undefined) {
@@ -147,7 +153,11 @@ function tally(recordedOn: string, replayedOn: string, flow: readonly FlowStep[]
   const falsePasses = run.codes.filter((code) => code === 'EXPECT_FAILED').length;
   rows.push([recordedOn, replayedOn, String(flow.length), String(replayed), String(regression), String(drift), String(falsePasses)]);
   run.outcomes.forEach((outcome, index) => {
-    if (outcome?.mode !== 'self-finalized' || run.codes[index] !== undefined) details.push(`${recordedOn} → ${replayedOn}, step ${index + 1}: ${outcome?.mode ?? 'no cache'} ${outcome?.reason ?? ''} ${outcome?.detail ?? ''} ${run.codes[index] ?? ''}`);
+    if (outcome?.mode !== 'self-finalized' || run.codes[index] !== undefined) {
+      // What the screen showed tells a key that landed elsewhere from an outcome that never came.
+      const shown = index === run.codes.length - 1 && run.shown !== undefined ? `; the screen shows: ${run.shown}` : '';
+      details.push(`${recordedOn} → ${replayedOn}, step ${index + 1}: ${outcome?.mode ?? 'no cache'} ${outcome?.reason ?? ''} ${outcome?.detail ?? ''} ${run.codes[index] ?? ''}${shown}`);
+    }
   });
   return { replayed, regression, drift, falsePasses };
 }

@@ -5,27 +5,33 @@
  * then `npx e2e record`, `replay`, `replay --list` and `replay -x --repeat-each 2 --reporter
  * junit` (JUnit to a file, parsed strictly as XML), then a renamed test moved with `e2e cache
  * mv` as the miss suggests and replayed. Each project has exactly one
- * `@playwright/test`, and the shipped source maps carry their sources.
+ * `@playwright/test` (and `npm ls` one Playwright), and the shipped source maps carry their
+ * sources. The projects hold the newest `@playwright/test` of the peer range with no Playwright
+ * browser installed (`PLAYWRIGHT_BROWSERS_PATH` an empty folder, `E2E_CHROMIUM_PATH` unset): they
+ * record and replay with the system Chromium the discovery finds on `PATH`, and the last replay
+ * launches the browser put where the project's Playwright installs its own (the newest end of
+ * `playwright-range.install.test.ts`, which checks the oldest end the same way).
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { parseXml } from '../support/xml.js';
 import { ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { command as userCommand, copyOfTemplate, NPM, reportOf, runE2E, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
+import { browsersOf, command as userCommand, copyOfTemplate, NPM, playwrightCopiesIn, reportOf, runE2E, systemChromium, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
 let work: string;
 let app: StaticServer;
 let projects: Record<'commonjs' | 'module', string>;
 
+/** A command in a user's shell; in a project of this file, with no Playwright browser installed (its own empty browser folder). */
 function command(cwd: string, file: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
-  return userCommand(cwd, file, args, { E2E_INSTALL_APP_URL: app.origin, ...extra });
+  return userCommand(cwd, file, args, { E2E_INSTALL_APP_URL: app.origin, PLAYWRIGHT_BROWSERS_PATH: browsersOf(cwd), ...extra });
 }
 
 /**
@@ -38,7 +44,7 @@ function npxE2E(project: string, args: string[]): Promise<Finished> {
 
 /** The same binary npx runs, without npx's start-up. */
 function e2e(project: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
-  return runE2E(project, args, { E2E_INSTALL_APP_URL: app.origin, ...extra });
+  return runE2E(project, args, { E2E_INSTALL_APP_URL: app.origin, PLAYWRIGHT_BROWSERS_PATH: browsersOf(project), ...extra });
 }
 
 beforeAll(async () => {
@@ -53,12 +59,17 @@ afterAll(async () => {
 });
 
 describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "type": "%s" project', (kind) => {
-  it('installs with one @playwright/test, initializes, records, replays, lists, writes JUnit to a file, and moves a renamed test', async () => {
+  it("installs with one @playwright/test, initializes, records and replays with the system Chromium, lists, writes JUnit to a file, moves a renamed test, and launches the browser the project's Playwright installed", async () => {
     const project = projects[kind];
-    // One copy: the project's @playwright/test is the one e2e imports.
+    mkdirSync(browsersOf(project), { recursive: true });
+    // One copy: the project's @playwright/test is the one e2e imports, and e2e brings no Playwright of its own.
     const fromProject = createRequire(join(project, 'package.json')).resolve('@playwright/test/package.json');
     const fromE2E = createRequire(join(project, 'node_modules', 'e2e', 'package.json')).resolve('@playwright/test/package.json');
     expect(realpathSync(fromE2E)).toBe(realpathSync(fromProject));
+    const installed = (JSON.parse(readFileSync(fromProject, 'utf8')) as { version: string }).version;
+    const listed = await command(project, NPM, ['ls', 'playwright', 'playwright-core', '--all', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(playwrightCopiesIn(JSON.parse(listed.stdout))).toEqual([`@playwright/test > playwright@${installed}`, `@playwright/test > playwright > playwright-core@${installed}`]);
     // Shipped source maps carry their sources.
     const maps = readdirSync(join(project, 'node_modules', 'e2e', 'dist'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js.map'));
     expect(maps.length).toBeGreaterThan(50);
@@ -117,9 +128,21 @@ describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "t
     const moved = await e2e(project, ['cache', 'mv', 'tests/todo.e2e.ts::adds a todo', 'adds the todo']);
     expect(moved.code, moved.stdout + moved.stderr).toBe(0);
     expect(moved.stdout).toContain('Moved 1 entry of tests/todo.e2e.ts::adds a todo to tests/todo.e2e.ts::adds the todo');
+
+    // That replay with a browser where this project's Playwright puts its own build (a wrapper that notes each launch):
+    // the lookup asks the project's Playwright, not a copy of e2e's.
+    const expected = await command(project, 'node', ['-e', "process.stdout.write(require('@playwright/test').chromium.executablePath())"]);
+    expect(expected.code, expected.stderr).toBe(0);
+    const executable = expected.stdout;
+    expect(executable.startsWith(browsersOf(project))).toBe(true);
+    const launches = join(project, 'launches.txt');
+    mkdirSync(dirname(executable), { recursive: true });
+    writeFileSync(executable, `#!/bin/sh\necho launched >> '${launches}'\nexec '${systemChromium()}' "$@"\n`);
+    chmodSync(executable, 0o755);
     const renamed = await e2e(project, ['replay']);
     expect(renamed.code, renamed.stdout + renamed.stderr).toBe(0);
     expect(renamed.stdout + renamed.stderr).toContain('Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
+    expect(readFileSync(launches, 'utf8')).toContain('launched');
   }, scaledTimeout(300_000));
 });
 

@@ -4,11 +4,13 @@
  * on a program of the project's own (the coffee order and the test of examples/terminal), the built-in agent
  * on a real provider package (`@ai-sdk/openai-compatible`, installed into the project) against a
  * loopback model server. `npx e2e record`, then `e2e replay` with the server stopped: no model
- * call and no browser among the processes the run started. A planted regression exits 1, a
+ * call, no browser among the processes the run started, and none of them loads the AI SDK (the
+ * built-in agent is loaded when a step calls the model). A planted regression exits 1, a
  * renamed menu item exits 2, and `cache diff` says the recorded steps in sentences.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../runner/support/build.js';
@@ -16,6 +18,7 @@ import { coffeeModel } from '../support/coffee-model.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { chatResponder, type ExchangeRequest } from '../support/model-exchange.js';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js';
+import { moduleLogEnvironment, modulesByProcess } from '../support/module-log.js';
 import { watchDescendants } from '../support/process-watch.js';
 import { command, copyOfTemplate, NPM, reportOf, userEnvironment, type Finished } from './support/packed-project.js';
 
@@ -83,13 +86,20 @@ describe('a terminal target from the packed tarball in a fresh project', () => {
 
     await model.close();
     const made = requests.length;
-    const replayed = await e2e(['replay']);
+    const moduleLog = mkdtempSync(join(tmpdir(), 'e2e-module-log-'));
+    const replayed = await e2e(['replay'], moduleLogEnvironment(moduleLog, undefined));
     expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
     expect(replayed.stdout).toContain('Cache  5 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
     expect(reportOf(project).summary.modelCalls).toBe(0);
     expect(requests.length).toBe(made);
     expect(replayed.started.some((line) => line.includes('coffee.mjs'))).toBe(true);
     expect(browsersAmong(replayed.started)).toEqual([]);
+    // The CLI, Playwright Test and its worker: the config (with its provider package) loads, the AI SDK does not.
+    const loaded = modulesByProcess(moduleLog);
+    rmSync(moduleLog, { recursive: true, force: true });
+    expect(loaded.filter((each) => each.modules.some((module) => module.includes('/node_modules/e2e/dist/api/index.js'))).length).toBeGreaterThanOrEqual(2);
+    expect(loaded.filter((each) => each.modules.some((module) => module.includes('/node_modules/@ai-sdk/openai-compatible/'))).length).toBeGreaterThanOrEqual(2);
+    expect(loaded.flatMap((each) => each.modules.filter((module) => module.includes('/node_modules/ai/')))).toEqual([]);
 
     const regression = await e2e(['replay'], { COFFEE_FAULT: 'forget-extras' });
     expect(regression.code, regression.stdout + regression.stderr).toBe(1);

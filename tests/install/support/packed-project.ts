@@ -5,8 +5,8 @@
  * (no CI switch, no e2e variables of this test run).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import { parseReport, type Report } from '../../../runner/report.js';
 import { ROOT } from '../../runner/support/build.js';
@@ -59,6 +59,32 @@ export function reportOf(project: string): Report {
   const read = parseReport(readFileSync(join(project, '.e2e', 'report.json'), 'utf8'));
   if (read.kind !== 'report') throw new Error(`no readable report in ${project}`);
   return read.report;
+}
+
+/** A project's own Playwright browser folder (`PLAYWRIGHT_BROWSERS_PATH`): the tests leave it empty, so no Playwright browser is installed. */
+export function browsersOf(project: string): string {
+  return join(project, 'playwright-browsers');
+}
+
+/** A system Chromium on `PATH`, the last place the browser discovery looks. */
+export function systemChromium(): string {
+  for (const folder of (process.env['PATH'] ?? '').split(delimiter)) {
+    for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+      if (folder !== '' && existsSync(join(folder, name))) return join(folder, name);
+    }
+  }
+  throw new Error('No system Chromium on PATH for the install tests (apt-get install -y chromium).');
+}
+
+/** Every `playwright` / `playwright-core` node of `npm ls --all --json`, as `name@version` at its path. */
+export function playwrightCopiesIn(tree: unknown, path = ''): string[] {
+  const found: string[] = [];
+  const dependencies = (tree as { dependencies?: Record<string, { version?: string }> }).dependencies ?? {};
+  for (const [name, node] of Object.entries(dependencies)) {
+    if (name === 'playwright' || name === 'playwright-core') found.push(`${path}${name}@${node.version ?? '?'}`);
+    found.push(...playwrightCopiesIn(node, `${path}${name} > `));
+  }
+  return found;
 }
 
 /** The ends of the peer range `^1.56.0`: its first release, and whatever is newest in it now. */
