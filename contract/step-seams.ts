@@ -149,10 +149,16 @@ export interface StepServices {
   remainingMs(): number;
   /**
    * True once the screen, unchanged since the step's latest observation, has held still for
-   * `quietMs` with no request in flight; false when it changed or `maxMs` ran out first;
-   * undefined at once when the engine cannot tell (it has no change wait).
+   * `quietMs` with no request in flight; false as soon as it changed, or when `maxMs` ran out
+   * first; undefined at once when the engine cannot tell (it has no change wait).
    */
   holdsStill?(quietMs: number, maxMs: number): Promise<boolean | undefined>;
+  /**
+   * The same policed actions returning the screen right after each action, without waiting for
+   * it to change: for an audit's replay, which waits for a change or a still screen itself
+   * ({@link holdsStill}), so an action that changes nothing costs no settle wait.
+   */
+  immediateActions?: StepActions;
 }
 
 /** A passed judgment's evidence, resolved by the runner against the screen the judge saw. */

@@ -88,6 +88,12 @@ export interface ReplayStepOptions {
    * once when the engine cannot tell. The step's `holdsStill` service.
    */
   holdsStill?: ((quietMs: number, maxMs: number) => Promise<boolean | undefined>) | undefined;
+  /**
+   * With `stopWhenStillMs`: the actions, returning the screen right after each one (no settle
+   * wait); the replay then waits for each next target, and for the end state, until a change
+   * or a still screen. Default: `actions` and `briefActions`.
+   */
+  immediateActions?: StepActions | undefined;
 }
 
 /** What one recorded action's step came to. */
@@ -238,7 +244,9 @@ class StepReplay {
     if (covered !== undefined) return { kind: 'stopped', stop: covered };
     const call = replayCall(action, found.refs, this.#uniqueValues);
     if (call.kind === 'stop') return { kind: 'stopped', stop: call.stop };
-    const surface = actionIndex < this.#total - 1 ? (this.#options.briefActions ?? this.#options.actions) : this.#options.actions;
+    const { stopWhenStillMs, holdsStill, immediateActions } = this.#options;
+    const stillWaits = stopWhenStillMs !== undefined && holdsStill !== undefined && immediateActions !== undefined;
+    const surface = stillWaits ? immediateActions : actionIndex < this.#total - 1 ? (this.#options.briefActions ?? this.#options.actions) : this.#options.actions;
     const silenced = mutation?.mutation.kind === 'break-handlers' && mutation.mutation.action === actionIndex ? await mutation.surface.silenceHandlers() : undefined;
     let outcome: ActionOutcome;
     try {

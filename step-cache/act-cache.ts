@@ -149,7 +149,7 @@ export class ActCache {
         ...(this.#options.onEndFacts === undefined || !(mutant === undefined || mutated) ? {} : { probe: true }),
         ...(replayOptions.waitForTargetMs === undefined ? {} : { waitForTargetMs: replayOptions.waitForTargetMs }),
         ...(replayOptions.pollIntervalMs === undefined ? {} : { pollIntervalMs: replayOptions.pollIntervalMs }),
-        ...(replayOptions.stopWhenStillMs !== undefined && (mutant === undefined || mutated) ? { stopWhenStillMs: replayOptions.stopWhenStillMs, holdsStill: services.holdsStill } : {}),
+        ...(replayOptions.stopWhenStillMs !== undefined && (mutant === undefined || mutated) ? { stopWhenStillMs: replayOptions.stopWhenStillMs, holdsStill: services.holdsStill, immediateActions: services.immediateActions } : {}),
       });
     } catch (error) {
       // A hard stop (timeout, cancellation, spent budget) ends the step; the entry stays as it is.

@@ -68,8 +68,8 @@ export interface ScreenObserver {
   quiet(latest: RunnerObservation, signal: AbortSignal): Promise<RunnerObservation>;
   /**
    * True once the screen, unchanged since `latest`, has held still for `quietMs` with no request
-   * in flight; false when it changed or `maxMs` ran out first; undefined at once when the
-   * engine has no change wait (or `latest` no mark).
+   * in flight; false as soon as it changed, or when `maxMs` ran out first; undefined at once
+   * when the engine has no change wait (or `latest` no mark).
    */
   still(latest: RunnerObservation, quietMs: number, maxMs: number, signal: AbortSignal): Promise<boolean | undefined>;
   /** What changed from `before` to `after`, as the caller should read it. */
@@ -369,8 +369,11 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
       if (waitForChange === undefined || mark === undefined) return undefined;
       const started = Date.now();
       try {
-        const waited = await waitForChange(mark, { until: 'quiet', quietMs, requests: 'all', maxMs, signal });
-        return !waited.changed && Date.now() - started < maxMs;
+        // A change ends the wait at once (the caller looks again); else, after quietMs, the requests in flight are waited for.
+        const changed = await waitForChange(mark, { until: 'change', maxMs: Math.min(quietMs, maxMs), signal });
+        if (changed.changed || Date.now() - started >= maxMs) return false;
+        const settled = await waitForChange(mark, { until: 'quiet', quietMs: 0, requests: 'all', maxMs: maxMs - (Date.now() - started), signal });
+        return !settled.changed && Date.now() - started < maxMs;
       } catch (error) {
         throw failure(error);
       }

@@ -12,9 +12,10 @@ import { EDITABLE_ROLES } from '../contract/roles.js';
  * How far to settle: `full` waits for the screen to leave the shape the action was resolved
  * against and then to hold still; `brief` returns as soon as it has left that shape (no quiet
  * wait), for replaying recorded actions before the last one, where the replayer waits for each
- * next target itself and checks the end state after a full settle.
+ * next target itself and checks the end state after a full settle; `none` takes the screen
+ * right after the action, for an audit's replay, which waits for change or a still screen itself.
  */
-export type SettleMode = 'full' | 'brief';
+export type SettleMode = 'full' | 'brief' | 'none';
 
 /** Time source and sleeping, injectable so tests can run on a fake clock. */
 export interface SettleClock {
@@ -90,6 +91,7 @@ export async function settleAfterAction<T extends Settleable>(
   const signal = options.signal;
   const deadline = clock.now() + (options.maxMs ?? SETTLE_DEFAULTS.maxMs);
   if (signal?.aborted === true) throw cancelled();
+  if (options.mode === 'none') return observe(signal === undefined ? {} : { signal });
   const run: SettleRun<T> = {
     observe,
     observeOptions: signal === undefined ? {} : { signal },

@@ -153,6 +153,7 @@ async function intercept(attempt: AttemptState, call: StepCall, step: StartedSte
     interceptor(intercepted(attempt, call, step), {
       actions,
       briefActions: createPolicedActions(attempt.actionHost, session, { settle: 'brief' }),
+      immediateActions: createPolicedActions(attempt.actionHost, session, { settle: 'none' }),
       observe: observerFor(attempt.contextHost, session),
       signal: session.deadline.signal,
       redact: (text) => attempt.redact(text),

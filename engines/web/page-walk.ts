@@ -99,6 +99,16 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     boxes?: Map<string, [number, number, number, number]>;
     /** Top document only: whether a frame was drawn since the latest walk, at a later clock time. */
     frameSinceWalk?: { seen: boolean };
+    /** By a long run's first element: which of its elements held the included texts, while nothing under their parent changed. */
+    included?: WeakMap<Element, IncludedRun>;
+  }
+  interface IncludedRun {
+    key: string;
+    found: Set<Element>;
+    length: number;
+    last: Element;
+    changed: boolean;
+    watch: MutationObserver;
   }
   interface Fragment {
     text: string;
@@ -239,6 +249,39 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     };
   };
 
+  /**
+   * The elements of a long run whose words hold an included text. Kept for the next walks while
+   * nothing under the run's parent changes (a mutation observer of its own says so; one that
+   * fires stops watching), so the screens after an action that changed something else (a status
+   * line) do not read 200,000 texts again. Not kept where words could change unseen: a form
+   * value, a label referenced from elsewhere, or a page whose MutationObserver is not the browser's.
+   */
+  const includedIn = (parent: Node, run: Element[], state: IdState): Set<Element> => {
+    const key = args.includeText.join('\n');
+    const runs = (state.included ??= new WeakMap<Element, IncludedRun>());
+    const cached = runs.get(run[0]!);
+    if (cached !== undefined) {
+      if (cached.watch.takeRecords().length > 0) cached.changed = true;
+      if (!cached.changed && cached.key === key && cached.length === run.length && cached.last === run[run.length - 1]) return cached.found;
+      cached.watch.disconnect();
+      runs.delete(run[0]!);
+    }
+    const test = includedTest(parent);
+    const found = new Set<Element>();
+    for (const element of run) if (test(element)) found.add(element);
+    const watchable = typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver));
+    if (watchable && (parent.nodeType === 1 || parent.nodeType === 11) && (parent as ParentNode).querySelector('input,textarea,select,[aria-labelledby]') === null) {
+      const watch = new MutationObserver(() => {
+        entry.changed = true;
+        watch.disconnect();
+      });
+      const entry: IncludedRun = { key, found, length: run.length, last: run[run.length - 1]!, changed: false, watch };
+      watch.observe(parent, { subtree: true, childList: true, characterData: true, attributes: true });
+      runs.set(run[0]!, entry);
+    }
+    return found;
+  };
+
   /** Words shown for a left-out element on its placeholder: a hint, clipped. */
   const hintOf = (element: Element): string => clip(collapse(element.getAttribute('aria-label') ?? element.textContent ?? ''), 60);
 
@@ -277,12 +320,12 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         keep[index] = 1;
       }
       let matched = 0;
-      const included = args.includeText.length > 0 ? includedTest(parent) : undefined;
+      const included = args.includeText.length > 0 ? includedIn(parent, run, scope.state) : undefined;
       for (let index = 0; index < run.length; index++) {
         const element = run[index]!;
         if (kept.has(element)) keep[index] = 1;
         else if (keep[index] === 0 && included !== undefined) {
-          if (included(element)) {
+          if (included.has(element)) {
             if (matched < args.maxRun) keep[index] = 1;
             else partial = true;
             matched++;

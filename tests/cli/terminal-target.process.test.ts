@@ -64,6 +64,18 @@ function stepsOf(run: E2ERun, title: string): ReportStep[] {
   return test.attempts.at(-1)?.steps ?? [];
 }
 
+/** `e2e cache diff <an empty folder> <the cache>`, run once: the two tests that read it look at different lines of the same diff. */
+let emptyDiff: Promise<E2ERun & { started: string[] }> | undefined;
+
+function diffAgainstEmpty(): Promise<E2ERun & { started: string[] }> {
+  emptyDiff ??= (async () => {
+    const empty = join(work, 'empty-cache');
+    mkdirSync(empty);
+    return e2e(['cache', 'diff', empty, cacheDir]);
+  })();
+  return emptyDiff;
+}
+
 function browsersAmong(started: string[]): string[] {
   return started.filter((command) => /chrom|headless_shell|firefox|webkit/i.test(command));
 }
@@ -152,9 +164,7 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(240_000));
 
   it("rests a step's end check on what the test's own expect on the screen fixture looked at", async () => {
-    const empty = join(work, 'no-cache');
-    mkdirSync(empty);
-    const run = await e2e(['cache', 'diff', empty, cacheDir]);
+    const run = await diffAgainstEmpty();
     expect(run.exitCode, output(run)).toBe(0);
     // The espresso test checks the next screen's heading with expect(screen.getByText(…)); the latte test does not.
     expect(run.stdout).toContain('appeared: text "Extras for your Espresso" in dialog "Coffee" (verified)');
@@ -162,9 +172,7 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(60_000));
 
   it('describes the terminal steps in sentences in cache diff', async () => {
-    const empty = join(work, 'empty-cache');
-    mkdirSync(empty);
-    const run = await e2e(['cache', 'diff', empty, cacheDir]);
+    const run = await diffAgainstEmpty();
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.stdout).toContain('0 changed, 0 re-keyed, 9 added, 0 removed');
     for (const sentence of [

@@ -78,6 +78,26 @@ describe('web engine observation', () => {
     expect(await readFor('row 1800 quarterly')).toEqual([]);
   });
 
+  it('reads again in full what a later change made to hold an included text, in the rows text or an attribute', async () => {
+    const instance = await open('huge.html?count=5000');
+    const include = { text: ['item 4,321'] };
+    const names = async (): Promise<string[]> =>
+      nodeNamed((await instance.observe({ bounds: { maxRun: 100 }, include })).root, 'list', 'Log').children.filter((child) => child.role === 'listitem' && /4,321/.test(child.name)).map((child) => child.name);
+    expect(await names()).toEqual(['Item 4,321']);
+    expect(await names()).toEqual(['Item 4,321']);
+    const page = surfaceOf(engine).page();
+    await page.evaluate(() => {
+      document.getElementById('log')!.children[3_999]!.textContent = 'Item 4,321 again';
+    });
+    expect(await names()).toEqual(['Item 4,321 again', 'Item 4,321']);
+    await page.evaluate(() => document.getElementById('log')!.children[2_999]!.setAttribute('aria-label', 'Item 4,321 labelled'));
+    expect(await names()).toEqual(['Item 4,321 labelled', 'Item 4,321 again', 'Item 4,321']);
+    await page.evaluate(() => {
+      document.getElementById('log')!.children[3_999]!.textContent = 'Item 4,000';
+    });
+    expect(await names()).toEqual(['Item 4,321 labelled', 'Item 4,321']);
+  });
+
   it('observes a page nested 5,000 deep down to its deepest button, and acts on it', async () => {
     const instance = await open('deep.html');
     const observation = await instance.observe();
