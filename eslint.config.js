@@ -5,7 +5,9 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // One program for tsconfig.json (every linted file is in it), not the project service: the same rules on the same
+    // files with the same types, about a fifth less CPU (27 vs 34 CPU-s for `eslint .`).
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
