@@ -65,6 +65,8 @@ export const TARGETS: readonly BenchTarget[] = [
   { figure: 'agent_fixed_prompt_bytes', comparison: '<=', limit: 3000 },
   { figure: 'act_input_tokens_todomvc', comparison: '<=', limit: 6000 },
   { figure: 'replay_vs_playwright_ratio', comparison: '<=', limit: 1.3 },
+  // One audit mutant's run vs one replay of the same test (issue 32): cheap enough to audit on every record.
+  { figure: 'audit_vs_replay_ratio', comparison: '<=', limit: 1.2 },
   // `cache ls`/`diff`/`prune` and friends over 10,000 entries: a few seconds.
   { figure: /^cache_(?!lookup_).+_ms_10k$/, comparison: '<=', limit: 5000 },
   // A 1 MiB text with a 64 KiB secret (a private key) in five renderings: well under a second, growing with the text.

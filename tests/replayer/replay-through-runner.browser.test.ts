@@ -182,6 +182,12 @@ async function checkedItems(): Promise<string[]> {
   return items;
 }
 
+/** `entry` cut to its first action, proven only by the heading that is on the page from the start. */
+function alreadyDoneEntry(entry: ActEntry): ActEntry {
+  const { acted: _acted, ...withoutActed } = entry;
+  return { ...withoutActed, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
+}
+
 describe('record and replay through the step runner', () => {
   let entry: ActEntry;
   beforeAll(async () => {
@@ -320,8 +326,7 @@ describe('record and replay through the step runner', () => {
 
   it('does not count an outcome that was already on the screen', async () => {
     await live.open('todos.html');
-    const { acted: _acted, ...withoutActed } = entry;
-    const alreadyDone: ActEntry = { ...withoutActed, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
+    const alreadyDone = alreadyDoneEntry(entry);
     const replay = attempt(scriptedExecutor(), alreadyDone);
     await replay.run('Buy milk');
     expect(replay.replays[0]).toMatchObject({
@@ -333,8 +338,7 @@ describe('record and replay through the step runner', () => {
 
   it("ends an audit's end-state wait once the screen held still with no request in flight, and says so", async () => {
     await live.open('todos.html');
-    const { acted: _acted, ...withoutActed } = entry;
-    const alreadyDone: ActEntry = { ...withoutActed, actions: [entry.actions[0]!], appeared: [{ role: 'heading', name: 'todos', states: [] }], gone: [] };
+    const alreadyDone = alreadyDoneEntry(entry);
     // A wait far longer than the test's own: only the still screen can end it.
     const replay = attempt(scriptedExecutor(), alreadyDone, { waitForTargetMs: 600_000, stillMs: 300 });
     await replay.run('Buy milk');
