@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isEngineError, type EngineAction, type EngineInstance, type EngineObservation, type Rect } from '../../contract/engine.js';
 import { decodePng } from '../../tests/support/png.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
+import { scaledTimeout } from '../../tests/support/load-scaled.js';
 import { webEngineOnFolder } from '../../tests/support/web-engine-on-folder.js';
 import { surfaceOf } from './index.js';
 
@@ -186,7 +187,7 @@ describe('web engine failures', () => {
 
   it('reports NOT_ACTIONABLE with what is in the way for a covered element', async () => {
     const { instance, screen } = await open('covered.html');
-    const error = await failure(act(instance, screen, 'button', 'Under the overlay', { verb: 'tap' }, 1500));
+    const error = await failure(act(instance, screen, 'button', 'Under the overlay', { verb: 'tap' }, scaledTimeout(1500)));
     expect(isEngineError(error) && error.engineCode).toBe('NOT_ACTIONABLE');
     expect(String((error as Error).message)).toContain('<div id="overlay" class="modal-backdrop"></div> intercepts pointer events');
   });
@@ -194,13 +195,13 @@ describe('web engine failures', () => {
   // Timeouts leave room for Playwright's first actionability check on a loaded machine.
   it('reports NOT_ACTIONABLE for a disabled element and never echoes the typed value', async () => {
     const { instance, screen } = await open();
-    const disabled = await failure(act(instance, screen, 'button', 'Disabled', { verb: 'tap' }, 1500));
+    const disabled = await failure(act(instance, screen, 'button', 'Disabled', { verb: 'tap' }, scaledTimeout(1500)));
     expect(isEngineError(disabled) && disabled.engineCode).toBe('NOT_ACTIONABLE');
     expect(String((disabled as Error).message)).toContain('element is not enabled');
-    const locked = await failure(act(instance, screen, 'textbox', 'Locked', { verb: 'type', value: 'sekret-value-42', replace: true }, 1500));
+    const locked = await failure(act(instance, screen, 'textbox', 'Locked', { verb: 'type', value: 'sekret-value-42', replace: true }, scaledTimeout(1500)));
     expect(isEngineError(locked) && locked.engineCode).toBe('NOT_ACTIONABLE');
     expect(String((locked as Error).message)).not.toContain('sekret-value-42');
-    const wrongVerb = await failure(act(instance, screen, 'button', 'Tap me', { verb: 'type', value: 'sekret-value-42', replace: true }, 400));
+    const wrongVerb = await failure(act(instance, screen, 'button', 'Tap me', { verb: 'type', value: 'sekret-value-42', replace: true }, scaledTimeout(400)));
     expect(isEngineError(wrongVerb) && wrongVerb.engineCode).toBe('NOT_ACTIONABLE');
     expect(String((wrongVerb as Error).message)).not.toContain('sekret-value-42');
   });

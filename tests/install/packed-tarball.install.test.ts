@@ -12,17 +12,17 @@
  * launches the browser put where the project's Playwright installs its own (the newest end of
  * `playwright-range.install.test.ts`, which checks the oldest end the same way).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotTree } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { parseXml } from '../support/xml.js';
 import { ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { browsersOf, command as userCommand, copyOfTemplate, NPM, playwrightCopiesIn, reportOf, runE2E, systemChromium, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
+import { browsersOf, command as userCommand, copyOfTemplate, launchNotingBrowser, NPM, playwrightCopiesIn, reportOf, runE2E, TODO_TEST as TEST, TYPIST_CONFIG as CONFIG, type Finished } from './support/packed-project.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
 let work: string;
@@ -131,14 +131,7 @@ describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "t
 
     // That replay with a browser where this project's Playwright puts its own build (a wrapper that notes each launch):
     // the lookup asks the project's Playwright, not a copy of e2e's.
-    const expected = await command(project, 'node', ['-e', "process.stdout.write(require('@playwright/test').chromium.executablePath())"]);
-    expect(expected.code, expected.stderr).toBe(0);
-    const executable = expected.stdout;
-    expect(executable.startsWith(browsersOf(project))).toBe(true);
-    const launches = join(project, 'launches.txt');
-    mkdirSync(dirname(executable), { recursive: true });
-    writeFileSync(executable, `#!/bin/sh\necho launched >> '${launches}'\nexec '${systemChromium()}' "$@"\n`);
-    chmodSync(executable, 0o755);
+    const launches = await launchNotingBrowser(project, { PLAYWRIGHT_BROWSERS_PATH: browsersOf(project) });
     const renamed = await e2e(project, ['replay']);
     expect(renamed.code, renamed.stdout + renamed.stderr).toBe(0);
     expect(renamed.stdout + renamed.stderr).toContain('Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');

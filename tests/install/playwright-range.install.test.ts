@@ -8,12 +8,12 @@
  * Playwright, not a copy of e2e's. The newest end is checked the same way in the projects of
  * `packed-tarball.install.test.ts` (they hold the newest `@playwright/test` of the range).
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaticServer } from '../support/static-server.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
-import { browsersOf, command, copyOfTemplate, NPM, playwrightCopiesIn, reportOf, runE2E, systemChromium, TODO_TEST, TYPIST_CONFIG } from './support/packed-project.js';
+import { browsersOf, command, copyOfTemplate, launchNotingBrowser, NPM, playwrightCopiesIn, reportOf, runE2E, TODO_TEST, TYPIST_CONFIG } from './support/packed-project.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
 let app: StaticServer;
@@ -57,14 +57,7 @@ describe('the oldest @playwright/test of the peer range', () => {
     expect(replay.stdout + replay.stderr).toContain('Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
 
     // A browser where this project's Playwright puts its own build (a wrapper that notes each launch).
-    const expected = await command(project, 'node', ['-e', "process.stdout.write(require('@playwright/test').chromium.executablePath())"], env);
-    expect(expected.code, expected.stderr).toBe(0);
-    const executable = expected.stdout;
-    expect(executable.startsWith(browsersOf(project))).toBe(true);
-    const launches = join(project, 'launches.txt');
-    mkdirSync(dirname(executable), { recursive: true });
-    writeFileSync(executable, `#!/bin/sh\necho launched >> '${launches}'\nexec '${systemChromium()}' "$@"\n`);
-    chmodSync(executable, 0o755);
+    const launches = await launchNotingBrowser(project, env);
     const again = await runE2E(project, ['replay'], env);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('Cache  1 replayed');

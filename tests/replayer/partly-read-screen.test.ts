@@ -119,6 +119,17 @@ async function recorded(): Promise<CacheStore> {
   return store;
 }
 
+/** The recorded step replayed with no model on a list `change` made different. */
+async function replayedOn(change: (list: PartlyReadList) => void): Promise<{ cache: unknown; list: PartlyReadList }> {
+  const store = await recorded();
+  const list = new PartlyReadList();
+  change(list);
+  const replaying = startAttempt(screenOf(list), { cache: { store } });
+  const replayed = await replaying.act(INSTRUCTION);
+  await replaying.finish();
+  return { cache: replayed.cache, list };
+}
+
 describe('a replay on a screen the engine reads in part', () => {
   it('reads once before its first action, asking for the words of every control it matches, and the screens its actions settle on hold them', async () => {
     const store = await recorded();
@@ -137,24 +148,14 @@ describe('a replay on a screen the engine reads in part', () => {
   });
 
   it('still refuses a twin the engine would have left out: a second "Item 3000" deep in the list stops the replay as ambiguous', async () => {
-    const store = await recorded();
-    const list = new PartlyReadList();
-    list.names[1_200] = 'Item 3000';
-    const replaying = startAttempt(screenOf(list), { cache: { store } });
-    const replayed = await replaying.act(INSTRUCTION);
-    await replaying.finish();
-    expect(replayed.cache).toMatchObject({ mode: 'missed', reason: 'target-ambiguous' });
+    const { cache, list } = await replayedOn((twinned) => (twinned.names[1_200] = 'Item 3000'));
+    expect(cache).toMatchObject({ mode: 'missed', reason: 'target-ambiguous' });
     expect(list.performed).toEqual([]);
   });
 
   it('never takes a lookalike for the target: "Item 3000 (archived)" is read in full and still not item 3000', async () => {
-    const store = await recorded();
-    const list = new PartlyReadList();
-    list.names[2_999] = 'Item 3000 (archived)';
-    const replaying = startAttempt(screenOf(list), { cache: { store } });
-    const replayed = await replaying.act(INSTRUCTION);
-    await replaying.finish();
-    expect(replayed.cache).toMatchObject({ mode: 'missed', reason: 'target-not-found' });
+    const { cache, list } = await replayedOn((renamed) => (renamed.names[2_999] = 'Item 3000 (archived)'));
+    expect(cache).toMatchObject({ mode: 'missed', reason: 'target-not-found' });
     expect(list.performed).toEqual([]);
   });
 });

@@ -90,14 +90,22 @@ describe('web engine waitForChange', () => {
 
   it('sees a mutation that comes after the action', async () => {
     const { instance, screen } = await open();
-    await instance.perform(nodeNamed(screen.root, 'button', 'Later'), { verb: 'tap' }, TIMEOUT);
+    // The action arms the page; the mutation comes when the test calls it, after the wait began,
+    // so no timer of the page races the observation on a busy machine.
+    await instance.perform(nodeNamed(screen.root, 'button', 'Arm'), { verb: 'tap' }, TIMEOUT);
     // The tap's own focus change is news too; wait from the screen after it.
     const focused = await instance.observe();
-    const { result, ms } = await timed(() => instance.waitForChange!(focused.mark!, { until: 'change', maxMs: 2000 }));
+    let mutatedAt = Number.POSITIVE_INFINITY;
+    const waited = instance.waitForChange!(focused.mark!, { until: 'change', maxMs: scaledTimeout(5000) }).then((result) => ({ result, at: performance.now() }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    mutatedAt = performance.now();
+    await surfaceOf(engine).page().evaluate(() => (window as unknown as { addLater(): void }).addLater());
+    const { result, at } = await waited;
     expect(result.changed).toBe(true);
     expect(result.mark).not.toBe(focused.mark);
-    expect(ms).toBeGreaterThan(150);
-    expect(ms).toBeLessThan(scaledTimeout(1500));
+    // It waited for the mutation: nothing before it counted as change.
+    expect(at).toBeGreaterThan(mutatedAt);
+    expect(allNodes((await instance.observe()).root).some((node) => node.name === 'Added on call' || node.text === 'Added on call')).toBe(true);
   });
 
   it('settles on the screen the later mutation made, observing only after the engine waited', async () => {

@@ -5,9 +5,9 @@
  * (no CI switch, no e2e variables of this test run).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { parseReport, type Report } from '../../../runner/report.js';
 import { ROOT } from '../../runner/support/build.js';
 
@@ -74,6 +74,23 @@ export function systemChromium(): string {
     }
   }
   throw new Error('No system Chromium on PATH for the install tests (apt-get install -y chromium).');
+}
+
+/**
+ * Put a browser where the project's own Playwright installs its Chromium (its browser folder,
+ * `extra` holding `PLAYWRIGHT_BROWSERS_PATH`): a wrapper around the system Chromium that notes each
+ * launch in the returned file, so a run shows that the lookup asked the project's Playwright.
+ */
+export async function launchNotingBrowser(project: string, extra: Record<string, string>): Promise<string> {
+  const expected = await command(project, 'node', ['-e', "process.stdout.write(require('@playwright/test').chromium.executablePath())"], extra);
+  expect(expected.code, expected.stderr).toBe(0);
+  const executable = expected.stdout;
+  expect(executable.startsWith(browsersOf(project))).toBe(true);
+  const launches = join(project, 'launches.txt');
+  mkdirSync(dirname(executable), { recursive: true });
+  writeFileSync(executable, `#!/bin/sh\necho launched >> '${launches}'\nexec '${systemChromium()}' "$@"\n`);
+  chmodSync(executable, 0o755);
+  return launches;
 }
 
 /** Every `playwright` / `playwright-core` node of `npm ls --all --json`, as `name@version` at its path. */
