@@ -38,7 +38,7 @@ export interface SettleRule {
 }
 
 /** Defaults of {@link SettleRule}. */
-export const SETTLE_RULE: SettleRule = { quietMs: 50, frameQuietMs: 10, cursorGraceMs: 200, frameWaitMs: 250, bareQuietMs: 300 };
+export const SETTLE_RULE: SettleRule = { quietMs: 50, frameQuietMs: 10, cursorGraceMs: 200, frameWaitMs: 250, bareQuietMs: 1000 };
 
 /** How a program's mouse reports are encoded. */
 export type MouseMode = { tracking: 'none' | 'x10' | 'vt200' | 'drag' | 'any'; sgr: boolean };
