@@ -3,7 +3,8 @@
  * executor for an agent entry with a model, and judgment executors for `assert`, `waitFor`
  * and `extract` when no custom executor handles them. The modules that call a model (and the
  * AI SDK with them) are loaded on the first step that runs one of these: a model-free replay
- * never loads them (tests/architecture/model-free-loading.process.test.ts).
+ * never loads them (golden/example-shop.process.test.ts, "loads no AI SDK module in any of its
+ * processes").
  */
 import type { z } from 'zod';
 import { E2EError } from '../errors/index.js';
