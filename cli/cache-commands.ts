@@ -39,7 +39,7 @@ import {
 import { runCommandWork, type CommandIo } from './command-io.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { initProject, renderInit } from './init-command.js';
-import { cacheLocationOf, findConfigFile, listTestInventory } from '../launch/index.js';
+import { cacheLocationOf, findConfigFile, listTestInventory, type ConfigFolders } from '../launch/index.js';
 import { parseMinScore } from '../audit/index.js';
 
 interface LocationFlags {
@@ -92,8 +92,8 @@ function nonNegativeMinutes(value: string): number {
  */
 export function registerCacheCommands(program: Command, io: CommandIo): Command {
   const cache = configureCommand(program.command('cache'), io, 'e2e cache').description('inspect, review and maintain the replay cache');
-  const location = (flags: LocationFlags): Promise<CacheLocation> =>
-    cacheLocationOf({ cwd: io.cwd, env: io.env, cacheDir: flags.cacheDir, hitsDir: flags.hitsDir, config: flags.config });
+  const location = (flags: LocationFlags, probed?: ConfigFolders): Promise<CacheLocation> =>
+    cacheLocationOf({ cwd: io.cwd, env: io.env, cacheDir: flags.cacheDir, hitsDir: flags.hitsDir, config: flags.config, probed });
 
   withLocation(configureCommand(cache.command('ls'), io, 'e2e cache ls'))
     .description('one row per entry (test, target, instruction, age, actions, last hit), grouped by test')
@@ -174,7 +174,8 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
         const configPath = findConfigFile(io.cwd, flags.config);
         if (configPath === undefined) throw usageError(`no config ${flags.config ?? 'e2e.config.ts'} found in ${io.cwd} to list the tests; pass --config <file>.`);
         const inventory = await listTestInventory({ configPath, cwd: io.cwd, env: io.env });
-        const result = await pruneCache({ location: await location(flags), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
+        // The listing probed the config too: its cache folder comes without loading the config again.
+        const result = await pruneCache({ location: await location(flags, inventory.folders), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
         return { outcome: 'passed', text: flags.json === true ? renderPruneJson(result) : renderPrune(result) };
       }),
     );
