@@ -14,7 +14,8 @@
  * The flows of the replays run a few at a time (most of a planted regression's time is the replay
  * waiting for an outcome that never comes), each in its own browser context; a cookie tells the
  * one server which app that context gets, so every app keeps the same origin. The planted
- * regressions start together with the other implementations, as soon as the recording is in.
+ * regressions (copies of the light vanilla app) all run at once; the other implementations, whose
+ * pages take longer to load, a few at a time.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -92,7 +93,7 @@ interface AppRun extends CorpusTally {
 
 /** Flows of other implementations replayed at once. */
 const FLOWS_AT_ONCE = 4;
-/** Flows of planted regressions replayed at once (all of them), beside those: they mostly wait. */
+/** Flows of planted regressions replayed at once (all of them): they mostly wait. */
 const REGRESSIONS_AT_ONCE = 8;
 /** The cookie naming the app of a flow's browser context (a key of `roots`). */
 const APP_COOKIE = 'corpus-app';
@@ -164,16 +165,6 @@ async function runFlow(app: string, folder: string, mode: 'read-write' | 'read-o
   return run;
 }
 
-/** The replays on the planted regressions, started once (they run beside the other implementations'). */
-let regressionReplays: Promise<AppRun[]> | undefined;
-
-function replayRegressions(): Promise<AppRun[]> {
-  regressionReplays ??= inParallel(Object.entries(REGRESSIONS), REGRESSIONS_AT_ONCE, ([name, regression]) => runFlow(`regression: ${name}`, plantRegression(name), 'read-only', regression.breaks));
-  // A flow that throws fails its test when the test awaits it, not before as an unhandled rejection.
-  regressionReplays.catch(() => undefined);
-  return regressionReplays;
-}
-
 function table(runs: readonly AppRun[]): string {
   const rows = [
     ['app', 'replayed', 'handed off', 'false passes', 'regressed step self-finalized', 'failed expects', 'regression', 'drift', 'broken step'],
@@ -196,7 +187,6 @@ describe('the TodoMVC replay corpus', () => {
   }, scaledTimeout(120_000));
 
   it('replays on other implementations without a false pass', async () => {
-    void replayRegressions();
     const replays = await inParallel(IMPLEMENTATIONS, FLOWS_AT_ONCE, (app) => runFlow(app, join(EXAMPLES, app), 'read-only'));
     runs.push(...replays);
     for (const run of replays) expect(run.falsePasses, `${run.app}: ${run.details.join('; ')}`).toBe(0);
@@ -205,7 +195,7 @@ describe('the TodoMVC replay corpus', () => {
   }, scaledTimeout(600_000));
 
   it('never passes a planted regression', async () => {
-    const replays = await replayRegressions();
+    const replays = await inParallel(Object.entries(REGRESSIONS), REGRESSIONS_AT_ONCE, ([name, regression]) => runFlow(`regression: ${name}`, plantRegression(name), 'read-only', regression.breaks));
     runs.push(...replays);
     for (const run of replays) {
       // The regression is real: the user's own verification catches it on some step.
@@ -218,9 +208,7 @@ describe('the TodoMVC replay corpus', () => {
     }
   }, scaledTimeout(600_000));
 
-  afterAll(async () => {
-    // A test that failed early may leave the regressions' flows running.
-    await regressionReplays?.catch(() => undefined);
+  afterAll(() => {
     console.log(`\nTodoMVC corpus (recorded on ${RECORDED_ON}, ${TODO_STEPS.length} steps per app)\n${table(runs)}\n`);
     for (const run of runs) for (const detail of run.details) console.log(`  ${run.app}: ${detail}`);
   });
