@@ -50,6 +50,12 @@ export interface OmittedNodes {
   /** Words of the first and the last one left out, as a hint (clipped). */
   first?: string;
   last?: string;
+  /**
+   * Texts of {@link ObserveRequest.include} (case folded, runs of whitespace as one space) that
+   * some of these siblings hold: more of the run held each of them than `bounds.maxRun`, so these
+   * were left out all the same. A node holding one of them cannot be told apart from these unread ones.
+   */
+  holding?: string[];
 }
 
 /** One node of an observed screen. `id` is stable for as long as the element lives. */
@@ -94,8 +100,9 @@ export interface EngineObservation {
   /** The size of the visible area, in the units of the rects (what "near the viewport" means). */
   viewport?: { width: number; height: number };
   /**
-   * True when {@link ObserveRequest.include} matched more nodes inside one left-out run than
-   * the engine reads (more than `bounds.maxRun`): some matching nodes are still left out.
+   * True when more nodes inside one left-out run hold an {@link ObserveRequest.include} text
+   * than the engine reads of them (`bounds.maxRun` per text): some are still left out (their
+   * placeholders say which texts they hold, {@link OmittedNodes.holding}).
    */
   includePartial?: boolean;
 }
@@ -109,7 +116,8 @@ export interface ObserveRequest {
   /**
    * An engine may leave out a run of more than `maxRun` similar siblings (a list of 200,000
    * rows), putting one placeholder node ({@link OMITTED_ROLE}) where they were. It keeps the
-   * first and last few, those near the viewport, those holding the focus, and `include`.
+   * first and last few, those near the viewport, those holding the focus, and `include` (of the
+   * nodes holding an include text, at most `maxRun` per text).
    */
   bounds?: { maxRun: number };
   /**

@@ -154,6 +154,31 @@ describe('matchTarget', () => {
   });
 });
 
+describe('matchTarget on a screen the engine read in part', () => {
+  /** A list of "Order N" rows read in part: the engine left out rows that hold `holding`, as it says on their placeholder. */
+  const partlyRead = (holding: string[] | undefined) => {
+    const tree = screen(node('list', 'Orders', [node('listitem', 'Order 7', { id: 'seven' }), node('listitem', 'Order 70', { id: 'seventy' }), node('omitted', '', { id: 'gap' })]));
+    const gap = find(tree, 'omitted', '');
+    gap.omitted = { count: 9_000, role: 'listitem', first: 'Order 71', last: 'Order 79,999', ...(holding === undefined ? {} : { holding }) };
+    return tree;
+  };
+  const order7 = (): TargetDescription => recorded(screen(node('list', 'Orders', [node('listitem', 'Order 7', { id: 'seven' })])), 'seven');
+
+  it('calls a target ambiguous when rows left out hold its words: any of them may be a twin it never read', () => {
+    expect(matchTarget(order7(), partlyRead(['order 7']))).toEqual({
+      kind: 'ambiguous',
+      detail: 'listitem "Order 7" in list "Orders" cannot be told apart: more nodes hold "order 7" than a screen reads, and 9,000 left out unread may hold it',
+    });
+    // A part of its words counts too: rows holding "order" may hold "order 7".
+    expect(matchTarget(order7(), partlyRead(['order']))).toMatchObject({ kind: 'ambiguous' });
+  });
+
+  it('still finds the target when the rows left out hold none of its words', () => {
+    expect(matchTarget(order7(), partlyRead(undefined))).toEqual({ kind: 'found', id: 'seven', evidence: 'role + name + container' });
+    expect(matchTarget(order7(), partlyRead(['archived']))).toEqual({ kind: 'found', id: 'seven', evidence: 'role + name + container' });
+  });
+});
+
 describe('matchTarget on page-sized trees', () => {
   it('re-finds a control among 200,000 siblings and 5,000 levels deep', () => {
     const wide = wideTree();

@@ -3,11 +3,12 @@
  * its container, twins, markup churn). The tiers: replayer/README.md, "Re-finding a target".
  */
 import type { TargetDescription } from '../cache-format/entry.js';
-import type { ScreenNode } from '../contract/engine.js';
+import { OMITTED_ROLE, type ScreenNode } from '../contract/engine.js';
 import { nearestName } from '../errors/index.js';
 import { describeTargetPhrase } from '../semantics/describe-action.js';
 import { childLabelOf, containerKey, indexTree, labelOf, sitsInContainer, type IndexedNode, type TreeIndex } from '../semantics/tree-index.js';
 import { comparableText } from '../semantics/volatile-text.js';
+import { targetNeedles } from '../semantics/target-needles.js';
 import { CONTENT_NAMED_CONTAINERS } from '../contract/roles.js';
 
 /** Which evidence found the target. */
@@ -120,9 +121,42 @@ function notFoundDetail(wanted: Wanted, index: TreeIndex): string {
   return `no ${describeTargetPhrase(wanted.target)} on the screen${nearest === undefined ? '' : ` (nearest: ${wanted.target.role} ${JSON.stringify(nearest)})`}`;
 }
 
+/** A text as an engine compares the words it was asked to read in full: runs of whitespace as one space, trimmed, lower case. */
+function wordKey(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
+ * Why the target cannot be told apart on this screen, when the engine left out nodes holding its
+ * words (more nodes of one run held words it was asked to read in full than it reads, so the
+ * rest stayed placeholders whose `omitted.holding` names those words): any of them may be the
+ * target or its lookalike, so no tier's answer on the nodes read would be proof. A part of the
+ * target's words counts too (the replay may have asked for a shorter word that covers them), so
+ * this may call a target ambiguous that a whole read would find: never the other way round.
+ */
+function unreadLookalikes(target: TargetDescription, index: TreeIndex): string | undefined {
+  let needles: string[] | undefined;
+  let word: string | undefined;
+  let count = 0;
+  for (const candidate of index.nodes) {
+    const omitted = candidate.node.omitted;
+    if (omitted?.holding === undefined || candidate.node.role !== OMITTED_ROLE) continue;
+    needles ??= (targetNeedles(target) ?? []).map(wordKey);
+    // A node holding the target's words holds every part of them: a part left out unread may be the target.
+    const held = omitted.holding.find((part) => needles!.some((needle) => needle.includes(part)));
+    if (held === undefined) continue;
+    word ??= held;
+    count += omitted.count;
+  }
+  if (word === undefined) return undefined;
+  return `${describeTargetPhrase(target)} cannot be told apart: more nodes hold ${JSON.stringify(word)} than a screen reads, and ${count.toLocaleString('en-US')} left out unread may hold it`;
+}
+
 /** Re-find `target` on a live tree (or an index of one). The order of evidence: replayer/README.md, "Re-finding a target". */
 export function matchTarget(target: TargetDescription, tree: ScreenNode | TreeIndex): TargetMatch {
   const index = 'byId' in tree ? tree : indexTree(tree);
+  const unread = unreadLookalikes(target, index);
+  if (unread !== undefined) return { kind: 'ambiguous', detail: unread };
   const label = recordedLabel(target);
   const wanted: Wanted = {
     target,

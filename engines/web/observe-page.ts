@@ -87,8 +87,8 @@ function statesOf(mask: number): NodeState[] {
 function screenNodeOf(walked: WalkedNode, depth: number): ScreenNode {
   const node: ScreenNode = { id: walked.i, role: walked.r, name: walked.n, states: statesOf(walked.s), depth, children: [] };
   if (walked.o !== undefined) {
-    const [count, role, first, last] = walked.o;
-    node.omitted = { count, role, ...(first === '' ? {} : { first }), ...(last === '' ? {} : { last }) };
+    const [count, role, first, last, holding] = walked.o;
+    node.omitted = { count, role, ...(first === '' ? {} : { first }), ...(last === '' ? {} : { last }), ...(holding === undefined ? {} : { holding }) };
   }
   if (walked.t !== undefined) node.text = walked.t;
   if (walked.v !== undefined) node.value = walked.v;

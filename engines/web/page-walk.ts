@@ -68,8 +68,11 @@ export interface WalkedNode {
   b?: [number, number, number, number];
   /** children */
   c?: WalkedNode[];
-  /** On a placeholder (role `omitted`): how many siblings it stands for, their role, the first's and the last's words. */
-  o?: [number, string, string, string];
+  /**
+   * On a placeholder (role `omitted`): how many siblings it stands for, their role, the first's
+   * and the last's words, and the included texts some of them hold (left out past the cap).
+   */
+  o?: [number, string, string, string] | [number, string, string, string, string[]];
 }
 
 /** What the walk returns (after `JSON.parse`). */
@@ -176,6 +179,8 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     for (const id of args.includeIds) keepWithAncestors(previousElements.get(id));
   }
   let partial = false;
+  /** A run's element left out past the cap though its words hold an included text (see `plannedChildren`). */
+  const LEFT_OUT_HOLDING = 2;
   let placeholders = 0;
   const WORD_ATTRIBUTES = ['aria-label', 'title', 'alt', 'placeholder', 'value', args.testIdAttribute];
 
@@ -302,6 +307,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         run = [];
         return;
       }
+      // 1: read; 0: left out; LEFT_OUT_HOLDING: left out though its words hold an included text.
       const keep = new Uint8Array(run.length);
       for (let index = 0; index < Math.min(args.runHead, run.length); index++) keep[index] = 1;
       for (let index = Math.max(0, run.length - args.runTail); index < run.length; index++) keep[index] = 1;
@@ -319,17 +325,30 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         if (run[index]!.getBoundingClientRect().top + scope.offsetY > 2 * height) break;
         keep[index] = 1;
       }
-      let matched = 0;
       const included = args.includeText.length > 0 ? includedIn(parent, run, scope.state) : undefined;
+      // More elements hold included texts than a run reads: each text gets at most maxRun of its
+      // holders read (in document order), so a text few rows hold is never crowded out by one that
+      // many hold; a holder of only texts past their cap is left out, and remembered with them.
+      const capped = included !== undefined && included.size > args.maxRun;
+      const holders = new Map<string, number>();
+      const leftHolding = new Map<number, string[]>();
       for (let index = 0; index < run.length; index++) {
         const element = run[index]!;
         if (kept.has(element)) keep[index] = 1;
-        else if (keep[index] === 0 && included !== undefined) {
-          if (included.has(element)) {
-            if (matched < args.maxRun) keep[index] = 1;
-            else partial = true;
-            matched++;
+        else if (keep[index] === 0 && included !== undefined && included.has(element)) {
+          if (!capped) {
+            keep[index] = 1;
+            continue;
           }
+          const words = findableWords(element);
+          const held = args.includeText.filter((needle) => words.includes(needle));
+          if (held.length === 0 || held.some((needle) => (holders.get(needle) ?? 0) < args.maxRun)) keep[index] = 1;
+          else {
+            keep[index] = LEFT_OUT_HOLDING;
+            leftHolding.set(index, held);
+            partial = true;
+          }
+          for (const needle of held) holders.set(needle, (holders.get(needle) ?? 0) + 1);
         }
       }
       for (let index = 0; index < run.length; ) {
@@ -339,10 +358,13 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
           continue;
         }
         const start = index;
-        while (index < run.length && keep[index] === 0) index++;
+        const holding = new Set<string>();
+        for (; index < run.length && keep[index] !== 1; index++) for (const needle of leftHolding.get(index) ?? []) holding.add(needle);
         const first = run[start]!;
         const last = run[index - 1]!;
-        planned.push({ i: 'omitted' + String(++placeholders), r: 'omitted', n: '', s: 0, o: [index - start, roleOf(first, first.localName), hintOf(first), hintOf(last)] });
+        const omitted: [number, string, string, string] = [index - start, roleOf(first, first.localName), hintOf(first), hintOf(last)];
+        const held = args.includeText.filter((needle) => holding.has(needle));
+        planned.push({ i: 'omitted' + String(++placeholders), r: 'omitted', n: '', s: 0, o: held.length === 0 ? omitted : [...omitted, held] });
       }
       run = [];
     };
