@@ -11,7 +11,7 @@
  * The steps build on each other, in order. Once both tests are recorded, the runs that only read
  * the recorded cache (the planted bug, the renamed item, the diff, the example) and the chain that
  * moves, audits and prunes a copy of it start side by side with the hand-off and the model-free
- * replay, each in a project of its own (a run writes its folder's `.e2e/report.json`), and model-free
+ * replay, each in a lane of the fixture (`tests/support/fixture-lane.ts`: a run writes its folder's `.e2e/`), and model-free
  * (`e2e replay` and the cache commands call no model): most of their time is a replay waiting
  * out the target wait of a step that cannot replay, or the program settling, not CPU.
  */
@@ -29,7 +29,7 @@ import { watchDescendants } from '../support/process-watch.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { startE2E, type E2ERun } from '../runner/support/e2e-process.js';
-import { linkedProject } from '../runner/support/linked-project.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/terminal-coffee', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'terminal');
@@ -40,8 +40,8 @@ let model: OpenAIServer;
 const requests: ExchangeRequest[] = [];
 let work: string;
 let cacheDir: string;
-/** The projects of the runs that go side by side (removed at the end). */
-const copies: string[] = [];
+/** The lanes of the runs that go side by side (removed at the end). */
+const lanes: FixtureLane[] = [];
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -74,13 +74,11 @@ function stepsOf(run: E2ERun, title: string): ReportStep[] {
 
 type Run = E2ERun & { started: string[] };
 
-/** The fixture project again, in a linked project of its own (its config and test; the cache stays where `E2E_FIXTURE_CACHE_DIR` says). */
+/** A lane of the fixture project for one side-by-side chain of runs (the cache stays where `E2E_FIXTURE_CACHE_DIR` says). */
 function projectOfItsOwn(name: string): string {
-  const project = linkedProject(`terminal-target-${name}`);
-  copies.push(project);
-  cpSync(join(FIXTURE, 'e2e.config.ts'), join(project, 'e2e.config.ts'));
-  cpSync(join(FIXTURE, 'tests'), join(project, 'tests'), { recursive: true });
-  return project;
+  const lane = fixtureLane(FIXTURE, name);
+  lanes.push(lane);
+  return lane.folder;
 }
 
 /** A copy of the recorded cache, for a chain of runs that changes it. */
@@ -187,7 +185,7 @@ afterAll(async () => {
   // Every run started has ended before its test did; a test that failed early may leave some running.
   if (sideBySide !== undefined) await Promise.allSettled(Object.values(sideBySide));
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
-  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  for (const lane of lanes) lane.remove();
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
 });
 
