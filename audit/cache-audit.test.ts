@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
 import { auditProjects, mutantOfTest, mutantProjectNames, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
-import { formatScore, mutantsOf, parseMinScore, type AuditPlan } from './cache-audit.js';
+import { formatScore, mutantsOf, type AuditPlan } from './cache-audit.js';
+import { parseMinScore } from './min-score.js';
 
 const folders: string[] = [];
 afterAll(() => {

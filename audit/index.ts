@@ -8,5 +8,6 @@
  * the cache's and the engine's job (`runner/audit-mutants.ts`, `contract/mutation.ts`,
  * `engines/web/page-mutations.ts`).
  */
-export { parseMinScore, renderAudit, renderAuditJson, startAudit, type AuditHandle, type AuditOptions, type AuditResult } from './cache-audit.js';
+export { renderAudit, renderAuditJson, startAudit, type AuditHandle, type AuditOptions, type AuditResult } from './cache-audit.js';
+export { parseMinScore } from './min-score.js';
 export { renderCausalAudit, startCausalAudit } from './causal-record.js';

@@ -7,40 +7,17 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CacheLocation } from '../cache-format/index.js';
-import {
-  acceptProposals,
-  cacheStats,
-  clearCache,
-  DEFAULT_PRUNE_GRACE_MS,
-  diffCache,
-  DIFF_FORMATS,
-  listCache,
-  moveTest,
-  pruneCache,
-  renderAccept,
-  renderAcceptJson,
-  renderCacheList,
-  renderCacheListJson,
-  renderCacheShow,
-  renderCacheShowJson,
-  renderCacheStats,
-  renderCacheStatsJson,
-  renderClear,
-  renderDiff,
-  renderMove,
-  renderMoveJson,
-  renderPrune,
-  renderPruneJson,
-  showCacheEntry,
-  textconvCacheFile,
-  usageError,
-  type DiffFormat,
-} from '../review/index.js';
+import { DIFF_FORMATS, type DiffFormat } from '../review/cache-diff-render.js';
+import { DEFAULT_PRUNE_GRACE_MS } from '../review/prune-grace.js';
+import { usageError } from '../review/usage-error.js';
+import { parseMinScore } from '../audit/min-score.js';
+import type { ConfigFolders } from '../launch/index.js';
 import { runCommandWork, type CommandIo } from './command-io.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { initProject, renderInit } from './init-command.js';
-import { cacheLocationOf, findConfigFile, listTestInventory } from '../launch/index.js';
-import { parseMinScore } from '../audit/index.js';
+
+// Each command loads the modules that do its work when it runs, not when the CLI starts (`e2e replay` loads no review code).
+const review = () => import('../review/index.js');
+const launch = () => import('../launch/index.js');
 
 interface LocationFlags {
   cacheDir?: string;
@@ -92,14 +69,15 @@ function nonNegativeMinutes(value: string): number {
  */
 export function registerCacheCommands(program: Command, io: CommandIo): Command {
   const cache = configureCommand(program.command('cache'), io, 'e2e cache').description('inspect, review and maintain the replay cache');
-  const location = (flags: LocationFlags): Promise<CacheLocation> =>
-    cacheLocationOf({ cwd: io.cwd, env: io.env, cacheDir: flags.cacheDir, hitsDir: flags.hitsDir, config: flags.config });
+  const location = async (flags: LocationFlags, probed?: ConfigFolders): Promise<CacheLocation> =>
+    (await launch()).cacheLocationOf({ cwd: io.cwd, env: io.env, cacheDir: flags.cacheDir, hitsDir: flags.hitsDir, config: flags.config, probed });
 
   withLocation(configureCommand(cache.command('ls'), io, 'e2e cache ls'))
     .description('one row per entry (test, target, instruction, age, actions, last hit), grouped by test')
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags) =>
       runCommandWork(io, async () => {
+        const { listCache, renderCacheList, renderCacheListJson } = await review();
         const result = await listCache(await location(flags));
         return { outcome: 'passed', text: flags.json === true ? renderCacheListJson(result) : renderCacheList(result, new Date()) };
       }),
@@ -110,6 +88,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags) =>
       runCommandWork(io, async () => {
+        const { cacheStats, renderCacheStats, renderCacheStatsJson } = await review();
         const result = await cacheStats(await location(flags));
         return { outcome: 'passed', text: flags.json === true ? renderCacheStatsJson(result) : renderCacheStats(result) };
       }),
@@ -123,6 +102,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .action(async (argument: string | undefined, flags: LocationFlags & { textconv?: boolean }) =>
       runCommandWork(io, async () => {
         if (argument === undefined) throw usageError('name an entry: `e2e cache show <key or key prefix>` (see `e2e cache ls`).');
+        const { renderCacheShow, renderCacheShowJson, showCacheEntry, textconvCacheFile } = await review();
         if (flags.textconv === true) return { outcome: 'passed', text: await textconvCacheFile(resolve(io.cwd, argument)) };
         const result = await showCacheEntry(await location(flags), argument);
         return { outcome: 'passed', text: flags.json === true ? renderCacheShowJson(result) : renderCacheShow(result) };
@@ -143,6 +123,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     })
     .action(async (base: string | undefined, head: string | undefined, flags: LocationFlags & { format: DiffFormat; minAuditScore?: number }) =>
       runCommandWork(io, async () => {
+        const { diffCache, renderDiff } = await review();
         const where = await location(flags);
         const result = await diffCache({ cwd: io.cwd, cacheDirectory: where.cacheDirectory, hitsDirectory: where.hitsDirectory, minAuditScore: flags.minAuditScore, base, head });
         return { outcome: result.audit?.failed === true ? 'test-failure' : 'passed', text: renderDiff(result, flags.format) };
@@ -158,6 +139,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (from: string, to: string, flags: LocationFlags & { dryRun?: boolean; force?: boolean }) =>
       runCommandWork(io, async () => {
+        const { moveTest, renderMove, renderMoveJson } = await review();
         const result = await moveTest(await location(flags), { from, to, dryRun: flags.dryRun === true, force: flags.force === true });
         return { outcome: 'passed', text: flags.json === true ? renderMoveJson(result) : renderMove(result) };
       }),
@@ -171,10 +153,13 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags & { config?: string; dryRun?: boolean; unusedFor?: number; grace: number }) =>
       runCommandWork(io, async () => {
+        const { findConfigFile, listTestInventory } = await launch();
+        const { pruneCache, renderPrune, renderPruneJson } = await review();
         const configPath = findConfigFile(io.cwd, flags.config);
         if (configPath === undefined) throw usageError(`no config ${flags.config ?? 'e2e.config.ts'} found in ${io.cwd} to list the tests; pass --config <file>.`);
         const inventory = await listTestInventory({ configPath, cwd: io.cwd, env: io.env });
-        const result = await pruneCache({ location: await location(flags), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
+        // The listing probed the config too: its cache folder comes without loading the config again.
+        const result = await pruneCache({ location: await location(flags, inventory.folders), inventory, dryRun: flags.dryRun === true, unusedForRuns: flags.unusedFor, graceMs: flags.grace * 60_000 });
         return { outcome: 'passed', text: flags.json === true ? renderPruneJson(result) : renderPrune(result) };
       }),
     );
@@ -184,6 +169,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (flags: LocationFlags) =>
       runCommandWork(io, async () => {
+        const { clearCache, renderClear } = await review();
         const result = await clearCache(await location(flags));
         return { outcome: 'passed', text: flags.json === true ? JSON.stringify(result, null, 2) : renderClear(result) };
       }),
@@ -196,6 +182,7 @@ export function registerCacheCommands(program: Command, io: CommandIo): Command 
     .option('--json', 'print JSON')
     .action(async (folders: string[], flags: LocationFlags & { dryRun?: boolean }) =>
       runCommandWork(io, async () => {
+        const { acceptProposals, renderAccept, renderAcceptJson } = await review();
         const proposals = folders.map((folder) => ({ directory: resolve(io.cwd, folder), label: folder }));
         const result = await acceptProposals(await location(flags), proposals, { dryRun: flags.dryRun === true });
         const text = flags.json === true ? renderAcceptJson(result) : renderAccept(result);
@@ -213,6 +200,7 @@ export function registerInitCommand(program: Command, io: CommandIo): Command {
     .option('--json', 'print JSON')
     .action(async (flags: { json?: boolean }) =>
       runCommandWork(io, async () => {
+        const { initProject, renderInit } = await import('./init-command.js');
         const result = await initProject(io.cwd);
         return { outcome: 'passed', text: flags.json === true ? JSON.stringify(result, null, 2) : renderInit(result) };
       }),

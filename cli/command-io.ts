@@ -5,7 +5,7 @@
  */
 import { exitClassOf, isE2EError, messageOf } from '../errors/index.js';
 import { visibleOutput, visibleText } from '../semantics/visible-text.js';
-import { outcomeOfExitClass, type CommandOutcome } from '../launch/index.js';
+import { outcomeOfExitClass, type CommandOutcome } from '../launch/command-outcome.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** A stream a command writes text to. */

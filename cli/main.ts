@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, type CommanderError } from 'commander';
 import { isE2EError, messageOf } from '../errors/index.js';
-import { parseMinScore, renderAudit, renderAuditJson, renderCausalAudit, startAudit, startCausalAudit, type AuditHandle, type AuditOptions, type AuditResult } from '../audit/index.js';
-import { e2eVersion } from '../runner/attempt-cache-host.js';
+import type { AuditHandle, AuditOptions, AuditResult } from '../audit/index.js';
+import { parseMinScore } from '../audit/min-score.js';
+import { e2eVersion } from '../runner/e2e-version.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { registerCacheCommands, registerInitCommand } from './cache-commands.js';
 import { playwrightArgumentsOf, playwrightOptions } from './playwright-options.js';
-import { mergeReports, readConfigProbe, startRun, type CommandOutcome, type RunCommandOptions, type RunKind } from '../launch/index.js';
+import type { CommandOutcome, RunCommandOptions, RunKind } from '../launch/index.js';
 
 function finish(outcome: CommandOutcome, message?: string): never {
   if (message !== undefined) process.stderr.write(`${message}\n`);
@@ -64,6 +65,8 @@ function worse(left: CommandOutcome, right: CommandOutcome): CommandOutcome {
 
 /** Run an audit (or, after `record --audit`, the causal one), forwarding interrupts; prints the table (or JSON) and returns its outcome. */
 async function audit(options: AuditOptions, json: boolean, causal = false): Promise<CommandOutcome> {
+  // Loaded when an audit runs: the CLI's start stays light for every other command.
+  const { renderAudit, renderAuditJson, renderCausalAudit, startAudit, startCausalAudit } = await import('../audit/index.js');
   const start = causal ? startCausalAudit : startAudit;
   const handle: AuditHandle = start({ ...options, childStdout: json ? 'stderr' : undefined });
   const render = (result: AuditResult): string => (json ? renderAuditJson(result) : causal ? renderCausalAudit(result) : renderAudit(result));
@@ -119,6 +122,7 @@ for (const spec of RUN_COMMANDS) {
         cwd: process.cwd(),
         env: process.env,
       };
+      const { readConfigProbe, startRun } = await import('../launch/index.js');
       // `e2e record` learns from its own run whether the config asks for causal end checks.
       const probeFolder = spec.audit ? await mkdtemp(join(tmpdir(), 'e2e-record-')) : undefined;
       const probePath = probeFolder === undefined ? undefined : join(probeFolder, 'config.json');
@@ -148,6 +152,7 @@ program
   .option('-c, --config <file>', 'config file (default: e2e.config.ts in the current folder)')
   .option('--reporter <reporter>', "Playwright reporters for the merged report (comma-separated; default the config's); e2e's own report is always written")
   .action(async (folders: string[], flags: { config?: string; reporter?: string }) => {
+    const { mergeReports } = await import('../launch/index.js');
     const result = await mergeReports({ folders, config: flags.config, reporter: flags.reporter, cwd: process.cwd(), env: process.env });
     finish(result.outcome, result.message);
   });

@@ -121,4 +121,11 @@ describe('golden: the example shop replayed with no model', () => {
     const aiSdk = processes.flatMap((each) => each.modules.filter((module) => module.includes('/node_modules/ai/') || /\/dist\/executor\/(create-agent|model-call|judgments)\.js$/.test(module)));
     expect(aiSdk).toEqual([]);
   });
+
+  it('starts the CLI with only the command it runs: the replay loads neither the cache review tools nor the audit nor the cache decoder', () => {
+    const [cli] = loading(modulesByProcess(moduleLog), '/dist/cli/main.js');
+    const otherCommands = (cli?.modules ?? []).filter((module) => /\/node_modules\/(msgpackr|xxhash-wasm|diff)\//.test(module) || /\/dist\/(review|audit)\/index\.js$/.test(module));
+    expect(cli?.modules.some((module) => module.endsWith('/dist/launch/run-command.js'))).toBe(true);
+    expect(otherCommands).toEqual([]);
+  });
 });

@@ -7,7 +7,7 @@
 export { outcomeOfExitClass, type CommandOutcome } from './command-outcome.js';
 export { mergeReports, type MergeReportsOptions } from './merge-reports.js';
 export { isPlainE2EConfig } from './plain-config.js';
-export { cacheLocationOf, CONFIG_FILE_NAMES, findConfigFile, readConfigProbe, type CacheLocationOptions } from './project-config.js';
+export { cacheLocationOf, CONFIG_FILE_NAMES, findConfigFile, readConfigProbe, type CacheLocationOptions, type ConfigFolders } from './project-config.js';
 export { MODEL_VARIABLES_TEXT } from './provider-packages.js';
 export { startRun, type RunCommandOptions, type RunCommandResult, type RunHandle, type RunKind } from './run-command.js';
-export { listTestInventory, type InventoryTest, type TestInventory } from './test-inventory.js';
+export { listTestInventory, type InventoryTest, type ListedInventory, type TestInventory } from './test-inventory.js';

@@ -97,6 +97,46 @@ export async function readConfigProbe(path: string): Promise<z.infer<typeof prob
   }
 }
 
+/** The folders a config sets, as Playwright loaded it: the config file's folder and the absolute cache folder. */
+export interface ConfigFolders {
+  configDir: string;
+  cacheDirectory: string;
+}
+
+/**
+ * The config probe riding along a Playwright listing: the probe reporter to add to its
+ * `--reporter`, the variables naming where it writes, and the probe read back afterwards
+ * (`unknown`: the caller validates). One listing then both lists and probes.
+ */
+export interface ConfigProbeRun {
+  reporter: string;
+  variables: Record<string, string>;
+  read(): Promise<unknown>;
+  dispose(): Promise<void>;
+}
+
+/** Prepare a {@link ConfigProbeRun} (a run request naming the probe file, in a temporary folder). */
+export async function prepareConfigProbe(): Promise<ConfigProbeRun> {
+  const folder = await mkdtemp(join(tmpdir(), 'e2e-config-'));
+  const output = join(folder, 'probe.json');
+  const written = await writeRunRequest({ ...PLAIN_RUN_REQUEST, configProbe: output });
+  return {
+    reporter: probeReporter(),
+    variables: written.variables,
+    read: async () => JSON.parse(await readFile(output, 'utf8')) as unknown,
+    dispose: async () => {
+      await rm(folder, { recursive: true, force: true });
+      await written.dispose();
+    },
+  };
+}
+
+/** The probe a listing wrote, when it reads as one. */
+export function configFoldersOf(probe: unknown): ConfigFolders | undefined {
+  const parsed = probeSchema.safeParse(probe);
+  return parsed.success ? { configDir: parsed.data.configDir, cacheDirectory: parsed.data.cacheDirectory } : undefined;
+}
+
 /** Options of {@link cacheLocationOf}. */
 export interface CacheLocationOptions {
   cwd: string;
@@ -106,6 +146,8 @@ export interface CacheLocationOptions {
   hitsDir?: string | undefined;
   /** `--config`; default the config in `cwd`. */
   config?: string | undefined;
+  /** The config's folders as a listing of the same config already probed them (`cache prune`): the config is not loaded again. */
+  probed?: ConfigFolders | undefined;
 }
 
 /**
@@ -129,34 +171,32 @@ export async function cacheLocationOf(options: CacheLocationOptions): Promise<Ca
       ? { configDir: options.cwd, cacheDirectory: cacheDirectory ?? resolve(options.cwd, DEFAULT_CACHE_DIR) }
       : cacheDirectory !== undefined
         ? { configDir: dirname(configPath), cacheDirectory }
-        : await probeConfig(configPath, options.cwd, options.env);
+        : await probeConfig(configPath, options.cwd, options.env, options.probed);
   return { cacheDirectory: project.cacheDirectory, hitsDirectory: hitsDirectory ?? resolve(project.configDir, DEFAULT_HITS_DIR) };
 }
 
-/** The config's folder and cache folder, as Playwright loads the config. */
-async function probeConfig(configPath: string, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<{ configDir: string; cacheDirectory: string }> {
+/** The config's folder and cache folder, as Playwright loads the config (or as a listing of it already probed them). */
+async function probeConfig(configPath: string, cwd: string, env: Readonly<Record<string, string | undefined>>, probed: ConfigFolders | undefined): Promise<ConfigFolders> {
   const twoCopies = secondPlaywrightProblem(configPath);
   if (twoCopies !== undefined) throw new E2EError('INVALID_CONFIG', twoCopies);
-  const folder = await mkdtemp(join(tmpdir(), 'e2e-config-'));
-  const output = join(folder, 'probe.json');
+  if (probed !== undefined) return probed;
   const loadable = await loadableConfig(configPath);
-  const written = await writeRunRequest({ ...PLAIN_RUN_REQUEST, configProbe: output });
+  const probe = await prepareConfigProbe();
   try {
-    const args = ['test', '--list', '--pass-with-no-tests', '--reporter', probeReporter(), '-c', loadable.path, NO_TEST_FILE];
-    const { code, stderr } = await runPlaywrightQuietly(configPath, args, { cwd, env: { ...env, ...written.variables } });
-    let probe: unknown;
+    const args = ['test', '--list', '--pass-with-no-tests', '--reporter', probe.reporter, '-c', loadable.path, NO_TEST_FILE];
+    const { code, stderr } = await runPlaywrightQuietly(configPath, args, { cwd, env: { ...env, ...probe.variables } });
+    let written: unknown;
     try {
-      probe = JSON.parse(await readFile(output, 'utf8'));
+      written = await probe.read();
     } catch {
       const reason = stderr.trim().split('\n').find((line) => line.trim() !== '') ?? `exit ${code}`;
       throw new E2EError('INVALID_CONFIG', `${configPath} did not load (${reason}); fix it, or pass --cache-dir to skip reading it.`);
     }
-    const parsed = probeSchema.safeParse(probe);
-    if (!parsed.success) throw new E2EError('INVALID_CONFIG', `${configPath} did not load as an e2e config; pass --cache-dir to skip reading it.`);
-    return parsed.data;
+    const folders = configFoldersOf(written);
+    if (folders === undefined) throw new E2EError('INVALID_CONFIG', `${configPath} did not load as an e2e config; pass --cache-dir to skip reading it.`);
+    return folders;
   } finally {
     await loadable.dispose();
-    await rm(folder, { recursive: true, force: true });
-    await written.dispose();
+    await probe.dispose();
   }
 }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { exitClassOf, isE2EError, isErrorCode } from '../errors/index.js';
 import type { PlannedMutant } from '../runner/audit-mutants.js';
 import { parseReport, type Report, type ReportReadResult } from '../runner/report.js';
-import { DEFAULT_REPORT_PATH } from '../runner/reporter.js';
+import { DEFAULT_REPORT_PATH } from '../runner/project-paths.js';
 import { outcomeOfExitClass, type CommandOutcome } from './command-outcome.js';
 import { CONFIG_FILE_NAMES, findConfigFile, playwrightCli, secondPlaywrightProblem } from './project-config.js';
 import { loadableConfig } from './plain-config.js';

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { formatTestId } from '../cache-format/test-id.js';
 import { E2EError } from '../errors/index.js';
-import { runPlaywrightQuietly } from './project-config.js';
+import { configFoldersOf, prepareConfigProbe, runPlaywrightQuietly, type ConfigFolders } from './project-config.js';
 import { loadableConfig } from './plain-config.js';
 
 /** One test of one project. */
@@ -29,6 +29,11 @@ export interface InventoryTest {
 /** Every current test. */
 export interface TestInventory {
   tests: InventoryTest[];
+}
+
+/** The current tests, and the config's folders the same listing probed (undefined when the probe wrote nothing readable). */
+export interface ListedInventory extends TestInventory {
+  folders: ConfigFolders | undefined;
 }
 
 interface ListedSpec {
@@ -87,15 +92,22 @@ export interface ListInventoryOptions {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** Lists the current tests with Playwright (`test --list --reporter=json -c <config>`). */
-export async function listTestInventory(options: ListInventoryOptions): Promise<TestInventory> {
+/**
+ * Lists the current tests with Playwright (`test --list --reporter=json -c <config>`). The
+ * config probe reporter rides along, so the same listing also says where the config keeps its
+ * cache (`cache prune` loads the config once, not twice).
+ */
+export async function listTestInventory(options: ListInventoryOptions): Promise<ListedInventory> {
   const folder = await mkdtemp(join(tmpdir(), 'e2e-inventory-'));
   const output = join(folder, 'list.json');
   const loadable = await loadableConfig(options.configPath);
+  const probe = await prepareConfigProbe();
+  // Playwright splits --reporter at commas: a reporter path holding one cannot ride along (prune then probes on its own).
+  const reporters = probe.reporter.includes(',') ? 'json' : `json,${probe.reporter}`;
   try {
-    const { code, stderr } = await runPlaywrightQuietly(options.configPath, ['test', '--list', '--reporter=json', '-c', loadable.path], {
+    const { code, stderr } = await runPlaywrightQuietly(options.configPath, ['test', '--list', `--reporter=${reporters}`, '-c', loadable.path], {
       cwd: options.cwd,
-      env: { ...options.env, PLAYWRIGHT_JSON_OUTPUT_FILE: output },
+      env: { ...options.env, ...probe.variables, PLAYWRIGHT_JSON_OUTPUT_FILE: output },
     });
     let report: unknown;
     try {
@@ -104,9 +116,12 @@ export async function listTestInventory(options: ListInventoryOptions): Promise<
       const reason = stderr.trim().split('\n')[0] ?? `exit ${code}`;
       throw new E2EError('INVALID_CONFIG', `Playwright could not list the tests of ${options.configPath} (${reason}); run \`npx playwright test --list -c ${options.configPath}\` to see why.`);
     }
-    return inventoryFromPlaywrightList(report);
+    const inventory = inventoryFromPlaywrightList(report);
+    const folders = await probe.read().then(configFoldersOf, () => undefined);
+    return { ...inventory, folders };
   } finally {
     await loadable.dispose();
+    await probe.dispose();
     await rm(folder, { recursive: true, force: true });
   }
 }

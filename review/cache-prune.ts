@@ -13,6 +13,7 @@ import { RunLedger } from '../cache-format/run-ledger.js';
 import { E2EError } from '../errors/index.js';
 import { describeStep } from './entry-text.js';
 import { usageError } from './usage-error.js';
+import { DEFAULT_PRUNE_GRACE_MS } from './prune-grace.js';
 import { alignColumns, formatAge, formatBytes, plural } from './text-format.js';
 import { visibleText } from '../semantics/visible-text.js';
 
@@ -61,9 +62,6 @@ export interface PruneResult {
   /** Things worth knowing that did not remove anything (kept newer entries, too few runs recorded). */
   notes: string[];
 }
-
-/** Default grace period of temp files and never-referenced blobs. */
-export const DEFAULT_PRUNE_GRACE_MS = 10 * 60_000;
 
 /**
  * The reading pipeline's words for a schema version this e2e does not read and is not newer:

@@ -11,7 +11,8 @@ export { diffCache, diffCacheStates, type CacheDiffResult, type DiffAuditSummary
 export { DIFF_FORMATS, renderDiff, renderDiffJson, renderDiffMarkdown, renderDiffText, type DiffFormat } from './cache-diff-render.js';
 export { listCache, renderCacheList, renderCacheListJson, type CacheListResult } from './cache-ls.js';
 export { moveTest, renderMove, renderMoveJson, resolveTargetId, type MoveOptions, type MoveResult } from './cache-mv.js';
-export { DEFAULT_PRUNE_GRACE_MS, pruneCache, renderPrune, renderPruneJson, type PruneOptions, type PruneResult, type ReachableTests } from './cache-prune.js';
+export { pruneCache, renderPrune, renderPruneJson, type PruneOptions, type PruneResult, type ReachableTests } from './cache-prune.js';
+export { DEFAULT_PRUNE_GRACE_MS } from './prune-grace.js';
 export { renderCacheShow, renderCacheShowJson, showCacheEntry, type CacheShowResult } from './cache-show.js';
 export { cacheStats, renderCacheStats, renderCacheStatsJson, type CacheStatsResult } from './cache-stats.js';
 export { textconvCacheFile } from './cache-textconv.js';

@@ -5,40 +5,18 @@
  * project, test id (`formatTestId` of the file relative to the config's folder and the title
  * path, the same id `e2e cache prune` rebuilds), app identity, engine name and contract.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative, resolve } from 'node:path';
 import { FileCacheStore } from '../cache-format/index.js';
 import { formatTestId } from '../cache-format/test-id.js';
 import type { AttemptCacheOptions } from '../step-cache/attempt-cache.js';
 import type { Logger } from '../contract/logger.js';
 import { DEFAULT_HITS_DIR } from './project-paths.js';
+import { e2eVersion } from './e2e-version.js';
 import type { ProjectSettings } from './settings.js';
 
 /** The cache test id of a test file (absolute) with its title path (describe titles, then the test title). */
 export function cacheTestId(configDir: string, file: string, titlePath: readonly string[]): string {
   return formatTestId(relative(configDir, file), titlePath);
-}
-
-let toolVersion: string | undefined;
-
-/** This e2e's version (provenance of recorded entries), from the package.json above this module. */
-export function e2eVersion(): string {
-  if (toolVersion !== undefined) return toolVersion;
-  toolVersion = '0.0.0';
-  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-      if (manifest.name === 'e2e' && typeof manifest.version === 'string') {
-        toolVersion = manifest.version;
-        break;
-      }
-    } catch {
-      // No package.json here; look further up.
-    }
-    if (dirname(folder) === folder) break;
-  }
-  return toolVersion;
 }
 
 /** What the attempt contributes to its cache. */

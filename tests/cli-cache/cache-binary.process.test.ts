@@ -6,6 +6,7 @@ import { FileCacheStore } from '../../cache-format/index.js';
 import { actEntry, commitAll, control, git, temporaryFolder, writeEntries, writeFile } from '../support/cache-fixtures.js';
 import { baseEntries, headEntries } from './support/diff-scenario.js';
 import { runCli } from './support/run-cli.js';
+import { moduleLogEnvironment, modulesByProcess } from '../support/module-log.js';
 
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -54,10 +55,15 @@ describe('the cache commands as a real binary', () => {
     expect(unknownEntry.stderr.trimEnd().split('\n')).toEqual([`error: no cache entry matches \`ffffffffffffffff\` in ${cache}; run \`e2e cache ls\` to see the keys.`]);
   });
 
-  it('prunes, on a dry run, exactly the entries of tests Playwright no longer lists', async () => {
+  it('prunes, on a dry run, exactly the entries of tests Playwright no longer lists, loading the config in one Playwright listing', async () => {
     const before = (await new FileCacheStore(cache, { readOnly: true }).list()).length;
-    const run = await runCli(project, ['cache', 'prune', '--dry-run', '--config', 'playwright.config.mjs']);
-    expect(run.code).toBe(0);
+    const moduleLog = await temporaryFolder('cache-binary-modules');
+    const run = await runCli(project, ['cache', 'prune', '--dry-run', '--config', 'playwright.config.mjs'], moduleLogEnvironment(moduleLog, ''));
+    expect(run.code, run.stderr).toBe(0);
+    // The listing that gives the inventory also says where the cache is: no second Playwright process probes the config.
+    const playwrightProcesses = modulesByProcess(moduleLog).filter((each) => /playwright(\/test)?\/cli\.js /.test(each.argv));
+    expect(playwrightProcesses.map((each) => each.argv.replace(/^.*\/cli\.js /, ''))).toEqual([expect.stringMatching(/^test --list --reporter=json,\S+config-probe-reporter\.js -c /)]);
+    await rm(moduleLog, { recursive: true, force: true });
     const lines = run.stdout.split('\n');
     expect(lines[0]).toMatch(/^Would remove 10 items, [\d.]+ KiB to free; 2 entries kept\.$/);
     expect(lines.filter((line) => line.trimStart().startsWith('unreachable'))).toHaveLength(5);

@@ -49,6 +49,8 @@ describe('the test inventory for cache prune', () => {
       ].sort(),
     );
     expect(inventory.tests.find((test) => test.titlePath.length === 3)?.testId).toBe(formatTestId('tests/shop/cart.e2e.ts', ['cart', 'coupons', 'applies SAVE10']));
+    // The same listing says where the config keeps its cache, so prune does not load the config a second time.
+    expect(inventory.folders).toEqual({ configDir: project, cacheDirectory: join(project, '.e2e', 'cache') });
   });
 
   it('refuses a listing with errors, since an incomplete list would prune reachable entries', async () => {

@@ -12,10 +12,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `e2e <args>` in `cwd`. */
-export function runCli(cwd: string, args: readonly string[]): Promise<CliRun> {
+/** Runs `e2e <args>` in `cwd`, with `env` on top of this process's environment (NODE_OPTIONS empty unless `env` sets it). */
+export function runCli(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(CACHE_CLI[0], [...CACHE_CLI.slice(1), ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(CACHE_CLI[0], [...CACHE_CLI.slice(1), ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
