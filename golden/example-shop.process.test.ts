@@ -128,4 +128,15 @@ describe('golden: the example shop replayed with no model', () => {
     expect(cli?.modules.some((module) => module.endsWith('/dist/launch/run-command.js'))).toBe(true);
     expect(otherCommands).toEqual([]);
   });
+
+  it("keeps the step machinery out of Playwright's main process, which lists the tests and runs none: the worker loads it for its first attempt", () => {
+    const processes = modulesByProcess(moduleLog);
+    const stepMachinery = (each: LoadedModules): string[] => each.modules.filter((module) => /\/dist\/(runner\/wire-attempt|step-cache\/|replayer\/|recorder\/)/.test(module));
+    const main = processes.filter((each) => /playwright\/test\/cli\.js test /.test(each.argv));
+    const workers = processes.filter((each) => each.argv.includes('workerProcessEntry'));
+    expect(main).toHaveLength(1);
+    expect(main.flatMap(stepMachinery)).toEqual([]);
+    expect(workers.length).toBeGreaterThanOrEqual(1);
+    for (const worker of workers) expect(stepMachinery(worker).some((module) => module.endsWith('/dist/runner/wire-attempt.js'))).toBe(true);
+  });
 });

@@ -40,7 +40,7 @@ import { StepDetails } from './step-details.js';
 import { watchExpects } from './expect-verifications.js';
 import { requirePlaywrightInternals } from './playwright-internals.js';
 import { capturesVideo, keepsVideo, videoSettingsOf } from './video-policy.js';
-import { wireAttempt, type WiredAttempt } from './wire-attempt.js';
+import type { WiredAttempt } from './wire-attempt.js';
 import { workerBrowser, type WorkerBrowser } from './worker-browser.js';
 
 /** The attempt behind the fixtures. */
@@ -196,6 +196,8 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
   if (cacheOptions !== undefined && options.mutant !== undefined) cacheOptions.replay = { ...cacheOptions.replay, stopWhenStillMs: AUDIT_STILL_MS };
   const endFacts: EndFactsFile['steps'] = [];
   if (cacheOptions !== undefined && options.mutant?.facts !== undefined) cacheOptions.onEndFacts = (report) => endFacts.push(report);
+  // Loaded by the first attempt: Playwright's main process loads the fixtures to list the tests and never runs one.
+  const { wireAttempt } = await import('./wire-attempt.js');
   const wired = wireAttempt({
     cache: cacheOptions,
     engine,

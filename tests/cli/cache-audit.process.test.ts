@@ -12,7 +12,10 @@
  * `--min-audit-score` gates on it; `cache audit --since <base> --min-score` audits and gates only
  * what the cache adds or changes against a base.
  *
- * The steps build on each other, in order.
+ * The steps build on each other, in order; once the entry is made blind, the audit of the tests
+ * that hold it and the audit against a base go side by side (the second in a lane of the fixture,
+ * with an `.e2e/` of its own): both only read the cache, and most of their time is replays
+ * waiting for a screen to settle.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/index.js';
 import { contentsOf } from '../support/directory-snapshot.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E } from '../runner/support/e2e-process.js';
@@ -121,8 +125,12 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(shown.stdout).toMatch(/^Last audit: 2 of 2 mutants caught \(/m);
     expect(shown.stdout).toMatch(/^ {2}caught: action 1 of 1: check unnamed checkbox in listitem "Buy milk": proven by: /m);
   }, scaledTimeout(900_000));
+});
 
-  it('shows the exact survivor of an entry made blind on purpose, and --min-score 1 exits 1', async () => {
+describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on purpose', () => {
+  let lane: FixtureLane;
+
+  beforeAll(async () => {
     const store = new FileCacheStore(cacheDir);
     const refs = await store.list();
     let blinded: ActEntry | undefined;
@@ -135,6 +143,14 @@ describe('e2e cache audit on TodoMVC (React)', () => {
       }
     }
     expect(blinded).toBeDefined();
+    lane = fixtureLane(FIXTURE, 'audit-since');
+  });
+
+  afterAll(() => {
+    lane?.remove();
+  });
+
+  it.concurrent('shows the exact survivor of an entry made blind on purpose, and --min-score 1 exits 1', async ({ expect }) => {
     const before = contentsOf(cacheDir);
     rmSync(callLog, { force: true });
     const run = await runE2E(['cache', 'audit', '--grep', 'completes a todo', '--min-score', '1'], { cwd: FIXTURE, env: env() });
@@ -167,7 +183,7 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(passing.stdout).toContain('    audit: caught 1 of 2 mutants (');
   }, scaledTimeout(900_000));
 
-  it('audits only what the cache adds or changes against a base with --since, and --min-score gates on it', async () => {
+  it.concurrent('audits only what the cache adds or changes against a base with --since, and --min-score gates on it', async ({ expect }) => {
     // The base: this cache with the "complete" entry recorded differently, so only that entry is changed since it.
     const base = mkdtempSync(join(work, 'base-cache-'));
     cpSync(cacheDir, base, { recursive: true });
@@ -182,21 +198,24 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     }
     expect(changedKey).toBeDefined();
     const before = contentsOf(cacheDir);
-    const run = await runE2E(['cache', 'audit', '--since', base, '--min-score', '1'], { cwd: FIXTURE, env: env() });
+    // In the lane: the other audit writes the fixture's .e2e/audit.json meanwhile. The two runs that audit nothing go alongside.
+    const [run, same, missing] = await Promise.all([
+      runE2E(['cache', 'audit', '--since', base, '--min-score', '1'], { cwd: lane.folder, env: env() }),
+      runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: lane.folder, env: env() }),
+      runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: lane.folder, env: env() }),
+    ]);
     expect(run.exitCode, run.stderr.slice(-4000)).toBe(1);
     expect(run.stdout).toContain('    blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"');
     expect(run.stdout).toMatch(/below --min-score 1/);
-    const audit = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+    const audit = JSON.parse(readFileSync(join(lane.folder, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
     // Only the changed entry was audited: no filter named it, the base did.
     expect(audit.entries.map((entry) => entry.key)).toEqual([changedKey]);
     expect(audit).toMatchObject({ caught: 1, total: 2 });
     expect(contentsOf(cacheDir)).toEqual(before);
 
     // Against itself nothing is new: the gate passes without running a test.
-    const same = await runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: FIXTURE, env: env() });
     expect(same.exitCode, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toContain(`No entry is new or changed since `);
-    const missing = await runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: FIXTURE, env: env() });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/INVALID_ARGUMENT: no-such-revision is neither a folder nor a/);
   }, scaledTimeout(900_000));

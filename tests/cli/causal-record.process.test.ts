@@ -11,7 +11,9 @@
  * never called by an audit. No good entry is lost: when the app stops showing "Clear completed"
  * between the two audits, the amended entry no longer replays and is put back exactly as recorded.
  *
- * The steps build on each other, in order.
+ * The steps of each part build on each other, in order; the two parts (the one app, the app that
+ * changes) share nothing (a cache, a server and a lane of the fixture each), so they go side by
+ * side: most of an audit's time is replays waiting for a screen to settle.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/index.js';
 import { contentsOf } from '../support/directory-snapshot.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E } from '../runner/support/e2e-process.js';
@@ -56,12 +59,14 @@ function agentCalls(): string[] {
   return existsSync(callLog) ? readFileSync(callLog, 'utf8').split('\n').filter((line) => line !== '') : [];
 }
 
-function auditJson(): AuditJson {
-  return JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+/** The audit the last audit in `project` (the fixture or a lane of it) wrote. */
+function auditJson(project = FIXTURE): AuditJson {
+  return JSON.parse(readFileSync(join(project, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
 }
 
-async function theEntry(): Promise<ActEntry> {
-  const store = new FileCacheStore(cacheDir, { readOnly: true });
+/** The one entry in `cache`. */
+async function theEntry(cache = cacheDir): Promise<ActEntry> {
+  const store = new FileCacheStore(cache, { readOnly: true });
   const refs = await store.list();
   expect(refs).toHaveLength(1);
   const read = await store.read(refs[0]!.key);
@@ -86,8 +91,8 @@ afterAll(async () => {
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
 });
 
-describe('e2e record --audit on TodoMVC (Vue)', () => {
-  it('records plainly with no audit and no causes in the entry', async () => {
+describe('e2e record --audit on TodoMVC (Vue)', { concurrent: true }, () => {
+  it.sequential('records plainly with no audit and no causes in the entry', async () => {
     const run = await runE2E(['record'], { cwd: FIXTURE, env: env() });
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).not.toMatch(/Audit {2}score/);
@@ -101,7 +106,7 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     );
   }, 300_000);
 
-  it('ties the counter and "Clear completed" to the tick; the plain recording already required them, so every mutant is caught before and after', async () => {
+  it.sequential('ties the counter and "Clear completed" to the tick; the plain recording already required them, so every mutant is caught before and after', async () => {
     const recorded = await theEntry();
     rmSync(callLog, { force: true });
     const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: env() });
@@ -144,7 +149,7 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(shown.stdout).toMatch(/^Last audit: 6 of 6 mutants caught/m);
   }, 1_200_000);
 
-  it('a plain audit afterwards agrees, model-free, and leaves the cache byte-identical', async () => {
+  it.sequential('a plain audit afterwards agrees, model-free, and leaves the cache byte-identical', async () => {
     const before = contentsOf(cacheDir);
     rmSync(callLog, { force: true });
     const run = await runE2E(['cache', 'audit', '--json'], { cwd: FIXTURE, env: env() });
@@ -156,7 +161,7 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(contentsOf(cacheDir)).toEqual(before);
   }, 900_000);
 
-  it('records causally on plain `e2e record` with cache.audit: record, and finds nothing more to tie', async () => {
+  it.sequential('records causally on plain `e2e record` with cache.audit: record, and finds nothing more to tie', async () => {
     const before = contentsOf(cacheDir);
     const run = await runE2E(['record'], { cwd: FIXTURE, env: env({ E2E_FIXTURE_CAUSAL: '1' }) });
     expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
@@ -167,14 +172,18 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
   }, 900_000);
 });
 
-describe('e2e record --audit when the app changes before the re-audit', () => {
+describe('e2e record --audit when the app changes before the re-audit', { concurrent: true }, () => {
   let flaky: StaticServer;
   const index = readFileSync(join(VUE, 'index.html'), 'utf8');
   const broken = index.replace('v-show="todos.length > remaining"', 'v-show="false"');
   let requests: string;
+  let lane: FixtureLane;
+  let flakyCache: string;
 
   beforeAll(async () => {
     requests = join(work, 'requests');
+    flakyCache = join(work, 'flaky-cache');
+    lane = fixtureLane(FIXTURE, 'causal-flaky');
     expect(broken).not.toBe(index);
     flaky = await serveStatic(undefined);
     mkdirSync(requests, { recursive: true });
@@ -188,32 +197,32 @@ describe('e2e record --audit when the app changes before the re-audit', () => {
       return true;
     });
     flaky.route(folderRoute(() => VUE));
-    rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
-    rmSync(cacheDir, { recursive: true, force: true });
   }, 300_000);
 
   afterAll(async () => {
     await flaky?.close();
+    lane?.remove();
   });
 
-  it('puts the amended entry back as recorded, byte for byte, and keeps the audit as recorded', async () => {
-    const flakyEnv = { ...env(), E2E_FIXTURE_APP_URL: flaky.url, TMPDIR: requests };
-    const recorded = await runE2E(['record'], { cwd: FIXTURE, env: flakyEnv });
+  it.sequential('puts the amended entry back as recorded, byte for byte, and keeps the audit as recorded', async () => {
+    // Its own cache, call log and lane: the other part runs meanwhile.
+    const flakyEnv = { ...env(), E2E_FIXTURE_APP_URL: flaky.url, E2E_FIXTURE_CACHE_DIR: flakyCache, E2E_FIXTURE_CALL_LOG: join(work, 'flaky-calls.log'), TMPDIR: requests };
+    const recorded = await runE2E(['record'], { cwd: lane.folder, env: flakyEnv });
     expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0);
-    const before = contentsOf(cacheDir);
-    const { key } = await theEntry();
+    const before = contentsOf(flakyCache);
+    const { key } = await theEntry(flakyCache);
 
-    const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: flakyEnv });
+    const run = await runE2E(['record', '--audit'], { cwd: lane.folder, env: flakyEnv });
     expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^ {2}${key.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear \\(the screen then held still for 1 s\\)\\)$`, 'm'));
     expect(run.stdout).toMatch(/^ {2}Causal {2}score 1\.00 → 1\.00$/m);
-    const audit = auditJson();
+    const audit = auditJson(lane.folder);
     expect(audit.causal!.restored).toEqual([expect.objectContaining({ key })]);
     expect(audit.causal!.amended).toEqual([]);
     expect(audit.entries).toEqual([expect.objectContaining({ key, caught: 6, total: 6, survivors: [] })]);
     // The recorded blob is named again; the amended one is left for `cache prune`.
-    const after = contentsOf(cacheDir);
+    const after = contentsOf(flakyCache);
     for (const [path, digest] of Object.entries(before)) expect(after[path], path).toBe(digest);
-    expect(JSON.stringify(await theEntry())).not.toContain('causedBy');
+    expect(JSON.stringify(await theEntry(flakyCache))).not.toContain('causedBy');
   }, 1_200_000);
 });

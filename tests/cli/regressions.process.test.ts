@@ -8,7 +8,10 @@
  * editing a step's instruction supersedes its entry: `cache diff` shows one re-keyed pair, `cache
  * ls` one generation, and `cache prune` in a fresh clone (no ledger) removes the old entry.
  *
- * The steps build on each other, in order.
+ * The steps build on each other, in order, but for the runs on a broken app: they leave the cache
+ * as it was, so they go side by side (most of their time is a replay waiting out its end-state
+ * wait), each in its own lane of the fixture (`.e2e/` of its own) and on its own copy of the app,
+ * which one server picks by the header the lane's runs send (one origin, so the recorded keys).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,7 @@ import { FileCacheStore, initHashing } from '../../cache-format/index.js';
 import type { ReportStep } from '../../runner/report.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
@@ -29,7 +33,7 @@ const VANILLA = join(dirname(createRequire(import.meta.url).resolve('todomvc/pac
 const ADD_STEP = 'add todos "Buy milk" and "Walk the dog"';
 const EDITED_STEP = 'add todos "Buy oat milk" and "Walk the dog"';
 
-/** Planted changes to the app: each swaps one piece of source for another. */
+/** Planted changes to the app: each swaps one piece of source for another; a run names its copy in E2E_FIXTURE_APP. */
 const PLANTED: Readonly<Record<string, { file: string; from: string; to: string }>> = {
   // A regression: Enter in the new-todo field no longer adds anything.
   'add does nothing': { file: 'js/controller.js', from: 'Controller.prototype.addItem = function (title) {', to: 'Controller.prototype.addItem = function (title) { return;' },
@@ -44,7 +48,9 @@ const PLANTED: Readonly<Record<string, { file: string; from: string; to: string 
 };
 
 let server: StaticServer;
-let root = VANILLA;
+/** The app's copy with each planted change, by name. */
+const broken = new Map<string, string>();
+const lanes: FixtureLane[] = [];
 let work: string;
 /** A git repository holding the committed cache. */
 let repository: string;
@@ -54,8 +60,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { E2E_FIXTURE_APP_URL: server.url, E2E_FIXTURE_CACHE_DIR: cacheDir, ...extra };
 }
 
-/** Serve a copy of vanillajs with `name` planted (same origin, so the same keys). */
-function serveBroken(name: string): void {
+/** A copy of vanillajs with `name` planted. */
+function plant(name: string): string {
   const { file, from, to } = PLANTED[name]!;
   const folder = mkdtempSync(join(work, 'app-'));
   cpSync(VANILLA, folder, { recursive: true });
@@ -63,7 +69,14 @@ function serveBroken(name: string): void {
   const source = readFileSync(path, 'utf8');
   if (!source.includes(from)) throw new Error(`the planted change "${name}" does not apply to ${file}`);
   writeFileSync(path, source.replace(from, to));
-  root = folder;
+  return folder;
+}
+
+/** `e2e <args>` on the app with `planted`, in a lane of its own (`lane`: its name), with the fixture's cache. */
+function runOnBroken(planted: string, lane: string, args: string[], extra: Record<string, string> = {}): Promise<E2ERun> {
+  const made = fixtureLane(FIXTURE, lane);
+  lanes.push(made);
+  return runE2E(args, { cwd: made.folder, env: env({ E2E_FIXTURE_APP: planted, ...extra }) });
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -101,8 +114,10 @@ beforeAll(async () => {
   repository = join(work, 'repository');
   cacheDir = join(repository, 'cache');
   execFileSync('git', ['init', '-q', repository]);
+  for (const name of Object.keys(PLANTED)) broken.set(name, plant(name));
   server = await serveStatic(undefined);
-  server.route(folderRoute(() => root));
+  // A run with no E2E_FIXTURE_APP sends no header: the working app.
+  server.route(folderRoute((request) => broken.get(String(request.headers['x-fixture-app'] ?? '')) ?? VANILLA));
 }, scaledTimeout(120_000));
 
 afterAll(async () => {
@@ -110,6 +125,7 @@ afterAll(async () => {
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
   rmSync(join(FIXTURE, 'test-results'), { recursive: true, force: true });
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  for (const lane of lanes) lane.remove();
 });
 
 describe('when the app breaks, through the e2e binary on TodoMVC', () => {
@@ -126,11 +142,10 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(summaryLine(replay)).toBe('   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
   }, scaledTimeout(180_000));
 
-  it('fails a regressed step like a failed expectation: exit 1, regression wording, a JUnit <failure>, the screen attached', async () => {
-    serveBroken('add does nothing');
+  it.concurrent('fails a regressed step like a failed expectation: exit 1, regression wording, a JUnit <failure>, the screen attached', async ({ expect }) => {
     const junitFile = join(work, 'junit.xml');
     const jsonFile = join(work, 'playwright.json');
-    const run = await runE2E(['replay', '--reporter', 'junit,json'], { cwd: FIXTURE, env: env({ PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile }) });
+    const run = await runOnBroken('add does nothing', 'replay', ['replay', '--reporter', 'junit,json'], { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile });
     expect(run.exitCode, output(run)).toBe(1);
     const [add] = steps(run);
     expect(add).toMatchObject({ status: 'failed', errorCode: 'ASSERTION_FAILED', modelCalls: 0, cache: { mode: 'missed', reason: 'end-mismatch', classification: 'regression' } });
@@ -146,33 +161,31 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(git(repository, 'status', '--porcelain')).toBe('');
   }, scaledTimeout(180_000));
 
-  it('keeps the recorded entry byte-identical when `e2e record` runs on the regressed app, with and without retries', async () => {
-    const record = await runE2E(['record'], { cwd: FIXTURE, env: env() });
+  it.concurrent('keeps the recorded entry byte-identical when `e2e record` runs on the regressed app, with and without retries', async ({ expect }) => {
+    const [record, retried] = await Promise.all([runOnBroken('add does nothing', 'record', ['record']), runOnBroken('add does nothing', 'record-retries', ['record', '--retries', '1'])]);
     expect(record.exitCode, output(record)).toBe(1);
     const [add] = steps(record);
     // The agent took over (an intended change could be re-recorded), claimed success, and the test's expect failed.
     expect(add?.cache).toMatchObject({ mode: 'agent-concluded', classification: 'regression', write: 'kept', writeDetail: 'the test failed after the step, nothing replaced the recorded entry' });
-    expect(git(repository, 'status', '--porcelain')).toBe('');
 
-    const retried = await runE2E(['record', '--retries', '1'], { cwd: FIXTURE, env: env() });
     expect(retried.exitCode, output(retried)).toBe(1);
     const retry = retried.report?.tests[0]?.attempts.at(-1)?.steps[0];
     expect(retry?.cache).toMatchObject({ mode: 'missed', reason: 'retry', write: 'kept' });
+    // Neither run (with or without retries) changed the committed cache.
     expect(git(repository, 'status', '--porcelain')).toBe('');
   }, scaledTimeout(240_000));
 
-  it('proposes nothing from the regressed app in CI, and leaves the cache as it was', async () => {
+  it.concurrent('proposes nothing from the regressed app in CI, and leaves the cache as it was', async ({ expect }) => {
     const proposals = join(work, 'proposals');
-    const run = await runE2E(['run', '--propose', proposals], { cwd: FIXTURE, env: env({ CI: 'true' }) });
+    const run = await runOnBroken('add does nothing', 'propose', ['run', '--propose', proposals], { CI: 'true' });
     expect(run.exitCode, output(run)).toBe(1);
     expect(steps(run)[0]?.cache).toMatchObject({ mode: 'agent-concluded', classification: 'regression' });
     expect(existsSync(proposals) ? await new FileCacheStore(proposals, { readOnly: true }).list() : []).toEqual([]);
     expect(git(repository, 'status', '--porcelain')).toBe('');
   }, scaledTimeout(180_000));
 
-  it('names a regression of a later step after the steps before it replayed', async () => {
-    serveBroken('toggle does nothing');
-    const run = await runE2E(['replay'], { cwd: FIXTURE, env: env() });
+  it.concurrent('names a regression of a later step after the steps before it replayed', async ({ expect }) => {
+    const run = await runOnBroken('toggle does nothing', 'later-step', ['replay']);
     expect(run.exitCode, output(run)).toBe(1);
     const [add, complete] = steps(run);
     expect(add?.cache).toMatchObject({ mode: 'self-finalized' });
@@ -181,10 +194,9 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(summaryLine(run)).toBe('   Cache  1 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified · 1 regressed · 0 stale');
   }, scaledTimeout(180_000));
 
-  it('keeps a renamed control as drift: REPLAY_STALE, exit 2, a JUnit <error>, counted stale', async () => {
-    serveBroken('renamed field');
+  it.concurrent('keeps a renamed control as drift: REPLAY_STALE, exit 2, a JUnit <error>, counted stale', async ({ expect }) => {
     const junitFile = join(work, 'junit-stale.xml');
-    const run = await runE2E(['replay', '--reporter', 'junit'], { cwd: FIXTURE, env: env({ PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile }) });
+    const run = await runOnBroken('renamed field', 'drift', ['replay', '--reporter', 'junit'], { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile });
     expect(run.exitCode, output(run)).toBe(2);
     expect(steps(run)[0]).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE', cache: { reason: 'target-not-found', classification: 'drift' } });
     expect(summaryLine(run)).toBe('   Cache  0 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified · 0 regressed · 1 stale');
@@ -195,7 +207,6 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
   }, scaledTimeout(180_000));
 
   it('supersedes the entry of an edited step: one re-keyed pair in cache diff, one generation in cache ls, and prune removes the old entry in a fresh clone', async () => {
-    root = VANILLA;
     const edited = { E2E_FIXTURE_FIRST_TODO: 'Buy oat milk' };
     const record = await runE2E(['record'], { cwd: FIXTURE, env: env(edited) });
     expect(record.exitCode, output(record)).toBe(0);

@@ -3,12 +3,16 @@
  * project that imports `e2e`, `e2e/web` as an installed package would (package self-reference
  * to `dist/`): scripted executors and the built-in agent on mock models, on pages served from
  * 127.0.0.1 — a page that breaks the walk, a cookie banner over a button, a long list.
+ *
+ * Once the first run is checked, the runs without a browser and the plain config's run go side
+ * by side: each has a project folder of its own (the fixture, a lane of it, the plain config).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ReportStep } from '../../runner/report.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 import { serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from './support/build.js';
 import { outcomesByTitle, runE2E, type E2ERun } from './support/e2e-process.js';
@@ -93,16 +97,27 @@ describe('the executor contract through e2e run', () => {
   }, scaledTimeout(120_000));
 });
 
-describe('a browser that is not there', () => {
-  it('fails ENVIRONMENT_UNAVAILABLE with exit 3 and the fix when E2E_CHROMIUM_PATH is not a browser', async () => {
-    const run = await runE2E(['run', '--grep', 'the check ran before'], { cwd: FIXTURE, env: { E2E_FIXTURE_APP_URL: server.origin, E2E_CHROMIUM_PATH: '/bin/true' } });
+describe('a browser that is not there', { concurrent: true }, () => {
+  let lane: FixtureLane;
+
+  beforeAll(() => {
+    // The other test of this part runs in the fixture itself (its cache is the first run's).
+    lane = fixtureLane(FIXTURE, 'no-browser');
+  });
+
+  afterAll(() => {
+    lane?.remove();
+  });
+
+  it('fails ENVIRONMENT_UNAVAILABLE with exit 3 and the fix when E2E_CHROMIUM_PATH is not a browser', async ({ expect }) => {
+    const run = await runE2E(['run', '--grep', 'the check ran before'], { cwd: lane.folder, env: { E2E_FIXTURE_APP_URL: server.origin, E2E_CHROMIUM_PATH: '/bin/true' } });
     expect(run.exitCode).toBe(3);
     expect(run.stdout).toContain('ENVIRONMENT_UNAVAILABLE: the browser at /bin/true did not start');
     expect(run.stdout).toContain('Point E2E_CHROMIUM_PATH at a Chromium executable');
     expect(testNamed(run.report, 'the check ran before the attempt started').attempts[0]?.errorCode).toBe('ENVIRONMENT_UNAVAILABLE');
   }, scaledTimeout(120_000));
 
-  it('fails the same way for a path that does not exist, while e2e cache ls still lists the cache', async () => {
+  it('fails the same way for a path that does not exist, while e2e cache ls still lists the cache', async ({ expect }) => {
     const env = { E2E_FIXTURE_APP_URL: server.origin, E2E_CHROMIUM_PATH: join(FIXTURE, 'no-such-browser') };
     const run = await runE2E(['run', '--grep', 'the check ran before'], { cwd: FIXTURE, env });
     expect(run.exitCode).toBe(3);
@@ -114,8 +129,8 @@ describe('a browser that is not there', () => {
   }, scaledTimeout(120_000));
 });
 
-describe("the documents' config shape", () => {
-  it('runs a plain object typed `satisfies E2EConfig` through e2e run and e2e cache ls, and leaves no wrapper behind', async () => {
+describe("the documents' config shape", { concurrent: true }, () => {
+  it('runs a plain object typed `satisfies E2EConfig` through e2e run and e2e cache ls, and leaves no wrapper behind', async ({ expect }) => {
     const app = await serveStatic(join(PLAIN, 'app'));
     try {
       const run = await runE2E(['run'], { cwd: PLAIN, env: { E2E_FIXTURE_APP_URL: app.origin } });
