@@ -14,6 +14,11 @@
  * - `agent_turn_loop_ms`: the rest, the agent's own share (history, elision, tool results,
  *   the AI SDK call with an instant model);
  * - `agent_turn_ms`: wall time, the engine's action included;
+ * - `agent_step_start_ms`: from the step's start to its first model call (the first screen: the
+ *   wait for the freshly loaded page to hold still, `MOUNT_QUIET_MS`, and its observation), once
+ *   per step, included above divided over the model calls;
+ * - `agent_turn_overhead_after_start_ms`: `agent_turn_overhead_ms` without that start, i.e. per
+ *   model call after the first (informational; the target is on `agent_turn_overhead_ms`);
  * - `agent_turn_engine_action_ms`: time inside the engine's action call;
  * - `agent_engine_observations_per_turn`: engine observations per turn;
  * - `agent_engine_change_waits_per_turn`: `waitForChange` calls per turn (settling in the engine);
@@ -84,7 +89,7 @@ function timedInstance(instance: EngineInstance, spent: { ms: number; observatio
 }
 
 /** An instant model: taps Next `turns` times (the id is read off the first screen), then concludes. */
-function instantModel(turns: number, promptBytes: number[]): MockLanguageModelV3 {
+function instantModel(turns: number, promptBytes: number[], firstCall: { at?: number } = {}): MockLanguageModelV3 {
   let nextId: string | undefined;
   const result = (toolName: string, input: unknown) => ({
     content: [{ type: 'tool-call' as const, toolCallId: `call-${promptBytes.length}`, toolName, input: JSON.stringify(input) }],
@@ -94,6 +99,7 @@ function instantModel(turns: number, promptBytes: number[]): MockLanguageModelV3
   });
   return new MockLanguageModelV3({
     doGenerate: (options: LanguageModelV3CallOptions) => {
+      firstCall.at ??= performance.now();
       promptBytes.push(Buffer.byteLength(JSON.stringify(options.prompt)));
       if (nextId === undefined) {
         const opening = JSON.stringify(options.prompt);
@@ -143,7 +149,8 @@ export async function runAgentBench(context: BenchContext): Promise<Record<strin
         const spent = { ms: 0, observations: 0, changeWaits: 0, screenMs: 0 };
         const inside = { ms: 0 };
         const promptBytes: number[] = [];
-        const model = instantModel(turns, promptBytes);
+        const firstCall: { at?: number } = {};
+        const model = instantModel(turns, promptBytes, firstCall);
         const { runner } = police(
           startAttempt(
             { instance: timedInstance(instance, spent), engine, origin: server.origin },
@@ -155,7 +162,7 @@ export async function runAgentBench(context: BenchContext): Promise<Record<strin
         const elapsed = performance.now() - started;
         if (outcome.verdict.status !== 'passed') throw new Error(`the bench step did not pass: ${outcome.verdict.summary}`);
         const nodes = (await instance.observe()).nodeCount;
-        return { elapsed, spent: spent.ms, observations: spent.observations, changeWaits: spent.changeWaits, screenMs: spent.screenMs, inside: inside.ms, calls: promptBytes.length, promptBytes, nodes };
+        return { elapsed, start: (firstCall.at ?? started) - started, spent: spent.ms, observations: spent.observations, changeWaits: spent.changeWaits, screenMs: spent.screenMs, inside: inside.ms, calls: promptBytes.length, promptBytes, nodes };
       } finally {
         await instance.close();
       }
@@ -175,6 +182,8 @@ export async function runAgentBench(context: BenchContext): Promise<Record<strin
       agent_engine_observations_per_turn: round(run.observations / run.calls),
       agent_engine_change_waits_per_turn: round(run.changeWaits / run.calls),
       agent_turn_ms: round(perTurn),
+      agent_step_start_ms: round(run.start),
+      agent_turn_overhead_after_start_ms: round((run.elapsed - run.start - run.spent) / Math.max(1, run.calls - 1)),
       agent_turn_engine_action_ms: round(actionPerTurn),
       agent_page_nodes: run.nodes,
       agent_prompt_bytes_per_turn: Math.round(run.promptBytes.reduce((total, bytes) => total + bytes, 0) / run.promptBytes.length),

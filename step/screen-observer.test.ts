@@ -16,6 +16,29 @@ function engineShowing(labels: string[]): EngineInstance {
   return { observe } as unknown as EngineInstance;
 }
 
+/**
+ * An engine with a change wait whose screen shows `labels[state.shown]`; a wait for quiet first
+ * runs `duringQuiet` (the page changing while the engine waits), then answers with the mark.
+ */
+function markedEngine(labels: string[], duringQuiet: () => void = () => undefined): { engine: EngineInstance; state: { shown: number; quietWaits: number } } {
+  const state = { shown: 0, quietWaits: 0 };
+  const engine = {
+    observe: async (): Promise<EngineObservation> => {
+      const label = labels[state.shown]!;
+      const root: ScreenNode = { id: 'root', role: 'document', name: 'Shop', states: [], depth: 0, children: [{ id: 'list', role: 'list', name: 'Cart', states: [], depth: 1, children: Array.from({ length: 40 }, (_, index) => ({ id: `i${index}`, role: 'listitem', name: `${label} ${index}`, states: [], depth: 2, children: [] })) }] };
+      return { root, url: 'http://shop.test/cart', title: 'Shop', nodeCount: 42, mark: `m${state.shown}` };
+    },
+    waitForChange: async (since: string, options: { until: string }) => {
+      if (options.until === 'quiet') {
+        state.quietWaits++;
+        duringQuiet();
+      }
+      return { changed: `m${state.shown}` !== since, mark: `m${state.shown}` };
+    },
+  } as unknown as EngineInstance;
+  return { engine, state };
+}
+
 describe('screen observer', () => {
   it('hands out the screen text as an ordinary first key, rendered from the redacted tree when read', async () => {
     const observer = createScreenObserver(engineShowing(['Pay with hunter2hunter2']), new SecretVault({ card: { value: 'hunter2hunter2' } }));
@@ -56,6 +79,53 @@ describe('screen observer', () => {
     expect(outcome.changes).toContain('"Added"');
     expect(outcome.changes).toBe(observer.changes(before, after));
     expect(diffs).toBe(1);
+  });
+
+  it('settles on the same text and change report whether or not it prepared them while the engine waited for quiet', async () => {
+    for (const readBefore of [true, false]) {
+      const leftOut: number[] = [];
+      const { engine, state } = markedEngine(['Apple', 'Pear']);
+      const observer = createScreenObserver(engine, new SecretVault({}), { budget: { maxNodes: 20, maxChars: 10_000 }, onLeftOut: (count) => leftOut.push(count) });
+      const before = await observer.capture();
+      // An agent reads every screen; a replay reads none.
+      if (readBefore) expect(before.text).toContain('"Apple 0"');
+      state.shown = 1;
+      const after = await observer.settle(before, new AbortController().signal);
+      expect(state.quietWaits).toBe(1);
+      // Nothing was said about what the text leaves out before the text was read.
+      expect(leftOut).toEqual(readBefore ? [before.leftOut] : []);
+      const fresh = createScreenObserver(engine, new SecretVault({}), { budget: { maxNodes: 20, maxChars: 10_000 } });
+      const expected = await fresh.capture();
+      expect(after.revision).toBe(2);
+      expect(after.text).toBe(expected.text.replace('revision 1', 'revision 2'));
+      expect(after.text).toContain('"Pear 0"');
+      expect(leftOut).toHaveLength(readBefore ? 2 : 1);
+      const changes = observer.changes(before, after);
+      expect(changes).toContain('"Pear 0"');
+      expect(changes).not.toContain('removed');
+    }
+  });
+
+  it('reports the screen a change during the quiet wait made, not the one it prepared', async () => {
+    let changed = false;
+    const { engine, state } = markedEngine(['Apple', 'Pear', 'Plum'], () => {
+      if (state.shown === 1 && !changed) {
+        changed = true;
+        state.shown = 2;
+      }
+    });
+    const observer = createScreenObserver(engine, new SecretVault({}));
+    const before = await observer.capture();
+    expect(before.text).toContain('"Apple 0"');
+    state.shown = 1;
+    const after = await observer.settle(before, new AbortController().signal);
+    expect(state.quietWaits).toBe(2);
+    expect(after.revision).toBe(2);
+    expect(after.text).toContain('Screen (revision 2');
+    expect(after.text).toContain('"Plum 0"');
+    expect(after.text).not.toContain('"Pear 0"');
+    expect(observer.changes(before, after)).toContain('"Plum 0"');
+    expect(observer.changes(before, after)).not.toContain('"Pear 0"');
   });
 
   it('captures, redacts and reports changes on a list of 200,000 siblings and a chain nested 5,000 deep', async () => {

@@ -180,6 +180,15 @@ function hasInteractiveContent(root: ScreenNode): boolean {
   return false;
 }
 
+/** A settle's likely screen, made ready while the engine waited for quiet. */
+interface PreparedScreen {
+  tree: ScreenNode;
+  /** The revision its text was rendered for, and the pinned ids it kept. */
+  revision: number;
+  pinned: string;
+  screen: BoundedScreen;
+}
+
 /** Options of {@link createScreenObserver}. */
 export interface ScreenObserverOptions {
   /** How much of a screen the text shows; default {@link DEFAULT_SCREEN_BUDGET}. */
@@ -215,6 +224,17 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     return observation;
   };
   const shapes = new WeakMap<RunnerObservation, string>();
+  /** Shapes of engine observations a settle already computed, for the screen built from one. */
+  const engineShapes = new WeakMap<EngineObservation, string>();
+  const engineShape = (observation: EngineObservation): string => {
+    let shape = engineShapes.get(observation);
+    if (shape === undefined) engineShapes.set(observation, (shape = shapeOf(observation)));
+    return shape;
+  };
+  /** A settle's likely result, made ready while the engine waited for quiet (see `prepare`). */
+  const prepared = new WeakMap<EngineObservation, PreparedScreen>();
+  /** The change report prepared with it, by the screen it reports against. */
+  const preparedChanges = new WeakMap<RunnerObservation, { screen: BoundedScreen; diff: ReturnType<typeof diffScreens> }>();
   // Engines that wait for change in the page mark their observations; settling starts from the mark.
   const marks = new WeakMap<RunnerObservation, ChangeMark>();
   const waitForChange = engine.waitForChange?.bind(engine);
@@ -237,7 +257,8 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     const unavailable = observation.treeUnavailable === true;
     // The engine clips long texts without knowing the secrets; no piece of one may survive the clip.
     // With no secret configured, redaction is the identity: the engine's fresh tree is kept as it is.
-    const tree: ScreenNode = unavailable ? emptyScreenRoot() : noSecrets ? observation.root : redactDeep(observation.root, redact);
+    const ready = prepared.get(observation);
+    const tree: ScreenNode = unavailable ? emptyScreenRoot() : (ready?.tree ?? (noSecrets ? observation.root : redactDeep(observation.root, redact)));
     const shown = revision;
     const fields = { revision, url, path: screenPathOf(url), nodeCount: unavailable ? 0 : observation.nodeCount, tree };
     const found = find === undefined || unavailable ? undefined : foundOn(tree, find, observation.includePartial === true);
@@ -245,6 +266,8 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     // What the text must show is fixed now; it is rendered on first read (a replay reads trees, not texts).
     const keep = new Set(pinned);
     const viewport = observation.viewport;
+    // Rendered while the engine waited, for this very revision and these pins: the same text.
+    const early = ready !== undefined && find === undefined && ready.revision === shown && ready.pinned === pinned.join('\n') ? ready.screen : undefined;
     let result: RunnerObservation;
     if (unavailable) {
       result = { ...fields, text: unavailableScreenText(revision, fields.path, redact(observation.unavailableReason ?? 'the capture failed')), leftOut: 0, treeUnavailable: true };
@@ -252,7 +275,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
       const render = (): BoundedScreen => {
         let screen = rendered.get(result);
         if (screen === undefined) {
-          rendered.set(result, (screen = renderBoundedScreen({ root: tree, url }, { revision: shown, budget, keep, viewport })));
+          rendered.set(result, (screen = early ?? renderBoundedScreen({ root: tree, url }, { revision: shown, budget, keep, viewport })));
           if (screen.leftOut > 0) options.onLeftOut?.(screen.leftOut);
         }
         return screen;
@@ -264,7 +287,7 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     const read = requested.get(observation);
     if (read !== undefined) readOf.set(result, read);
     if (observation.keyboardVisible !== undefined) result.keyboardVisible = observation.keyboardVisible;
-    shapes.set(result, shapeOf(observation));
+    shapes.set(result, engineShapes.get(observation) ?? shapeOf(observation));
     if (observation.mark !== undefined) marks.set(result, observation.mark);
     return result;
   }
@@ -279,6 +302,25 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
   }
 
   const partial = (observation: RunnerObservation): boolean => idsOf(observation).omitting.size > 0;
+
+  /**
+   * While the engine waits for the screen to hold still after an action, make ready what the
+   * screen it settles on will be read as: its tree, its text (for the revision it will get) and
+   * its change report against `before`. Only when `before` was read as text (an agent reads every
+   * screen; a replay reads trees, and must not pay for texts it never reads).
+   */
+  function prepare(before: RunnerObservation, observation: EngineObservation): void {
+    if (observation.treeUnavailable === true || before.treeUnavailable === true || !rendered.has(before)) return;
+    const tree = noSecrets ? observation.root : redactDeep(observation.root, redact);
+    const url = redact(observation.url);
+    const next = revision + 1;
+    const screen = renderBoundedScreen({ root: tree, url }, { revision: next, budget, keep: new Set(pinned), viewport: observation.viewport });
+    prepared.set(observation, { tree, revision: next, pinned: pinned.join('\n'), screen });
+    const complete = (before.leftOut ?? 0) === 0 && screen.leftOut === 0;
+    const ids = complete ? undefined : treeIdsOf(tree);
+    const context = ids === undefined ? undefined : { previousIds: idsOf(before).ids, nextIds: ids.ids, nextOmitting: ids.omitting };
+    preparedChanges.set(before, { screen, diff: diffScreens(before.text, screen.text, context) });
+  }
 
   return {
     budget,
@@ -311,7 +353,8 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
       try {
         const changes = waitForChange === undefined ? {} : { waitForChange, beforeMark: marks.get(before) };
         const screen = { root: before.tree, url: before.url };
-        return build(await settleAfterAction((options) => observeEngine(options.signal), beforeShape, { maxMs, signal, mode, before: screen, ...changes }));
+        const meanwhile = (observation: EngineObservation): void => prepare(before, observation);
+        return build(await settleAfterAction((options) => observeEngine(options.signal), beforeShape, { maxMs, signal, mode, before: screen, shape: engineShape, meanwhile, ...changes }));
       } catch (error) {
         throw failure(error);
       }
@@ -381,7 +424,10 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
     changes(before, after) {
       // Without a tree on either side there is nothing to compare line by line.
       if (before === undefined || before.treeUnavailable === true || after.treeUnavailable === true) return after.text;
-      const diff = diffScreens(before.text, after.text, diffContext(before, after));
+      const afterText = after.text;
+      // Prepared while the engine waited, when `after` is the screen it was prepared for.
+      const early = preparedChanges.get(before);
+      const diff = early !== undefined && rendered.get(after) === early.screen ? early.diff : diffScreens(before.text, afterText, diffContext(before, after));
       if (diff.mostlyChanged) return after.text;
       // Short, since every later request repeats it; the path only when it changed. A report is
       // always against the screen before the action, so that revision goes unsaid.

@@ -217,6 +217,27 @@ describe('settleAfterAction with the engine waiting for change', () => {
     expect(page.now()).toBeLessThanOrEqual(500);
   });
 
+  it('hands each screen that may end the settle to meanwhile before the quiet wait, so work on it overlaps the wait', async () => {
+    const page = markedApp([
+      { at: 0, screen: 'loading', seen: true },
+      { at: 20, screen: 'done', seen: true },
+    ]);
+    const handed: Array<{ name: string; at: number; waits: number }> = [];
+    const result = await settleAfterAction(page.observe, shapeOf(screen('before')), {
+      clock: page.clock,
+      waitForChange: page.waitForChange,
+      beforeMark: 'm0',
+      meanwhile: (observation) => handed.push({ name: observation.root.name, at: page.now(), waits: page.waits() }),
+    });
+    expect(result.root.name).toBe('done');
+    // "loading" was handed over before its quiet wait (which saw "done" come), then "done" before its own.
+    expect(handed).toEqual([
+      { name: 'loading', at: 0, waits: 0 },
+      { name: 'done', at: 20 + SETTLE_DEFAULTS.changeQuietMs, waits: 1 },
+    ]);
+    expect(page.now()).toBe(20 + SETTLE_DEFAULTS.changeQuietMs);
+  });
+
   it('in brief mode returns the first changed screen without waiting for the page to hold still', async () => {
     const page = markedApp([
       { at: 0, screen: 'loading', seen: true },

@@ -58,6 +58,13 @@ export interface SettleOptions<T> {
   changeQuietMs?: number;
   /** With `waitForChange`: first pause before observing anyway, for changes the engine cannot see; doubles up to 500 ms. Default 100 ms. */
   probeMs?: number;
+  /**
+   * With `waitForChange`, in `full` mode: called with each observation that may end the settle
+   * just before the wait for the screen to hold still, so the caller can prepare what it will
+   * make of it while the engine waits (the wait is measured from the page's last change, so
+   * this work hides inside it). The observation may still be superseded by a later one.
+   */
+  meanwhile?: (observation: T) => void;
 }
 
 /** Anything with a screen tree (and a URL, which counts as part of the shape). */
@@ -208,6 +215,7 @@ async function settleWithEngine<T extends Settleable>(
   const quietMs = options.changeQuietMs ?? SETTLE_DEFAULTS.changeQuietMs;
   const quietDeadline = Math.min(deadline, clock.now() + (options.maxQuietMs ?? SETTLE_DEFAULTS.maxQuietMs));
   for (;;) {
+    options.meanwhile?.(observation);
     // Since the before-mark, so requests the action started count as unfinished business.
     const report = await wait(beforeMark, { until: 'quiet', quietMs, maxMs: Math.max(0, quietDeadline - clock.now()) });
     if (observation.mark === undefined || report.mark === observation.mark) return observation;

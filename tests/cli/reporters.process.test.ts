@@ -5,7 +5,9 @@
  * configuration problems `<error>`s, `--list` leaves `.e2e/` as it was, and a retry replays
  * again under `replay` while `record` runs the agent on it.
  *
- * The steps build on each other, in order.
+ * The steps build on each other, in order; the last three only read what the first two recorded,
+ * so they go side by side, the two that write a report each in a lane of the fixture (`--list`
+ * checks that the fixture's own `.e2e/` stays as it was).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { snapshotTree } from '../support/directory-snapshot.js';
 import { parseXml } from '../support/xml.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 import { startFixtureServers, type FixtureServers } from '../runner/support/fixture-servers.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
@@ -24,9 +27,17 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/reporters/', import.meta.url))
 
 let servers: FixtureServers;
 let cacheDir: string;
+const lanes: FixtureLane[] = [];
 
-function e2e(args: string[]): Promise<E2ERun> {
-  return runE2E(args, { cwd: FIXTURE, env: { ...servers.env, E2E_FIXTURE_CACHE_DIR: cacheDir } });
+/** `e2e <args>` in the fixture, or in a lane of it named `lane`. */
+function e2e(args: string[], lane?: string): Promise<E2ERun> {
+  return runE2E(args, { cwd: lane === undefined ? FIXTURE : laneFolder(lane), env: { ...servers.env, E2E_FIXTURE_CACHE_DIR: cacheDir } });
+}
+
+function laneFolder(name: string): string {
+  const made = fixtureLane(FIXTURE, name);
+  lanes.push(made);
+  return made.folder;
 }
 
 function testNamed(run: E2ERun, title: string): ReportTest {
@@ -45,6 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await servers.close();
   rmSync(cacheDir, { recursive: true, force: true });
+  for (const lane of lanes) lane.remove();
 });
 
 describe('reporters and retries through the binary', () => {
@@ -72,9 +84,9 @@ describe('reporters and retries through the binary', () => {
     expect(run.stderr).toMatch(/Cache {2}\d+ replayed/);
   }, scaledTimeout(120_000));
 
-  it('writes JUnit to stdout as the whole of stdout: test failures are <failure>, configuration problems <error>', async () => {
+  it.concurrent('writes JUnit to stdout as the whole of stdout: test failures are <failure>, configuration problems <error>', async ({ expect }) => {
     // CI: read-only, so the agent runs only where nothing is recorded.
-    const run = await runE2E(['run', '--reporter', 'junit', '-G', 'second attempt'], { cwd: FIXTURE, env: { ...servers.env, E2E_FIXTURE_CACHE_DIR: cacheDir, CI: '1' } });
+    const run = await runE2E(['run', '--reporter', 'junit', '-G', 'second attempt'], { cwd: laneFolder('junit'), env: { ...servers.env, E2E_FIXTURE_CACHE_DIR: cacheDir, CI: '1' } });
     expect(run.exitCode).toBe(2);
     const elements = parseXml(run.stdout);
     expect(elements[0]?.name).toBe('testsuites');
@@ -94,7 +106,7 @@ describe('reporters and retries through the binary', () => {
     expect(run.report?.exitCode).toBe(2);
   }, scaledTimeout(120_000));
 
-  it('lists the tests with --list and leaves .e2e/ (report.json, the HTML report) as it was', async () => {
+  it.concurrent('lists the tests with --list and leaves .e2e/ (report.json, the HTML report) as it was', async ({ expect }) => {
     const before = snapshotTree(join(FIXTURE, '.e2e'));
     expect(Object.keys(before)).toEqual(expect.arrayContaining(['report.json', join('html-report', 'index.html')]));
     const report = readFileSync(join(FIXTURE, '.e2e', 'report.json'), 'utf8');
@@ -106,8 +118,8 @@ describe('reporters and retries through the binary', () => {
     expect(readFileSync(join(FIXTURE, '.e2e', 'report.json'), 'utf8')).toBe(report);
   }, scaledTimeout(120_000));
 
-  it('says which environment variables choose a model when `e2e record` meets a step and no model is configured', async () => {
-    const run = await e2e(['record', '-c', 'no-model.config.ts', '-g', 'misses a control']);
+  it.concurrent('says which environment variables choose a model when `e2e record` meets a step and no model is configured', async ({ expect }) => {
+    const run = await e2e(['record', '-c', 'no-model.config.ts', '-g', 'misses a control'], 'no-model');
     expect(run.exitCode).toBe(2);
     expect(run.report?.tests[0]?.attempts[0]?.errorCode).toBe('MODEL_UNAVAILABLE');
     expect(run.stderr).toContain('A step needed a model and none is configured.');
