@@ -8,7 +8,12 @@
  * `cache diff` says the terminal steps in sentences, `cache mv` moves a renamed test's entries,
  * `cache prune` sweeps a dropped test's, and `cache audit` proves the entries can fail.
  *
- * The steps build on each other, in order.
+ * The steps build on each other, in order. Once both tests are recorded, the runs that only read
+ * the recorded cache (the planted bug, the renamed item, the diff, the example) and the chain that
+ * moves, audits and prunes a copy of it start side by side with the hand-off and the model-free
+ * replay, each in a lane of the fixture (`tests/support/fixture-lane.ts`: a run writes its folder's `.e2e/`), and model-free
+ * (`e2e replay` and the cache commands call no model): most of their time is a replay waiting
+ * out the target wait of a step that cannot replay, or the program settling, not CPU.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +29,7 @@ import { watchDescendants } from '../support/process-watch.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 import { ensureBuilt, ROOT } from '../runner/support/build.js';
 import { startE2E, type E2ERun } from '../runner/support/e2e-process.js';
+import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/terminal-coffee', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'terminal');
@@ -34,6 +40,8 @@ let model: OpenAIServer;
 const requests: ExchangeRequest[] = [];
 let work: string;
 let cacheDir: string;
+/** The lanes of the runs that go side by side (removed at the end). */
+const lanes: FixtureLane[] = [];
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -64,16 +72,100 @@ function stepsOf(run: E2ERun, title: string): ReportStep[] {
   return test.attempts.at(-1)?.steps ?? [];
 }
 
-/** `e2e cache diff <an empty folder> <the cache>`, run once: the two tests that read it look at different lines of the same diff. */
-let emptyDiff: Promise<E2ERun & { started: string[] }> | undefined;
+type Run = E2ERun & { started: string[] };
 
-function diffAgainstEmpty(): Promise<E2ERun & { started: string[] }> {
-  emptyDiff ??= (async () => {
-    const empty = join(work, 'empty-cache');
-    mkdirSync(empty);
-    return e2e(['cache', 'diff', empty, cacheDir]);
+/** A lane of the fixture project for one side-by-side chain of runs (the cache stays where `E2E_FIXTURE_CACHE_DIR` says). */
+function projectOfItsOwn(name: string): string {
+  const lane = fixtureLane(FIXTURE, name);
+  lanes.push(lane);
+  return lane.folder;
+}
+
+/** A copy of the recorded cache, for a chain of runs that changes it. */
+function cacheCopy(name: string): string {
+  const copy = join(work, name);
+  cpSync(cacheDir, copy, { recursive: true });
+  return copy;
+}
+
+/** The latte test renamed: `cache mv` moves its entries; the audit and prune after it see the new title. */
+const RENAMED = { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' };
+
+/** `cache mv` as the miss suggests, on a copy of the cache: the replay that misses, the move, the replay after it. */
+interface MoveRuns {
+  missed: Run;
+  moved: Run;
+  replayed: Run;
+  /** The moved cache. */
+  cache: string;
+}
+
+/** `cache prune` of the dropped espresso test on the moved cache, then `cache ls` and a replay. */
+interface PruneRuns {
+  pruned: Run;
+  listed: Run;
+  replayed: Run;
+}
+
+/** Model-free runs that read the recorded cache, or change a copy of it, started together once it is recorded. */
+interface SideBySide {
+  regression: Promise<Run>;
+  drift: Promise<Run>;
+  /** `e2e cache diff <an empty folder> <the cache>`: the two tests that read it look at different lines of the same diff. */
+  emptyDiff: Promise<Run>;
+  example: Promise<Run & { before: unknown; after: unknown }>;
+  move: Promise<MoveRuns>;
+  audit: Promise<Run>;
+  prune: Promise<PruneRuns>;
+}
+
+let sideBySide: SideBySide | undefined;
+
+/** Start (once) the model-free runs after the recording; each test awaits its own. */
+function runsSideBySide(): SideBySide {
+  if (sideBySide !== undefined) return sideBySide;
+  const empty = join(work, 'empty-cache');
+  mkdirSync(empty);
+  const exampleCache = join(EXAMPLE, '.e2e', 'cache');
+  const move = (async (): Promise<MoveRuns> => {
+    const cache = cacheCopy('moved-cache');
+    const project = projectOfItsOwn('move');
+    const renamed = { ...RENAMED, E2E_FIXTURE_CACHE_DIR: cache };
+    const missed = await e2e(['replay'], renamed, project);
+    const moved = await e2e(['cache', 'mv', `tests/coffee.e2e.ts::${LATTE}`, 'orders a latte for Ada'], renamed, project);
+    const replayed = await e2e(['replay'], renamed, project);
+    return { missed, moved, replayed, cache };
   })();
-  return emptyDiff;
+  // The audit reads a copy of the moved cache while the prune changes the moved cache itself.
+  const audit = move.then(({ cache }) => {
+    const audited = join(work, 'audited-cache');
+    cpSync(cache, audited, { recursive: true });
+    return e2e(['cache', 'audit', '--grep', 'latte', '--json'], { ...RENAMED, E2E_FIXTURE_CACHE_DIR: audited }, projectOfItsOwn('audit'));
+  });
+  const prune = move.then(async ({ cache }): Promise<PruneRuns> => {
+    const project = projectOfItsOwn('prune');
+    const dropped = { ...RENAMED, E2E_COFFEE_ESPRESSO: 'dropped', E2E_FIXTURE_CACHE_DIR: cache };
+    const pruned = await e2e(['cache', 'prune'], dropped, project);
+    const listed = await e2e(['cache', 'ls'], dropped, project);
+    const replayed = await e2e(['replay'], dropped, project);
+    return { pruned, listed, replayed };
+  });
+  sideBySide = {
+    regression: e2e(['replay'], { COFFEE_FAULT: 'forget-extras' }, projectOfItsOwn('regression')),
+    drift: e2e(['replay'], { COFFEE_FAULT: 'rename' }, projectOfItsOwn('drift')),
+    emptyDiff: e2e(['cache', 'diff', empty, cacheDir], {}, projectOfItsOwn('diff')),
+    example: (async () => {
+      const before = contentsOf(exampleCache);
+      const run = await e2e(['replay'], {}, EXAMPLE);
+      return { ...run, before, after: contentsOf(exampleCache) };
+    })(),
+    move,
+    audit,
+    prune,
+  };
+  // A run that fails to start rejects when its test awaits it, not before as an unhandled rejection.
+  for (const started of Object.values(sideBySide)) started.catch(() => undefined);
+  return sideBySide;
 }
 
 function browsersAmong(started: string[]): string[] {
@@ -90,7 +182,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await model?.close();
+  // Every run started has ended before its test did; a test that failed early may leave some running.
+  if (sideBySide !== undefined) await Promise.allSettled(Object.values(sideBySide));
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  for (const lane of lanes) lane.remove();
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
 });
 
@@ -115,6 +210,8 @@ describe('a terminal target through the e2e binary', () => {
   it('hands a step whose replay stopped part-way over to the agent with the actions that ran, on e2e record', async () => {
     const handOff = join(work, 'hand-off-cache');
     cpSync(cacheDir, handOff, { recursive: true });
+    // The model-free runs start now: they need only the recorded cache.
+    runsSideBySide();
     const before = requests.length;
     // The OK button is called Done: the recorded check mark replays, the tap on OK cannot.
     const run = await e2e(['record', '--grep', 'espresso'], { COFFEE_FAULT: 'done-button', E2E_FIXTURE_CACHE_DIR: handOff });
@@ -144,7 +241,7 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(240_000));
 
   it('fails the step whose outcome the planted bug took away as a regression: exit 1', async () => {
-    const run = await e2e(['replay'], { COFFEE_FAULT: 'forget-extras' });
+    const run = await runsSideBySide().regression;
     expect(run.exitCode, output(run)).toBe(1);
     const latte = stepsOf(run, LATTE);
     expect(latte.slice(0, 3).map((step) => step.cache?.mode)).toEqual(['self-finalized', 'self-finalized', 'self-finalized']);
@@ -156,7 +253,7 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(240_000));
 
   it('stops at the renamed menu item as drift before any key is sent: exit 2', async () => {
-    const run = await e2e(['replay'], { COFFEE_FAULT: 'rename' });
+    const run = await runsSideBySide().drift;
     expect(run.exitCode, output(run)).toBe(2);
     expect(stepsOf(run, LATTE)[0]).toMatchObject({ status: 'blocked', errorCode: 'REPLAY_STALE', modelCalls: 0, cache: { reason: 'target-not-found', classification: 'drift' } });
     expect(stepsOf(run, LATTE)[0]?.cache?.detail).toContain('nearest: menuitem "Caffe latte"');
@@ -164,7 +261,7 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(240_000));
 
   it("rests a step's end check on what the test's own expect on the screen fixture looked at", async () => {
-    const run = await diffAgainstEmpty();
+    const run = await runsSideBySide().emptyDiff;
     expect(run.exitCode, output(run)).toBe(0);
     // The espresso test checks the next screen's heading with expect(screen.getByText(…)); the latte test does not.
     expect(run.stdout).toContain('appeared: text "Extras for your Espresso" in dialog "Coffee" (verified)');
@@ -172,7 +269,7 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(60_000));
 
   it('describes the terminal steps in sentences in cache diff', async () => {
-    const run = await diffAgainstEmpty();
+    const run = await runsSideBySide().emptyDiff;
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.stdout).toContain('0 changed, 0 re-keyed, 9 added, 0 removed');
     for (const sentence of [
@@ -188,20 +285,17 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(60_000));
 
   it('moves a renamed test with cache mv, as the miss suggests, and replays it', async () => {
-    const renamed = { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' };
-    const missed = await e2e(['replay'], renamed);
+    const { missed, moved, replayed } = await runsSideBySide().move;
     expect(missed.exitCode, output(missed)).toBe(2);
     expect(output(missed)).toContain(`e2e cache mv 'tests/coffee.e2e.ts::${LATTE}' 'tests/coffee.e2e.ts::orders a latte for Ada'`);
-    const moved = await e2e(['cache', 'mv', `tests/coffee.e2e.ts::${LATTE}`, 'orders a latte for Ada'], renamed);
     expect(moved.exitCode, output(moved)).toBe(0);
     expect(moved.stdout).toContain(`Moved 5 entries of tests/coffee.e2e.ts::${LATTE} to tests/coffee.e2e.ts::orders a latte for Ada`);
-    const replayed = await e2e(['replay'], renamed);
     expect(replayed.exitCode, output(replayed)).toBe(0);
     expect(replayed.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 9 } });
   }, scaledTimeout(240_000));
 
   it('proves the latte entries can fail with cache audit, model-free', async () => {
-    const run = await e2e(['cache', 'audit', '--grep', 'latte', '--json'], { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' });
+    const run = await runsSideBySide().audit;
     expect(run.exitCode, output(run).slice(-4000)).toBe(0);
     const audit = JSON.parse(run.stdout) as { caught: number; total: number; entries: Array<{ testId: string; caught: number; total: number; survivors: string[] }> };
     expect(audit.entries).toHaveLength(5);
@@ -213,16 +307,13 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(600_000));
 
   it('sweeps the entries of a dropped test with cache prune, and the rest still replays', async () => {
-    const dropped = { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada', E2E_COFFEE_ESPRESSO: 'dropped' };
-    const pruned = await e2e(['cache', 'prune'], dropped);
+    const { pruned, listed, replayed } = await runsSideBySide().prune;
     expect(pruned.exitCode, output(pruned)).toBe(0);
     // The espresso's 4 entries: a ref and a blob each.
     expect(pruned.stdout).toMatch(/^Removed 8 items, [\d.]+ (B|KiB) freed; 5 entries kept\./);
     expect(pruned.stdout).toContain(ESPRESSO);
-    const listed = await e2e(['cache', 'ls'], dropped);
     expect(listed.stdout).toContain('5 entries in 1 test');
     expect(listed.stdout).not.toContain('espresso');
-    const replayed = await e2e(['replay'], dropped);
     expect(replayed.exitCode, output(replayed)).toBe(0);
     expect(replayed.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 5 } });
   }, scaledTimeout(240_000));
@@ -230,12 +321,10 @@ describe('a terminal target through the e2e binary', () => {
 
 describe('the terminal example (examples/terminal)', () => {
   it('replays from its committed cache with no model, no key and no browser, and leaves the cache as it was', async () => {
-    const cache = join(EXAMPLE, '.e2e', 'cache');
-    const before = contentsOf(cache);
-    const run = await e2e(['replay'], {}, EXAMPLE);
+    const run = await runsSideBySide().example;
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.report?.summary).toMatchObject({ tests: { passed: 1, failed: 0 }, modelCalls: 0, cache: { replayed: 5, handedOff: 0, missed: 0, regressed: 0, stale: 0 } });
     expect(browsersAmong(run.started)).toEqual([]);
-    expect(contentsOf(cache)).toEqual(before);
+    expect(run.after).toEqual(run.before);
   }, scaledTimeout(240_000));
 });

@@ -10,7 +10,8 @@
  * browser installed (`PLAYWRIGHT_BROWSERS_PATH` an empty folder, `E2E_CHROMIUM_PATH` unset): they
  * record and replay with the system Chromium the discovery finds on `PATH`, and the last replay
  * launches the browser put where the project's Playwright installs its own (the newest end of
- * `playwright-range.install.test.ts`, which checks the oldest end the same way).
+ * `playwright-range.install.test.ts`, which checks the oldest end the same way). The two projects
+ * run side by side.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,8 +59,9 @@ afterAll(async () => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-describe.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "type": "%s" project', (kind) => {
-  it("installs with one @playwright/test, initializes, records and replays with the system Chromium, lists, writes JUnit to a file, moves a renamed test, and launches the browser the project's Playwright installed", async () => {
+// The two projects are independent and their commands mostly wait (on Playwright, Chromium, npm): they run side by side.
+describe.concurrent.each(['commonjs', 'module'] as const)('the packed tarball in a fresh "type": "%s" project', (kind) => {
+  it("installs with one @playwright/test, initializes, records and replays with the system Chromium, lists, writes JUnit to a file, moves a renamed test, and launches the browser the project's Playwright installed", async ({ expect }) => {
     const project = projects[kind];
     mkdirSync(browsersOf(project), { recursive: true });
     // One copy: the project's @playwright/test is the one e2e imports, and e2e brings no Playwright of its own.

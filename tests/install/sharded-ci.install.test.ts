@@ -8,6 +8,10 @@
  * accept` and reviews them in one `cache diff`; then both shards replay the accepted cache and
  * merge again, through the plain-shell steps of `examples/ci/ci.sh`. The plain path too: `npx playwright test` runs the e2e config through the
  * `playwright.config.ts` init wrote, and `E2E_REPLAY=1` there is read-only, strict and model-free.
+ *
+ * As on CI, the two machines run at once, and the plain path runs on a third machine beside them:
+ * their commands mostly wait (on Playwright, Chromium, the app), so side by side they take about
+ * the time of one.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +38,8 @@ let app: StaticServer;
 let project: string;
 /** Two more copies of it, one per CI machine. */
 let shards: [string, string];
+/** A third machine with the committed tests and no cache, for the plain Playwright path. */
+let plainMachine: string;
 
 /** Run a command as the user would, with the app's address the fixture config reads. */
 function command(cwd: string, file: string, args: string[], extra: Record<string, string> = {}): Promise<Finished> {
@@ -127,7 +133,8 @@ beforeAll(async () => {
   git(project, 'commit', '-q', '-m', 'tests, no cache yet');
   // Two CI machines check out the same commit, each into its own folder.
   shards = [join(work, 'machine-1', 'project'), join(work, 'machine-2', 'project')];
-  for (const shard of shards) cpSync(project, shard, { recursive: true, verbatimSymlinks: true });
+  plainMachine = join(work, 'machine-3', 'project');
+  for (const machine of [...shards, plainMachine]) cpSync(project, machine, { recursive: true, verbatimSymlinks: true });
 }, scaledTimeout(400_000));
 
 // Four installed projects to remove: minutes on a busy machine.
@@ -136,16 +143,18 @@ afterAll(async () => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 }, scaledTimeout(300_000));
 
-describe('sharded CI from the packed tarball', () => {
-  it('records on two machines, merges one HTML report, summary and report.json, accepts both proposals in one command and reviews them in one diff, then replays', async () => {
+// This describe and the next run side by side (each in folders of its own); inside this one, in order.
+describe.concurrent('sharded CI from the packed tarball', () => {
+  it('records on two machines, merges one HTML report, summary and report.json, accepts both proposals in one command and reviews them in one diff, then replays', async ({ expect }) => {
     // e2e init wrote a .gitignore that keeps what the shards leave out of git.
     const ignore = readFileSync(join(project, '.gitignore'), 'utf8');
     for (const line of ['/blob-report/', '/proposal/', '/playwright-report/']) expect(ignore).toContain(`\n${line}\n`);
 
-    // Each machine heals into a proposal folder (the cache stays read-only) and writes a blob report.
+    // Each machine heals into a proposal folder (the cache stays read-only) and writes a blob report; the two at once.
+    const recordings = await Promise.all(shards.map((shard, index) => e2e(shard, ['run', '--propose', 'proposal', `--shard=${index + 1}/2`, '--reporter', 'blob,list'], { CI: '1' })));
     const recorded: Report[] = [];
     for (const [index, shard] of shards.entries()) {
-      const run = await e2e(shard, ['run', '--propose', 'proposal', `--shard=${index + 1}/2`, '--reporter', 'blob,list'], { CI: '1' });
+      const run = recordings[index]!;
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain('Cache  0 replayed · 0 handed off · 2 recorded · 0 missed · 0 unverified');
       expect(readdirSync(join(shard, 'blob-report'))).toEqual([`report-${index + 1}.zip`]);
@@ -182,11 +191,16 @@ describe('sharded CI from the packed tarball', () => {
 
     // Both machines check out the accepted cache and replay model-free through examples/ci/ci.sh;
     // its merge step adds them up again and writes the review of the accepted commit.
+    const replays = await Promise.all(
+      shards.map((shard, index) => {
+        for (const folder of [join('.e2e', 'cache'), 'proposal']) rmSync(join(shard, folder), { recursive: true, force: true });
+        cpSync(join(project, '.e2e', 'cache'), join(shard, '.e2e', 'cache'), { recursive: true });
+        return command(shard, 'bash', [CI_SCRIPT, 'shard'], { CI: '1', SHARD: `${index + 1}/2` });
+      }),
+    );
     const replayed: Report[] = [];
     for (const [index, shard] of shards.entries()) {
-      for (const folder of [join('.e2e', 'cache'), 'proposal']) rmSync(join(shard, folder), { recursive: true, force: true });
-      cpSync(join(project, '.e2e', 'cache'), join(shard, '.e2e', 'cache'), { recursive: true });
-      const run = await command(shard, 'bash', [CI_SCRIPT, 'shard'], { CI: '1', SHARD: `${index + 1}/2` });
+      const run = replays[index]!;
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain('Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
       replayed.push(reportOf(shard));
@@ -200,7 +214,8 @@ describe('sharded CI from the packed tarball', () => {
     expect(review).toContain('0 changed, 0 re-keyed, 4 added, 0 removed, 0 unchanged');
   }, scaledTimeout(600_000));
 
-  it('refuses a folder with no blob report, naming the fix, and merges nothing', async () => {
+  // After the test above: it reads the merged report.json that test leaves.
+  it.sequential('refuses a folder with no blob report, naming the fix, and merges nothing', async ({ expect }) => {
     const empty = join(work, 'empty');
     mkdirSync(empty, { recursive: true });
     const before = existsSync(join(project, '.e2e', 'report.json')) ? readFileSync(join(project, '.e2e', 'report.json'), 'utf8') : undefined;
@@ -213,11 +228,10 @@ describe('sharded CI from the packed tarball', () => {
   }, scaledTimeout(120_000));
 });
 
-describe('the plain Playwright path from the packed tarball', () => {
-  it('runs the e2e config with `npx playwright test`, and E2E_REPLAY=1 there is read-only, strict and model-free', async () => {
+describe.concurrent('the plain Playwright path from the packed tarball', () => {
+  it('runs the e2e config with `npx playwright test`, and E2E_REPLAY=1 there is read-only, strict and model-free', async ({ expect }) => {
     // A third machine with the committed tests but no cache yet.
-    const fresh = join(work, 'machine-3', 'project');
-    cpSync(join(work, 'machine-1', 'project'), fresh, { recursive: true, verbatimSymlinks: true });
+    const fresh = plainMachine;
     rmSync(join(fresh, '.e2e'), { recursive: true, force: true });
     expect(readFileSync(join(fresh, 'playwright.config.ts'), 'utf8')).toContain("export { default } from './e2e.config.js';");
     // What the shipped README links to, and the folder READMEs it names, ship with it.

@@ -38,6 +38,8 @@ export interface HarnessCache {
   hitsEnabled?: boolean | undefined;
   /** How long a replay waits for a target; short by default so a stopped replay costs little test time. Default 400 ms. */
   waitForTargetMs?: number | undefined;
+  /** How often a waiting replay looks again. Default 50 ms; a test whose replays wait long (planted regressions) passes the product's 100 ms. */
+  pollIntervalMs?: number | undefined;
 }
 
 /** Options of {@link startAttempt}. */
@@ -154,7 +156,7 @@ export function startAttempt(on: AttemptScreen | LiveScreen, options: AttemptOpt
             hitsEnabled: cache.hitsEnabled ?? false,
             // The raw collector: what the cache logs reaches it through the attempt's outbound boundary (wire-attempt), as in a run.
             logger: { debug: (message) => handouts.logs.push(`cache debug ${message}`), warn: (message) => handouts.logs.push(`cache warn ${message}`) },
-            replay: { waitForTargetMs: cache.waitForTargetMs ?? 400, pollIntervalMs: 50 },
+            replay: { waitForTargetMs: cache.waitForTargetMs ?? 400, pollIntervalMs: cache.pollIntervalMs ?? 50 },
           },
     stepInterceptor: options.stepInterceptor,
     onAction: options.onAction,

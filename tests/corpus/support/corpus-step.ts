@@ -5,7 +5,9 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import type { CacheOutcome } from '../../../contract/cache-outcome.js';
-import type { AttemptHarness } from '../../support/attempt-harness.js';
+import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_FOR_TARGET_MS } from '../../../replayer/replay-step.js';
+import type { AttemptHarness, HarnessCache } from '../../support/attempt-harness.js';
+import { scaledTimeout } from '../../support/load-scaled.js';
 
 /** A corpus step: an instruction and the user's own check of it. */
 export interface CorpusStep {
@@ -74,4 +76,15 @@ export function tallyStep(tally: CorpusTally, instruction: string, played: Playe
 export function corpusTable(rows: ReadonlyArray<readonly string[]>): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')).join('\n');
+}
+
+/**
+ * The replay waits of a flow on a planted regression: the flow's load-scaled wait for a target or
+ * an outcome (`ms` when the machine is quiet), but never longer than a user's replay waits (the
+ * product's default, `DEFAULT_WAIT_FOR_TARGET_MS`), looking as often as it does. There the waits
+ * are meant to run out, so a busy machine would otherwise stretch every one of them; and the
+ * verdict that counts is the one a user's replay reaches.
+ */
+export function regressionWaits(ms: number): Pick<HarnessCache, 'waitForTargetMs' | 'pollIntervalMs'> {
+  return { waitForTargetMs: Math.min(scaledTimeout(ms), DEFAULT_WAIT_FOR_TARGET_MS), pollIntervalMs: DEFAULT_POLL_INTERVAL_MS };
 }
