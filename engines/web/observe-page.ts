@@ -105,9 +105,11 @@ function screenNodeOf(walked: WalkedNode, depth: number): ScreenNode {
  */
 function toScreenTree(walkedRoot: WalkedNode, counter: { nodes: number; textIds: Set<string> }): ScreenNode {
   const root = screenNodeOf(walkedRoot, 0);
-  const stack: Array<{ walked: WalkedNode; node: ScreenNode }> = [{ walked: walkedRoot, node: root }];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { walked, node } = next;
+  // Two stacks side by side: no record per node.
+  const walkedStack: WalkedNode[] = [walkedRoot];
+  const nodeStack: ScreenNode[] = [root];
+  for (let walked = walkedStack.pop(); walked !== undefined; walked = walkedStack.pop()) {
+    const node = nodeStack.pop()!;
     counter.nodes++;
     if (walked.r === 'text') counter.textIds.add(walked.i);
     const walkedChildren = walked.c;
@@ -115,7 +117,8 @@ function toScreenTree(walkedRoot: WalkedNode, counter: { nodes: number; textIds:
     for (const walkedChild of walkedChildren) {
       const child = screenNodeOf(walkedChild, node.depth + 1);
       node.children.push(child);
-      stack.push({ walked: walkedChild, node: child });
+      walkedStack.push(walkedChild);
+      nodeStack.push(child);
     }
   }
   return root;

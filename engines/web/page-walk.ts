@@ -297,8 +297,10 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * out becomes one placeholder.
    */
   const plannedChildren = (parent: Node, scope: Scope): Array<Node | WalkedNode> | null => {
+    // Counting walks the children: not when every run is read whole.
+    if (args.maxRun <= 0) return null;
     const count = (parent as Element | DocumentFragment).childElementCount;
-    if (args.maxRun <= 0 || count === undefined || count <= args.maxRun) return null;
+    if (count === undefined || count <= args.maxRun) return null;
     const planned: Array<Node | WalkedNode> = [];
     let run: Element[] = [];
     const flush = (): void => {
@@ -404,6 +406,14 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
 
   /** The words of a walked node, its nested nodes' first (a stack, not recursion: content may nest deep). */
   const contentOfNode = (node: WalkedNode): string => {
+    // Most nodes asked for are known, words or controls: no stack for those.
+    const memo = contentMemo.get(node);
+    if (memo !== undefined) return memo;
+    const leaf = node.r === 'text' ? node.n : leafContent.get(node);
+    if (leaf !== undefined) {
+      contentMemo.set(node, leaf);
+      return leaf;
+    }
     const pending: WalkedNode[] = [node];
     while (pending.length > 0) {
       const current = pending[pending.length - 1]!;
@@ -495,28 +505,76 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
 
   // The walk keeps its own stack of work, never the call stack: a page may nest thousands of
   // elements deep (each level was three calls) or hold hundreds of thousands of siblings.
-  /** Nodes still to visit, in order, each into `out`. */
-  interface Sequence {
-    /** The next sibling to visit (a child list), or null once done. */
+  // Its entries are plain records of one shape, reused by stack position, with no closures: a
+  // closure and a record per element made the walk ~10-25% dearer in CPU than the recursive one.
+  /** Visit `next` and the siblings after it, each into `out`. */
+  const SIBLINGS = 0;
+  /** Visit `list` (a slot's assigned nodes, a `<details>` summary, a planned run) from `index`. */
+  const LIST = 1;
+  /** Finish `element` (see {@link finishElement}) once its children were visited. */
+  const FINISH = 2;
+  /** End a block of words in `out`. */
+  const BREAK = 3;
+  /** A label naming its control: only the nodes nested in it (`items`) go to `out`, then a break unless `inline`. */
+  const NESTED = 4;
+  /** One entry of the stack; which fields count depends on `kind`. */
+  interface Task {
+    kind: number;
     next: Node | null;
-    /** Or a fixed list (a slot's assigned nodes, a `<details>` summary, a planned run), read from `index`. */
     list: ReadonlyArray<Node | WalkedNode> | null;
     index: number;
+    /** Where the visited nodes or the finished element go. */
     out: Item[];
     scope: Scope;
+    /** Whether the parent of the nodes visited is visible; for FINISH, whether the element is. */
     visible: boolean;
+    element: Element | null;
+    tag: string;
+    role: string;
+    testId: string | null;
+    display: string;
+    box: DOMRect | null;
+    hasArea: boolean;
+    walked: WalkedNode | null;
+    /** FINISH: the element's children as visited; NESTED: the label's. */
+    items: Item[] | null;
+    inline: boolean;
   }
-  /** Work on the stack: visit a sequence, or finish an element once its children were visited. */
-  type Task = Sequence | (() => void);
   const tasks: Task[] = [];
+  let depth = 0;
+  /** Put an entry on the stack, reusing the one an earlier entry at that position left. */
+  const pushTask = (kind: number, out: Item[], scope: Scope, visible: boolean): Task => {
+    let task: Task;
+    if (depth === tasks.length) {
+      task = { kind, next: null, list: null, index: 0, out, scope, visible, element: null, tag: '', role: '', testId: null, display: '', box: null, hasArea: false, walked: null, items: null, inline: false };
+      tasks.push(task);
+    } else {
+      task = tasks[depth]!;
+      task.kind = kind;
+      task.out = out;
+      task.scope = scope;
+      task.visible = visible;
+    }
+    depth++;
+    return task;
+  };
 
   const visitChildren = (parent: Node, out: Item[], scope: Scope, visible: boolean): void => {
     const planned = plannedChildren(parent, scope);
-    if (planned !== null) visitList(planned, out, scope, visible);
-    else tasks.push({ next: parent.firstChild, list: null, index: 0, out, scope, visible });
+    if (planned !== null) {
+      visitList(planned, out, scope, visible);
+      return;
+    }
+    const first = parent.firstChild;
+    if (first === null) return;
+    // A lone text child (most links, buttons and inline words) is taken at once: no entry on the stack.
+    if (first.nodeType === 3 && first.nextSibling === null) visitNode(first, out, scope, visible);
+    else pushTask(SIBLINGS, out, scope, visible).next = first;
   };
   const visitList = (list: ReadonlyArray<Node | WalkedNode>, out: Item[], scope: Scope, visible: boolean): void => {
-    tasks.push({ next: null, list, index: 0, out, scope, visible });
+    const task = pushTask(LIST, out, scope, visible);
+    task.list = list;
+    task.index = 0;
   };
 
   // Light children when there is no shadow root; the shadow tree (with slots) when there is.
@@ -586,7 +644,8 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     const inline = display === 'inline' || display === 'contents';
     // A role-less modal overlay (a fixed layer over the whole viewport, stacked above the rest, holding
     // content) is a dialog in all but name: a container its controls are found in, as with a dialog role.
-    if (role === 'generic' && element.getAttribute('role') === null && style.position === 'fixed' && Number.parseInt(style.zIndex, 10) > 0 && element.childElementCount > 0) {
+    // A fixed element's display is blockified (never inline…): most wrappers need no position read.
+    if (role === 'generic' && !display.startsWith('inline') && element.getAttribute('role') === null && style.position === 'fixed' && Number.parseInt(style.zIndex, 10) > 0 && element.childElementCount > 0) {
       const layer = element.getBoundingClientRect();
       if (layer.width >= scope.view.innerWidth * 0.9 && layer.height >= scope.view.innerHeight * 0.9) role = 'dialog';
     }
@@ -603,18 +662,22 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       if (control !== null && control.getClientRects().length > 0) {
         // The label names its control; keep only nested nodes, not its words.
         const nested: Item[] = [];
-        tasks.push(() => {
-          for (const item of nested) if (item !== null && !('text' in item)) out.push(item);
-          if (!inline) out.push(null);
-        });
+        const task = pushTask(NESTED, out, scope, visible);
+        task.items = nested;
+        task.inline = inline;
         visitComposedChildren(element, nested, scope, visible);
         return;
       }
-      if (!inline) tasks.push(() => out.push(null));
+      const end = inline ? null : pushTask(BREAK, out, scope, visible);
       if (tag === 'details' && !(element as HTMLDetailsElement).open) {
         const summary = element.querySelector(':scope > summary');
         if (summary !== null) visitList([summary], out, scope, visible);
       } else visitComposedChildren(element, out, scope, visible);
+      // Nothing left to visit inside: end at once rather than through the stack.
+      if (end !== null && tasks[depth - 1] === end) {
+        depth--;
+        out.push(null);
+      }
       return;
     }
     const box = element.getBoundingClientRect();
@@ -630,7 +693,16 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       const caption = element.querySelector(tag === 'fieldset' ? ':scope > legend' : ':scope > caption');
       if (caption !== null) consumed.add(caption);
     }
-    tasks.push(() => finishElement({ element, tag, role, testId, visible, display, box, hasArea, walked, items, out, scope }));
+    const finish = pushTask(FINISH, out, scope, visible);
+    finish.element = element;
+    finish.tag = tag;
+    finish.role = role;
+    finish.testId = testId;
+    finish.display = display;
+    finish.box = box;
+    finish.hasArea = hasArea;
+    finish.walked = walked;
+    finish.items = items;
     if (role === 'iframe') visitFrame(element as HTMLIFrameElement, box, items, scope);
     else if (tag === 'select') {
       for (const option of Array.from((element as HTMLSelectElement).options)) {
@@ -640,29 +712,26 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       const summary = element.querySelector(':scope > summary');
       if (summary !== null) visitList([summary], items, scope, visible);
     } else if (role !== 'textbox' && tag !== 'textarea' && tag !== 'input') visitComposedChildren(element, items, scope, visible);
+    // Nothing left to visit inside (a field, words only): finish at once rather than through the stack.
+    if (tasks[depth - 1] === finish) {
+      depth--;
+      finishElement(finish);
+    }
   };
 
-  /** What an element's finish needs: what its visit found out, and where it goes. */
-  interface Visited {
-    element: Element;
-    tag: string;
-    role: string;
-    testId: string | null;
-    visible: boolean;
-    display: string;
-    box: DOMRect;
-    hasArea: boolean;
-    walked: WalkedNode;
-    items: Item[];
-    out: Item[];
-    scope: Scope;
-  }
+  /** Whether an item is a node (not words, not a break). */
+  const isNode = (item: Item): item is WalkedNode => item !== null && !('text' in item);
+  const isInteractive = (node: WalkedNode): boolean => INTERACTIVE.has(node.r);
 
-  /** An element once its children were visited: its name, states, value and children, into `out`. */
-  const finishElement = (visited: Visited): void => {
-    const { element, tag, role, testId, visible, display, box, hasArea, walked, items, out, scope } = visited;
+  /** An element once its children were visited (a FINISH entry): its name, states, value and children, into `out`. */
+  const finishElement = (visited: Task): void => {
+    const { tag, role, testId, visible, display, hasArea, out, scope } = visited;
+    const element = visited.element!;
+    const box = visited.box!;
+    const walked = visited.walked!;
+    const items = visited.items!;
     // Hidden or box-less elements stay only as structure for visible descendants.
-    const hasDescendantNodes = items.some((item) => item !== null && !('text' in item));
+    const hasDescendantNodes = items.some(isNode);
     if ((!visible || (!hasArea && display !== 'contents')) && !hasDescendantNodes) {
       for (const item of items) if (item !== null && 'text' in item && item.source !== null) out.push(item);
       return;
@@ -740,10 +809,9 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     }
 
     // Children: name-from-content roles keep only interactive descendants; containers keep text.
-    const isNode = (item: Item): item is WalkedNode => item !== null && !('text' in item);
     let children: WalkedNode[];
     if (FULL_CONTENT.has(role)) {
-      children = items.filter(isNode).filter((child) => INTERACTIVE.has(child.r));
+      children = items.filter(isNode).filter(isInteractive);
       if (!nameFromContent) {
         const words = contentOfItems(items);
         if (words !== '' && words !== walked.n) walked.t = clip(words, args.textLimit);
@@ -764,21 +832,35 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
 
   /** Run the queued work until none is left. */
   const drain = (): void => {
-    for (let task = tasks[tasks.length - 1]; task !== undefined; task = tasks[tasks.length - 1]) {
-      if (typeof task === 'function') {
-        tasks.pop();
-        task();
-        continue;
+    while (depth > 0) {
+      const task = tasks[depth - 1]!;
+      const kind = task.kind;
+      if (kind === SIBLINGS) {
+        const node = task.next;
+        if (node === null) depth--;
+        else {
+          task.next = node.nextSibling;
+          visitNode(node, task.out, task.scope, task.visible);
+        }
+      } else if (kind === LIST) {
+        const list = task.list!;
+        if (task.index >= list.length) depth--;
+        else {
+          const node = list[task.index++]!;
+          // A placeholder for a stretch of a run left out goes in as it is.
+          if ((node as Partial<Node>).nodeType === undefined) task.out.push(node as WalkedNode);
+          else visitNode(node as Node, task.out, task.scope, task.visible);
+        }
+      } else {
+        // The entry is done with before anything can reuse it: finishing pushes no work.
+        depth--;
+        if (kind === FINISH) finishElement(task);
+        else if (kind === BREAK) task.out.push(null);
+        else {
+          for (const item of task.items!) if (isNode(item)) task.out.push(item);
+          if (!task.inline) task.out.push(null);
+        }
       }
-      let node: Node | WalkedNode | null;
-      if (task.list === null) {
-        node = task.next;
-        if (node !== null) task.next = node.nextSibling;
-      } else node = task.index < task.list.length ? task.list[task.index++]! : null;
-      if (node === null) tasks.pop();
-      // A placeholder for a stretch of a run left out goes in as it is.
-      else if ('r' in node) task.out.push(node);
-      else visitNode(node, task.out, task.scope, task.visible);
     }
   };
 

@@ -274,4 +274,19 @@ describe('a role-less modal overlay', () => {
     const buttons = index.nodes.filter((node) => node.node.role === 'button' && node.node.name === 'Authorize');
     expect(buttons.map((button) => button.container?.role ?? 'page')).toEqual(['page', 'dialog']);
   });
+
+  it('is a dialog when its element is inline by tag (a fixed box is a block), and an inline wrapper never is', async () => {
+    const instance = await open('rerender.html');
+    const page = surfaceOf(engine).page();
+    await page.setContent(
+      '<span style="position: fixed; inset: 0; z-index: 10"><b style="display: block">Sign in</b> <button>Continue</button></span>' +
+        '<p><span style="z-index: 10">Inline <button>Back</button></span></p>',
+    );
+    const { root } = await instance.observe();
+    const dialogs = allNodes(root).filter((node) => node.role === 'dialog');
+    expect(dialogs).toHaveLength(1);
+    expect(allNodes(dialogs[0]!).map((node) => node.name)).toContain('Continue');
+    expect(allNodes(dialogs[0]!).map((node) => node.name)).not.toContain('Back');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('span')!).display)).toBe('block');
+  });
 });
