@@ -52,7 +52,9 @@ export function createScreenHandle(size: ScreenSize | null | undefined, current:
       if (property === 'width' || property === 'height') return target[property];
       const value = screen();
       const member: unknown = Reflect.get(value, property, value);
-      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(value) : member;
+      // Methods are bound to the screen; its class is not (a bound class is named "bound Page", and
+      // Playwright's older matchers check `constructor.name`: `expect(screen).toHaveURL` on 1.56).
+      return typeof member === 'function' && property !== 'constructor' ? (member as (...args: unknown[]) => unknown).bind(value) : member;
     },
     has(target, property) {
       return property in target || property in screen();
