@@ -200,6 +200,8 @@ test('adds a todo', async ({ app, agent, screen }) => {
   await agent.act('add the todo "Buy milk"');
   await expect(screen.getByRole('listitem')).toHaveText('Buy milk');
   await expect(screen.getByRole('status')).toHaveText('Added Buy milk');
+  // The page matchers too: Playwright 1.56's check the receiver's class name (the screen handle forwards it).
+  await expect(screen).toHaveURL(/todo.html$/);
 });
 
 // Declared only where a failing test is wanted (the JUnit run and the listing).
