@@ -220,6 +220,49 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   /** Elements whose words are not only their text (word attributes, form values). */
   const wordHolders = [...WORD_ATTRIBUTES, 'aria-labelledby'].map((name) => `[${CSS.escape(name)}]`).join(',') + ',input,textarea,select';
 
+  /** Most matches of the included texts in one run's whole text that {@link textHoldersOf} looks up. */
+  const MAX_TEXT_MATCHES = 200;
+  /**
+   * The children of `parent` whose text may hold an included text, found without a string per
+   * child (200,000 short-lived strings make the page collect garbage for a second): every match of
+   * the included texts' patterns in the whole text, at every position, and then the browser's own
+   * XPath `contains` over the children for those exact strings (and `İ`, which {@link mayHoldIncluded}
+   * lets through). A child's text is a stretch of the whole, and a pattern of words with single
+   * spaces between matches the same string wherever it starts, so a child's text matches a pattern
+   * exactly when it holds one of those strings. Undefined (test each child) when the parent is no
+   * element, the page replaced `document.evaluate`, a text is not of that shape, or the whole holds
+   * more than {@link MAX_TEXT_MATCHES} matches.
+   */
+  const textHoldersOf = (parent: Node, whole: string): Set<Element> | undefined => {
+    const document = parent.ownerDocument;
+    if (parent.nodeType !== 1 || document === null || includePatterns === undefined || typeof document.evaluate !== 'function') return undefined;
+    if (!/\[native code\]/.test(Function.prototype.toString.call(document.evaluate))) return undefined;
+    if (!args.includeText.every((needle) => /^\S(?:.*\S)?$/su.test(needle) && !/[^\S ]| {2}/u.test(needle))) return undefined;
+    const literals = new Set<string>();
+    if (whole.includes('\u0130')) literals.add('\u0130');
+    let matches = 0;
+    for (const pattern of includePatterns) {
+      const every = new RegExp(pattern.source, 'giu');
+      for (let match = every.exec(whole); match !== null; match = every.exec(whole)) {
+        if (++matches > MAX_TEXT_MATCHES) return undefined;
+        literals.add(match[0]);
+        // On from the next code point, so matches starting inside this one are found too.
+        const high = whole.charCodeAt(match.index);
+        const low = whole.charCodeAt(match.index + 1);
+        every.lastIndex = match.index + (high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1);
+      }
+    }
+    const found = new Set<Element>();
+    if (literals.size === 0) return found;
+    const quoted = (text: string): string =>
+      !text.includes("'") ? `'${text}'` : !text.includes('"') ? `"${text}"` : `concat(${text.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
+    const expression = `./*[${Array.from(literals, (literal) => `contains(., ${quoted(literal)})`).join(' or ')}]`;
+    // 7: ORDERED_NODE_SNAPSHOT_TYPE (the constant of the element's own window).
+    const result = document.evaluate(expression, parent, null, 7, null);
+    for (let index = 0; index < result.snapshotLength; index++) found.add(result.snapshotItem(index) as Element);
+    return found;
+  };
+
   /**
    * Whether the words of `element`, one of a long run of `parent`'s children, hold an included
    * text. The test on the words is exact; a run whose whole text cannot hold one (one read of
@@ -234,7 +277,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     };
     if (includePatterns === undefined) return exact;
     const whole = parent.textContent;
-    if (whole !== null && !mayHoldIncluded(whole)) {
+    const holdersIn = (): Set<Element> => {
       const holders = new Set<Element>();
       if (parent.nodeType === 1 || parent.nodeType === 11) {
         for (const holder of Array.from((parent as ParentNode).querySelectorAll(wordHolders))) {
@@ -243,7 +286,18 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
           if (child.nodeType === 1) holders.add(child as Element);
         }
       }
+      return holders;
+    };
+    // Found natively, or none (the whole holds no included text): only those and the word holders are tested.
+    const textHolders = whole === null ? undefined : textHoldersOf(parent, whole);
+    if (textHolders === undefined && whole !== null && !mayHoldIncluded(whole)) {
+      const holders = holdersIn();
       return (element) => holders.has(element) && exact(element);
+    }
+    if (textHolders !== undefined) {
+      const candidates = holdersIn();
+      for (const element of textHolders) candidates.add(element);
+      return (element) => candidates.has(element) && exact(element);
     }
     return (element) => {
       if (mayHoldIncluded(element.textContent ?? '')) return exact(element);
