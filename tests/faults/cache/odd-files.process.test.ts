@@ -25,12 +25,18 @@ const DAY = 24 * 3_600_000;
 let project: string;
 let cache: string;
 
+/** A fresh project whose Playwright config lists the one test the entries belong to (`node_modules` linked to this repository's). */
+async function freshProject(prefix: string): Promise<string> {
+  const folder = await temporaryFolder(prefix);
+  symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
+  writeFile(join(folder, 'playwright.config.mjs'), "export default { testDir: 'tests', testMatch: '**/*.e2e.ts', projects: [{ name: 'web' }] };\n");
+  writeFile(join(folder, 'tests', 'checkout.e2e.ts'), "import { test } from '@playwright/test';\ntest.describe('checkout', () => { test('pays', async () => {}); });\n");
+  return folder;
+}
+
 beforeEach(async () => {
-  project = await temporaryFolder('odd-files');
+  project = await freshProject('odd-files');
   cache = join(project, '.e2e', 'cache');
-  symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
-  writeFile(join(project, 'playwright.config.mjs'), "export default { testDir: 'tests', testMatch: '**/*.e2e.ts', projects: [{ name: 'web' }] };\n");
-  writeFile(join(project, 'tests', 'checkout.e2e.ts'), "import { test } from '@playwright/test';\ntest.describe('checkout', () => { test('pays', async () => {}); });\n");
 });
 
 afterEach(async () => {
@@ -77,12 +83,9 @@ let oddRefRuns: Promise<OddRefRuns> | undefined;
  */
 function withOddRefs(): Promise<OddRefRuns> {
   oddRefRuns ??= (async () => {
-    const folder = await temporaryFolder('odd-refs');
+    const folder = await freshProject('odd-refs');
     folders.push(folder);
     const oddCache = join(folder, '.e2e', 'cache');
-    symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
-    writeFile(join(folder, 'playwright.config.mjs'), "export default { testDir: 'tests', testMatch: '**/*.e2e.ts', projects: [{ name: 'web' }] };\n");
-    writeFile(join(folder, 'tests', 'checkout.e2e.ts'), "import { test } from '@playwright/test';\ntest.describe('checkout', () => { test('pays', async () => {}); });\n");
     const good = [await step('Pay'), await step('Apply the coupon')];
     await writeEntries(oddCache, good);
     const odd = { 'a folder': await step('Odd folder'), 'a named pipe': await step('Odd pipe') };
@@ -147,12 +150,9 @@ let plantedPruneRuns: Promise<PlantedPruneRuns> | undefined;
  */
 function prunedWithPlants(): Promise<PlantedPruneRuns> {
   plantedPruneRuns ??= (async () => {
-    const folder = await temporaryFolder('odd-plants');
+    const folder = await freshProject('odd-plants');
     folders.push(folder);
     const plantCache = join(folder, '.e2e', 'cache');
-    symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
-    writeFile(join(folder, 'playwright.config.mjs'), "export default { testDir: 'tests', testMatch: '**/*.e2e.ts', projects: [{ name: 'web' }] };\n");
-    writeFile(join(folder, 'tests', 'checkout.e2e.ts'), "import { test } from '@playwright/test';\ntest.describe('checkout', () => { test('pays', async () => {}); });\n");
     // A folder named like a blob, beside a kept blob and two unreferenced ones, all old enough to sweep.
     const store = new FileCacheStore(plantCache);
     const keptBlob = (await store.write(await step('Pay'))).blob;
