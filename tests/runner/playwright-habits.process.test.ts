@@ -75,7 +75,8 @@ let recorded: { run: E2ERun; steps: LoggedTest[] };
 
 /**
  * One `e2e run` for two tests that share nothing but the run: the test whose add button was relabelled (its step is handed
- * to the agent) and the test whose step the agent cannot do. Started by the first test that reads it.
+ * to the agent) and the test whose step the agent cannot do. Started by the first test that reads it. The failing test's
+ * file (tests/unable.e2e.ts) sorts after the other's, so it runs last and its failure restarts no worker for the other.
  */
 let handedOffAndFailingRun: Promise<{ run: E2ERun; steps: LoggedTest[] }> | undefined;
 
@@ -83,7 +84,7 @@ function handedOffAndFailing(): Promise<{ run: E2ERun; steps: LoggedTest[] }> {
   handedOffAndFailingRun ??= (async () => {
     app.setAddLabel('Create');
     try {
-      return await run(['run', 'playwright-expect', 'failing']);
+      return await run(['run', 'playwright-expect', 'unable']);
     } finally {
       app.setAddLabel('Add');
     }
@@ -204,10 +205,10 @@ describe('later runs', () => {
     expect(failed.exitCode).toBe(1);
     expect(failed.stdout).toContain('> 7 |   await agent.act(\'archive the todo "Buy milk"\');');
     const test = loggedTest(steps, 'a step the agent cannot do fails the test');
-    expect(test.errorLocation).toEqual({ file: join(FIXTURE, 'tests', 'failing.e2e.ts'), line: 7 });
+    expect(test.errorLocation).toEqual({ file: join(FIXTURE, 'tests', 'unable.e2e.ts'), line: 7 });
     const failedStep = test.steps.find((step) => step.title === `agent.act 'archive the todo "Buy milk"'`);
     expect(failedStep?.error).toContain('failed (ACTION_FAILED): There is no "Archive" button on the screen.');
-    expect(outline(failedStep?.steps ?? [])).toContain('test.step | type "Buy milk" into textbox "New todo" @tests/failing.e2e.ts:7');
+    expect(outline(failedStep?.steps ?? [])).toContain('test.step | type "Buy milk" into textbox "New todo" @tests/unable.e2e.ts:7');
     // Its two steps are the summary's 2 missed (the summary line is checked above, with the handed-off step).
     expect(reportTest(failed, 'a step the agent cannot do fails the test').attempts[0]?.steps.map((step) => step.cache?.mode)).toEqual(['missed', 'missed']);
   }, scaledTimeout(180_000));
