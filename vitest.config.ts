@@ -13,7 +13,8 @@ const EXCLUDE = ['node_modules/**', 'dist/**', '**/fixtures/**'];
  * tier is the word before `.test.ts`:
  * - `unit` (`x.test.ts`): no browser, no process (tier-guard.ts fails a test that starts one);
  * - `browser` (`x.browser.test.ts`): Chromium, one per worker, launched once (shared-chromium.ts);
- * - `process` (`x.process.test.ts`): the built binary and other processes (`dist/` built once);
+ * - `process` (`x.process.test.ts`): the built binary and other processes (`dist/` built once),
+ *   fixture projects on a Chromium per worker too, launched once (shared-chromium.ts);
  * - `install` (`x.install.test.ts`): the packed tarball in fresh projects (packed and installed once).
  */
 export default defineConfig({
@@ -56,7 +57,8 @@ export default defineConfig({
           name: 'process',
           include: ['**/*.process.test.ts'],
           exclude: EXCLUDE,
-          globalSetup: ['tests/support/built-once.ts'],
+          // Fixture runs connect to their worker's Chromium (tests/runner/fixtures/shared/fixture-web.ts).
+          globalSetup: ['tests/support/built-once.ts', 'tests/support/shared-chromium.ts'],
           setupFiles: [LOAD_SCALED],
         },
       },

@@ -10,12 +10,11 @@
  * typing handler React never needs is equivalent (the rest of the test passes with it), listed
  * apart and out of the score; `cache diff --format markdown` then shows each new entry's audit, and
  * `--min-audit-score` gates on it; `cache audit --since <base> --min-score` audits and gates only
- * what the cache adds or changes against a base.
+ * what the cache adds or changes against a base, and a filter narrows it further.
  *
- * The steps build on each other, in order; once the entry is made blind, the audit of the tests
- * that hold it and the audit against a base go side by side (the second in a lane of the fixture,
- * with an `.e2e/` of its own): both only read the cache, and most of their time is replays
- * waiting for a screen to settle.
+ * The steps build on each other, in order. One audit run serves each part: the full audit, and,
+ * once the entry is made blind, the audit against a base with a filter (an audit's cost is its
+ * Playwright processes: one worker, and its browser, per mutant of a test).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,7 +24,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/index.js';
 import { contentsOf } from '../support/directory-snapshot.js';
-import { fixtureLane, type FixtureLane } from '../support/fixture-lane.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
 import { runE2E } from '../runner/support/e2e-process.js';
@@ -113,6 +111,8 @@ describe('e2e cache audit on TodoMVC (React)', () => {
       expect(add).toMatchObject({ caught: 3, total: 3, survivors: [], equivalent: ['a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"'] });
     }
     expect(audit.equivalent).toBe(2);
+    // A plain audit has no causal part (that is `e2e record --audit`'s, causal-record.process.test.ts).
+    expect(audit).not.toHaveProperty('causal');
     expect(audit.caught).toBe(audit.entries.reduce((sum, entry) => sum + entry.caught, 0));
     expect(audit.score).toBe(1);
 
@@ -128,8 +128,6 @@ describe('e2e cache audit on TodoMVC (React)', () => {
 });
 
 describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on purpose', () => {
-  let lane: FixtureLane;
-
   beforeAll(async () => {
     const store = new FileCacheStore(cacheDir);
     const refs = await store.list();
@@ -143,17 +141,32 @@ describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on
       }
     }
     expect(blinded).toBeDefined();
-    lane = fixtureLane(FIXTURE, 'audit-since');
   });
 
-  afterAll(() => {
-    lane?.remove();
-  });
-
-  it.concurrent('shows the exact survivor of an entry made blind on purpose, and --min-score 1 exits 1', async ({ expect }) => {
+  it('audits only what the cache changes against a base and the filter selects, shows the exact survivor of the entry made blind on purpose, and --min-score 1 exits 1; the review shows and gates each audit', async () => {
+    // The base: this cache with the "complete" entry and the judgment recorded differently, so only they are changed
+    // since it; the filter then leaves out the judgment's test.
+    const base = mkdtempSync(join(work, 'base-cache-'));
+    cpSync(cacheDir, base, { recursive: true });
+    const baseStore = new FileCacheStore(base);
+    const changed = new Map<string, string>();
+    for (const ref of await baseStore.list()) {
+      const read = await baseStore.read(ref.key);
+      if (read.kind !== 'hit') continue;
+      if ((read.entry.kind === 'act' && read.entry.keyParts.instruction === 'complete "Buy milk"') || read.entry.kind === 'assert') {
+        changed.set(read.entry.kind, read.entry.key);
+        await baseStore.write({ ...read.entry, summary: 'an older recording' }, { overwrite: true });
+      }
+    }
+    expect([...changed.keys()].sort()).toEqual(['act', 'assert']);
     const before = contentsOf(cacheDir);
     rmSync(callLog, { force: true });
-    const run = await runE2E(['cache', 'audit', '--grep', 'completes a todo', '--min-score', '1'], { cwd: FIXTURE, env: env() });
+    // The two runs that audit nothing go alongside.
+    const [run, same, missing] = await Promise.all([
+      runE2E(['cache', 'audit', '--since', base, '--grep', 'completes a todo', '--min-score', '1'], { cwd: FIXTURE, env: env() }),
+      runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: FIXTURE, env: env() }),
+      runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: FIXTURE, env: env() }),
+    ]);
     expect(run.exitCode, run.stderr.slice(-4000)).toBe(1);
     expect(run.stdout).toContain('    blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"');
     expect(run.stdout).toMatch(/complete "Buy milk"\S*\s+1 of 2/);
@@ -161,62 +174,35 @@ describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on
     expect(agentCalls()).toEqual([]);
     expect(contentsOf(cacheDir)).toEqual(before);
     const audit = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+    // Only the changed entry of the selected test was audited: no filter named it, the base did, and the filter left
+    // out the other changed entry (the judgment of "lists a todo").
+    expect(audit.entries.map((entry) => entry.key)).toEqual([changed.get('act')]);
+    expect(audit).toMatchObject({ caught: 1, total: 2 });
     const complete = entryOf(audit, 'act', 'complete "Buy milk"', 'completes a todo');
     expect(complete).toMatchObject({ caught: 1, total: 2, survivors: ['blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"'], equivalent: [] });
     // Not equivalent: the test's own expect of "0 items left" fails after the step passed. The survivor line says so.
     expect(complete.survivorFailures).toEqual([expect.stringContaining('toHaveText')]);
     expect(run.stdout).toContain('"Buy milk": a real blind spot, the test then failed: ');
-    // The other test's entries were filtered out.
-    expect(audit.entries.every((entry) => entry.testId.endsWith('::completes a todo'))).toBe(true);
-
-    // Review: every entry is new against an empty cache, each shows its last audit, and the gate reads them.
-    const empty = mkdtempSync(join(work, 'empty-cache-'));
-    const gated = await runE2E(['cache', 'diff', empty, cacheDir, '--format', 'markdown', '--min-audit-score', '1'], { cwd: FIXTURE, env: env() });
-    expect(gated.exitCode, gated.stderr).toBe(1);
-    expect(gated.stdout).toContain('- audit: caught 1 of 2 mutants (');
-    expect(gated.stdout).toContain('- survived: `blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"`');
-    expect(gated.stdout).toMatch(/^> Audit of the new and changed entries: score 0\.\d\d · \d+ of \d+ mutants caught · 4 of 4 entries audited$/m);
-    expect(gated.stdout).toContain('> below --min-audit-score 1');
-    expect(gated.stdout).toContain('- equivalent (the test\'s own checks pass with it too): `a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"`');
-    const passing = await runE2E(['cache', 'diff', empty, cacheDir, '--min-audit-score', '0.5'], { cwd: FIXTURE, env: env() });
-    expect(passing.exitCode, passing.stdout + passing.stderr).toBe(0);
-    expect(passing.stdout).toContain('    audit: caught 1 of 2 mutants (');
-  }, scaledTimeout(900_000));
-
-  it.concurrent('audits only what the cache adds or changes against a base with --since, and --min-score gates on it', async ({ expect }) => {
-    // The base: this cache with the "complete" entry recorded differently, so only that entry is changed since it.
-    const base = mkdtempSync(join(work, 'base-cache-'));
-    cpSync(cacheDir, base, { recursive: true });
-    const baseStore = new FileCacheStore(base);
-    let changedKey: string | undefined;
-    for (const ref of await baseStore.list()) {
-      const read = await baseStore.read(ref.key);
-      if (read.kind === 'hit' && read.entry.kind === 'act' && read.entry.keyParts.instruction === 'complete "Buy milk"') {
-        changedKey = read.entry.key;
-        await baseStore.write({ ...read.entry, summary: 'an older recording' }, { overwrite: true });
-      }
-    }
-    expect(changedKey).toBeDefined();
-    const before = contentsOf(cacheDir);
-    // In the lane: the other audit writes the fixture's .e2e/audit.json meanwhile. The two runs that audit nothing go alongside.
-    const [run, same, missing] = await Promise.all([
-      runE2E(['cache', 'audit', '--since', base, '--min-score', '1'], { cwd: lane.folder, env: env() }),
-      runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: lane.folder, env: env() }),
-      runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: lane.folder, env: env() }),
-    ]);
-    expect(run.exitCode, run.stderr.slice(-4000)).toBe(1);
-    expect(run.stdout).toContain('    blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"');
-    expect(run.stdout).toMatch(/below --min-score 1/);
-    const audit = JSON.parse(readFileSync(join(lane.folder, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
-    // Only the changed entry was audited: no filter named it, the base did.
-    expect(audit.entries.map((entry) => entry.key)).toEqual([changedKey]);
-    expect(audit).toMatchObject({ caught: 1, total: 2 });
-    expect(contentsOf(cacheDir)).toEqual(before);
 
     // Against itself nothing is new: the gate passes without running a test.
     expect(same.exitCode, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toContain(`No entry is new or changed since `);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/INVALID_ARGUMENT: no-such-revision is neither a folder nor a/);
+
+    // Review: every entry is new against an empty cache, each shows its last audit, and the gate reads them.
+    const empty = mkdtempSync(join(work, 'empty-cache-'));
+    const [gated, passing] = await Promise.all([
+      runE2E(['cache', 'diff', empty, cacheDir, '--format', 'markdown', '--min-audit-score', '1'], { cwd: FIXTURE, env: env() }),
+      runE2E(['cache', 'diff', empty, cacheDir, '--min-audit-score', '0.5'], { cwd: FIXTURE, env: env() }),
+    ]);
+    expect(gated.exitCode, gated.stderr).toBe(1);
+    expect(gated.stdout).toContain('- audit: caught 1 of 2 mutants (');
+    expect(gated.stdout).toContain('- survived: `blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"`');
+    expect(gated.stdout).toMatch(/^> Audit of the new and changed entries: score 0\.\d\d · \d+ of \d+ mutants caught · 4 of 4 entries audited$/m);
+    expect(gated.stdout).toContain('> below --min-audit-score 1');
+    expect(gated.stdout).toContain('- equivalent (the test\'s own checks pass with it too): `a broken handler at action 1 of 2: type "Buy milk" into textbox "What needs to be done?"`');
+    expect(passing.exitCode, passing.stdout + passing.stderr).toBe(0);
+    expect(passing.stdout).toContain('    audit: caught 1 of 2 mutants (');
   }, scaledTimeout(900_000));
 });

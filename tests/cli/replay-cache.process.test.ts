@@ -8,6 +8,9 @@
  * two git commits show exactly the changed step; SIGINT leaves the cache as it was. Workers
  * recording one step at once: `parallel-record.process.test.ts`.
  *
+ * The model-free replay checked under `--debug` is the one of the accepted cache (one step healed
+ * and accepted, one as recorded): no run of its own right after the recording.
+ *
  * The steps build on each other, in order.
  */
 import { execFileSync } from 'node:child_process';
@@ -90,6 +93,8 @@ async function interrupted(args: string[], marker: string, extraEnv: Record<stri
 
 let c1: string;
 let c2: string;
+/** The replay of the accepted cache, with the cache before and after it and the model calls counted after it. */
+let acceptedReplay: { run: E2ERun; before: unknown; after: unknown; modelCallsAfter: number } | undefined;
 
 beforeAll(async () => {
   ensureBuilt();
@@ -127,23 +132,6 @@ describe('the replay cache through the e2e binary', () => {
     const run = await runE2E(['cache', 'prune', '--dry-run'], { cwd: FIXTURE, env: env() });
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.stdout).toMatch(/^Would remove 0 items, 0 B to free; 2 entries kept\./);
-  }, scaledTimeout(60_000));
-
-  it('replays the suite with no model: exit 0, zero model calls, everything replayed', async () => {
-    const before = contentsOf(cacheDir);
-    const run = await runE2E(['replay', 'todos.e2e.ts', '--debug'], { cwd: FIXTURE, env: env() });
-    expect(run.exitCode, output(run)).toBe(0);
-    expect(modelCalls()).toBe(2);
-    expect(run.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 2, handedOff: 0, missed: 0 } });
-    expect(run.stdout).toContain('      AI  0 tokens · 0 model calls\n   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified\n');
-    expect(run.stdout).toMatch(/\n {2}Report {2}\.e2e\/html-report\/index\.html\n/);
-    // --debug: the per-step table, from the report.
-    expect(run.stdout).toContain('Steps (--debug): where the time went');
-    expect(run.stdout).toMatch(/todos › adds a todo #0 act "add a todo \\"Buy milk\\"".* self-finalized/);
-    const timing = stepsOf(run, 'adds a todo')[0]?.timing;
-    expect(timing?.modelMs).toBe(0);
-    expect(timing!.actionMs).toBeGreaterThan(0);
-    expect(contentsOf(cacheDir)).toEqual(before);
   }, scaledTimeout(60_000));
 
   it('fails a step whose entry no longer replays with REPLAY_STALE, naming the step and the reason, with no model call', async () => {
@@ -192,13 +180,33 @@ describe('the replay cache through the e2e binary', () => {
 
     const accept = await runE2E(['cache', 'accept', proposals], { cwd: FIXTURE, env: env() });
     expect(accept.exitCode, output(accept)).toBe(0);
-    const replay = await runE2E(['replay', 'todos.e2e.ts'], { cwd: FIXTURE, env: env() });
+    // The replay of the accepted cache: the next test reads it.
+    const accepted = contentsOf(cacheDir);
+    const replay = await runE2E(['replay', 'todos.e2e.ts', '--debug'], { cwd: FIXTURE, env: env() });
+    acceptedReplay = { run: replay, before: accepted, after: contentsOf(cacheDir), modelCallsAfter: modelCalls() };
     expect(replay.exitCode, output(replay)).toBe(0);
     expect(replay.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 2 } });
     expect(modelCalls()).toBe(3);
     c2 = commit('accepted the healed "Create" step');
     expect(c2).not.toBe(c1);
   }, scaledTimeout(120_000));
+
+  it('replays the suite with no model: exit 0, zero model calls, everything replayed', () => {
+    // The accepted cache's replay above (one step healed and accepted, the other as recorded), under --debug.
+    const { run, before, after, modelCallsAfter } = acceptedReplay!;
+    expect(run.exitCode, output(run)).toBe(0);
+    expect(modelCallsAfter).toBe(3);
+    expect(run.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 2, handedOff: 0, missed: 0 } });
+    expect(run.stdout).toContain('      AI  0 tokens · 0 model calls\n   Cache  2 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified\n');
+    expect(run.stdout).toMatch(/\n {2}Report {2}\.e2e\/html-report\/index\.html\n/);
+    // --debug: the per-step table, from the report.
+    expect(run.stdout).toContain('Steps (--debug): where the time went');
+    expect(run.stdout).toMatch(/todos › adds a todo #0 act "add a todo \\"Buy milk\\"".* self-finalized/);
+    const timing = stepsOf(run, 'adds a todo')[0]?.timing;
+    expect(timing?.modelMs).toBe(0);
+    expect(timing!.actionMs).toBeGreaterThan(0);
+    expect(after).toEqual(before);
+  });
 
   it('records again after the app changed, and cache diff between the two commits shows exactly the changed step', async () => {
     await relabel('Save');

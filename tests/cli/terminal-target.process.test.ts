@@ -10,10 +10,12 @@
  *
  * The steps build on each other, in order. Once both tests are recorded, the runs that only read
  * the recorded cache (the planted bug, the renamed item, the diff, the example) and the chain that
- * moves, audits and prunes a copy of it start side by side with the hand-off and the model-free
- * replay, each in a lane of the fixture (`tests/support/fixture-lane.ts`: a run writes its folder's `.e2e/`), and model-free
+ * moves, audits and prunes a copy of it start side by side with the hand-off, each in a lane of
+ * the fixture (`tests/support/fixture-lane.ts`: a run writes its folder's `.e2e/`), and model-free
  * (`e2e replay` and the cache commands call no model): most of their time is a replay waiting
- * out the target wait of a step that cannot replay, or the program settling, not CPU.
+ * out the target wait of a step that cannot replay, or the program settling, not CPU. The
+ * model-free replay of every recorded step is the moved cache's, once the hand-off is done and
+ * the model server stopped: one replay checked for both (no replay of its own before the move).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,13 +93,21 @@ function cacheCopy(name: string): string {
 /** The latte test renamed: `cache mv` moves its entries; the audit and prune after it see the new title. */
 const RENAMED = { E2E_COFFEE_LATTE_TITLE: 'orders a latte for Ada' };
 
-/** `cache mv` as the miss suggests, on a copy of the cache: the replay that misses, the move, the replay after it. */
+/** `cache mv` as the miss suggests, on a copy of the cache: the replay that misses and the move. */
 interface MoveRuns {
   missed: Run;
   moved: Run;
-  replayed: Run;
   /** The moved cache. */
   cache: string;
+  /** The lane the move ran in. */
+  project: string;
+}
+
+/** The replay of the moved cache, with the model server stopped once the hand-off recording is done: the model calls counted before and after it. */
+interface ModelFreeReplay {
+  replayed: Run;
+  requestsBefore: number;
+  requestsAfter: number;
 }
 
 /** `cache prune` of the dropped espresso test on the moved cache, then `cache ls` and a replay. */
@@ -109,12 +119,15 @@ interface PruneRuns {
 
 /** Model-free runs that read the recorded cache, or change a copy of it, started together once it is recorded. */
 interface SideBySide {
+  /** `e2e record --grep espresso` on a copy of the cache, the program's OK button called Done: the one run here that calls the model. */
+  handOff: Promise<Run & { requestsBefore: number }>;
   regression: Promise<Run>;
   drift: Promise<Run>;
   /** `e2e cache diff <an empty folder> <the cache>`: the two tests that read it look at different lines of the same diff. */
   emptyDiff: Promise<Run>;
   example: Promise<Run & { before: unknown; after: unknown }>;
   move: Promise<MoveRuns>;
+  modelFree: Promise<ModelFreeReplay>;
   audit: Promise<Run>;
   prune: Promise<PruneRuns>;
 }
@@ -127,16 +140,27 @@ function runsSideBySide(): SideBySide {
   const empty = join(work, 'empty-cache');
   mkdirSync(empty);
   const exampleCache = join(EXAMPLE, '.e2e', 'cache');
+  const handOffCache = cacheCopy('hand-off-cache');
+  const requestsBefore = requests.length;
+  // The OK button is called Done: the recorded check mark replays, the tap on OK cannot.
+  const handOff = e2e(['record', '--grep', 'espresso'], { COFFEE_FAULT: 'done-button', E2E_FIXTURE_CACHE_DIR: handOffCache }).then((run) => ({ ...run, requestsBefore }));
   const move = (async (): Promise<MoveRuns> => {
     const cache = cacheCopy('moved-cache');
     const project = projectOfItsOwn('move');
     const renamed = { ...RENAMED, E2E_FIXTURE_CACHE_DIR: cache };
     const missed = await e2e(['replay'], renamed, project);
     const moved = await e2e(['cache', 'mv', `tests/coffee.e2e.ts::${LATTE}`, 'orders a latte for Ada'], renamed, project);
-    const replayed = await e2e(['replay'], renamed, project);
-    return { missed, moved, replayed, cache };
+    return { missed, moved, cache, project };
   })();
-  // The audit reads a copy of the moved cache while the prune changes the moved cache itself.
+  // The moved cache replays model-free, with the model server stopped: the one model-free replay of all the recorded steps.
+  const modelFree = move.then(async ({ cache, project }): Promise<ModelFreeReplay> => {
+    await handOff.catch(() => undefined);
+    await model.close();
+    const before = requests.length;
+    const replayed = await e2e(['replay'], { ...RENAMED, E2E_FIXTURE_CACHE_DIR: cache }, project);
+    return { replayed, requestsBefore: before, requestsAfter: requests.length };
+  });
+  // The audit and the prune each work on a copy of the moved cache, taken before anything replays it.
   const audit = move.then(({ cache }) => {
     const audited = join(work, 'audited-cache');
     cpSync(cache, audited, { recursive: true });
@@ -144,13 +168,16 @@ function runsSideBySide(): SideBySide {
   });
   const prune = move.then(async ({ cache }): Promise<PruneRuns> => {
     const project = projectOfItsOwn('prune');
-    const dropped = { ...RENAMED, E2E_COFFEE_ESPRESSO: 'dropped', E2E_FIXTURE_CACHE_DIR: cache };
+    const pruneCache = join(work, 'pruned-cache');
+    cpSync(cache, pruneCache, { recursive: true });
+    const dropped = { ...RENAMED, E2E_COFFEE_ESPRESSO: 'dropped', E2E_FIXTURE_CACHE_DIR: pruneCache };
     const pruned = await e2e(['cache', 'prune'], dropped, project);
     const listed = await e2e(['cache', 'ls'], dropped, project);
     const replayed = await e2e(['replay'], dropped, project);
     return { pruned, listed, replayed };
   });
   sideBySide = {
+    handOff,
     regression: e2e(['replay'], { COFFEE_FAULT: 'forget-extras' }, projectOfItsOwn('regression')),
     drift: e2e(['replay'], { COFFEE_FAULT: 'rename' }, projectOfItsOwn('drift')),
     emptyDiff: e2e(['cache', 'diff', empty, cacheDir], {}, projectOfItsOwn('diff')),
@@ -160,6 +187,7 @@ function runsSideBySide(): SideBySide {
       return { ...run, before, after: contentsOf(exampleCache) };
     })(),
     move,
+    modelFree,
     audit,
     prune,
   };
@@ -208,13 +236,9 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(240_000));
 
   it('hands a step whose replay stopped part-way over to the agent with the actions that ran, on e2e record', async () => {
-    const handOff = join(work, 'hand-off-cache');
-    cpSync(cacheDir, handOff, { recursive: true });
-    // The model-free runs start now: they need only the recorded cache.
-    runsSideBySide();
-    const before = requests.length;
-    // The OK button is called Done: the recorded check mark replays, the tap on OK cannot.
-    const run = await e2e(['record', '--grep', 'espresso'], { COFFEE_FAULT: 'done-button', E2E_FIXTURE_CACHE_DIR: handOff });
+    // The runs after the recording start now, side by side: the hand-off, and the model-free ones that need only the recorded cache.
+    const run = await runsSideBySide().handOff;
+    const before = run.requestsBefore;
     expect(run.exitCode, output(run)).toBe(0);
     const steps = stepsOf(run, ESPRESSO);
     // (The first step's recorded outcome showed the OK button, so it is handed over too, from its start.)
@@ -229,13 +253,12 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(240_000));
 
   it('replays every step model-free with the model server stopped: 0 model calls, 0 browsers', async () => {
-    await model.close();
-    const before = requests.length;
-    const run = await e2e(['replay']);
+    // The replay of the moved cache (the latte renamed, below): every step the recording saved, under the new title for the latte's.
+    const { replayed: run, requestsBefore, requestsAfter } = await runsSideBySide().modelFree;
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.report?.summary).toMatchObject({ modelCalls: 0, cache: { replayed: 9, handedOff: 0, recorded: 0, missed: 0, regressed: 0, stale: 0 } });
     expect(output(run)).toContain('Cache  9 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
-    expect(requests.length).toBe(before);
+    expect(requestsAfter).toBe(requestsBefore);
     expect(run.started.some((command) => command.includes('coffee.mjs'))).toBe(true);
     expect(browsersAmong(run.started)).toEqual([]);
   }, scaledTimeout(240_000));
@@ -285,7 +308,8 @@ describe('a terminal target through the e2e binary', () => {
   }, scaledTimeout(60_000));
 
   it('moves a renamed test with cache mv, as the miss suggests, and replays it', async () => {
-    const { missed, moved, replayed } = await runsSideBySide().move;
+    const { missed, moved } = await runsSideBySide().move;
+    const { replayed } = await runsSideBySide().modelFree;
     expect(missed.exitCode, output(missed)).toBe(2);
     expect(output(missed)).toContain(`e2e cache mv 'tests/coffee.e2e.ts::${LATTE}' 'tests/coffee.e2e.ts::orders a latte for Ada'`);
     expect(moved.exitCode, output(moved)).toBe(0);

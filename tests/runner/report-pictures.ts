@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     await run(['run', 'playwright-expect'], 0);
     await takePicture(browser, { file: 'report-handed-off.png', test: 'an expect from Playwright Test verifies the step before it', step });
     app.setAddLabel('Add');
-    await run(['run', 'failing'], 1);
+    await run(['run', 'unable'], 1);
     await takePicture(browser, { file: 'report-failed.png', test: 'a step the agent cannot do fails the test', step: `agent.act 'archive the todo "Buy milk"'` });
   } finally {
     await browser.close();

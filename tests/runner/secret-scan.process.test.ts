@@ -8,7 +8,9 @@
  * Playwright's ffmpeg is missing) and the list, line, dot, HTML, JUnit and JSON reporters given
  * on the command line, under `--debug`. Every file under the project (zip archives opened,
  * nested ones too) and stdout/stderr hold the canary in none of the forms the redactor claims;
- * the scan itself is shown to find each form in planted files.
+ * the scan itself is shown to find each form in planted files. Long secrets (2 KiB, 64 KiB) are
+ * typed by tests of their own in the same project and the same recording, then replayed by one
+ * `e2e replay` of just those tests; secrets too short or common to redact are refused.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,39 +90,50 @@ test('a test that types no secret keeps its trace', async ({ agent }) => {
 });
 `;
 
-/** A fresh project in the temp folder: its own node_modules of links, \`e2e\` being this repository. */
-function makeProject(name = 'secret-scan', config = CONFIG, tests = TESTS): string {
+/** A fresh project in the temp folder: its own node_modules of links, \`e2e\` being this repository; `more`: other test files by name. */
+function makeProject(name: string, config: string, tests = TESTS, more: Record<string, string> = {}): string {
   const project = linkedProject(name);
   writeFileSync(join(project, 'e2e.config.ts'), config);
   mkdirSync(join(project, 'support'));
   writeFileSync(join(project, 'support', 'scripted.ts'), readFileSync(SCRIPTED, 'utf8'));
   mkdirSync(join(project, 'tests'));
   writeFileSync(join(project, 'tests', 'echo.e2e.ts'), tests);
+  for (const [file, text] of Object.entries(more)) writeFileSync(join(project, 'tests', file), text);
   return project;
 }
 
 
 let project: string;
 let server: StaticServer;
+/** What the app received, in order, over every run of the project. */
 let received: string[];
+/** What it had received when the recording ended. */
+let receivedInRecord: string[];
+/** The environment of every run of the project. */
+let scanEnv: Record<string, string>;
 let run: E2ERun;
 
+/**
+ * One project, one recording: the echo tests (tests/echo.e2e.ts) and the long secrets' tests (tests/long.e2e.ts, below)
+ * share its `e2e record`; the long secrets' replay comes later (`recordAndReplayLong`).
+ */
 beforeAll(async () => {
   ensureBuilt();
-  project = makeProject();
+  project = makeProject('secret-scan', SCAN_CONFIG, TESTS, { 'long.e2e.ts': LONG_TESTS });
   ({ server, received } = await servePagesRecording());
-  // The reporters come from the command line, as `e2e record --reporter …` passes them to Playwright.
-  const reporterFiles = {
+  scanEnv = {
+    // The reporters come from the command line, as `e2e record --reporter …` passes them to Playwright.
     PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(project, '.e2e', 'junit.xml'),
     PLAYWRIGHT_JSON_OUTPUT_FILE: join(project, '.e2e', 'results.json'),
+    E2E_FIXTURE_APP_URL: server.origin,
+    E2E_SECRET_CANARY: CANARY,
+    ...Object.fromEntries(LONG_SECRETS.map(({ name, length }) => [`E2E_SECRET_${name.toUpperCase()}`, longCanary(length, length)])),
   };
-  run = await runE2E(['record', '--debug', '--reporter', 'list,line,dot,html,junit,json'], {
-    cwd: project,
-    env: { ...reporterFiles, E2E_FIXTURE_APP_URL: server.origin, E2E_SECRET_CANARY: CANARY },
-  });
-}, scaledTimeout(180_000));
+  run = await runE2E(['record', '--debug', '--reporter', 'list,line,dot,html,junit,json'], { cwd: project, env: scanEnv });
+  receivedInRecord = [...received];
+}, scaledTimeout(300_000));
 
 afterAll(async () => {
   await server?.close();
@@ -129,12 +142,15 @@ afterAll(async () => {
 
 describe(`a secret echoed everywhere, with trace and screenshots on${VIDEO ? ' and video on' : ' (video off: Playwright has no ffmpeg here)'}`, () => {
   it('runs: the fill reaches the app, the failing tests fail, the clean one passes', () => {
-    expect(received.length, `${run.stdout}\n${run.stderr}`).toBe(2);
-    expect(received.every((body) => body === CANARY)).toBe(true);
+    // The two fills of the echo tests, and one of each long secret (its own tests, below).
+    const longValues = LONG_SECRETS.map(({ length }) => longCanary(length, length));
+    expect([...receivedInRecord].sort(), `${run.stdout}\n${run.stderr}`).toEqual([CANARY, CANARY, ...longValues].sort());
+    expect(receivedInRecord.filter((body) => body === CANARY)).toHaveLength(2);
     expect(outcomesByTitle(run)).toEqual({
       'a failing expect after the fill': 'unexpected',
       'the test itself logs, names a step, attaches and throws the echo': 'unexpected',
       'a test that types no secret keeps its trace': 'expected',
+      ...Object.fromEntries(LONG_SECRETS.map(({ title }) => [title, 'expected'])),
     });
     expect(run.exitCode).toBe(1);
   });
@@ -213,24 +229,28 @@ function longCanary(length: number, seed: number): string {
   return `${text.replace(/ {2,}/g, ' ')}z9`.padEnd(length, 'q');
 }
 
-/** The long secrets' project: each step is recorded (`inherit`), so the second run replays it; a second secret, `wide`, has its own step. */
-const LONG_CONFIG = CONFIG.replace("scripted('secret-scan', {", "scripted('secret-scan-long', {")
-  .replace(/\n      }\),\n    },\n  },/, "\n      }, { cache: 'inherit' }),\n    },\n  },")
-  .replace(
-    "        'look at the form':",
-    `        'type the token <secret:wide> and submit': async (ctx) => {
-          await ctx.actions.typeSecret(find(await look(ctx), 'textbox', 'Password'), 'wide');
+/** The executor's step that types the secret `name` and submits. */
+function typeSecretStep(name: string): string {
+  return `        'type the token <secret:${name}> and submit': async (ctx) => {
+          await ctx.actions.typeSecret(find(await look(ctx), 'textbox', 'Password'), '${name}');
           await ctx.actions.tap(find(await look(ctx), 'button', 'Submit'));
           return { status: 'passed', summary: 'Submitted the token form.' };
         },
-        'look at the form':`,
-  )
-  .replace('  secrets: { canary: undefined },', '  secrets: { canary: undefined, wide: undefined },')
-  .replace('  expect: { timeout: 1_000 },\n', '');
+`;
+}
+
+/**
+ * The scanned project's config: {@link CONFIG} with each step recorded (`inherit`: the long secrets' steps are saved, so
+ * the replay replays them; the echo tests' steps fail or verify nothing, so nothing of theirs is saved) and the long
+ * secrets, `long` and `wide`, each with its own step.
+ */
+const SCAN_CONFIG = CONFIG.replace(/\n      }\),\n    },\n  },/, "\n      }, { cache: 'inherit' }),\n    },\n  },")
+  .replace("        'look at the form':", `${typeSecretStep('long')}${typeSecretStep('wide')}        'look at the form':`)
+  .replace('  secrets: { canary: undefined },', '  secrets: { canary: undefined, long: undefined, wide: undefined },');
 
 /** The long secrets, each typed by its own test in one project: the secret's name and the title of its test. */
 const LONG_SECRETS = [
-  { label: '2 KiB', length: 2048, name: 'canary', title: 'a 2 KiB secret is typed, echoed, verified and replayed' },
+  { label: '2 KiB', length: 2048, name: 'long', title: 'a 2 KiB secret is typed, echoed, verified and replayed' },
   { label: '64 KiB', length: 65536, name: 'wide', title: 'a 64 KiB secret is typed, echoed, verified and replayed' },
 ] as const;
 
@@ -240,17 +260,17 @@ for (const [title, name] of ${JSON.stringify(LONG_SECRETS.map(({ title, name }) 
   test(title, async ({ app, agent, screen }) => {
     await app.open('/echo.html#piece');
     await agent.act('type the token {token} and submit', { params: { token: secret(name) } });
-    await expect(screen.getByRole('status').first()).toContainText('You typed ');
-    await expect(screen.getByRole('status').last()).toHaveText('Saved');
-    await expect(screen.locator('#piece')).toContainText('xxxxxxxx');
+    await expect(screen.getByRole('status').first()).toContainText('You typed ', { timeout: 5_000 });
+    await expect(screen.getByRole('status').last()).toHaveText('Saved', { timeout: 5_000 });
+    await expect(screen.locator('#piece')).toContainText('xxxxxxxx', { timeout: 5_000 });
   });
 }
 `;
 
-/** The long secrets' project, recorded and then replayed once for both secrets (two runs of the binary, not two per secret). */
+/** The long secrets' runs: the project's recording (shared with the echo tests) and one replay of both long secrets' tests. */
 interface LongRuns {
   project: string;
-  server: StaticServer;
+  /** What the app received over both runs. */
   typed: string[];
   recorded: E2ERun;
   replayed: E2ERun;
@@ -260,31 +280,12 @@ let longRuns: Promise<LongRuns> | undefined;
 
 function recordAndReplayLong(): Promise<LongRuns> {
   longRuns ??= (async () => {
-    ensureBuilt();
-    const project = makeProject('secret-scan-long', LONG_CONFIG, LONG_TESTS);
-    const { server, received: typed } = await servePagesRecording();
-    const env = {
-      PLAYWRIGHT_HTML_OUTPUT_DIR: join(project, '.e2e', 'html-report'),
-      PLAYWRIGHT_HTML_OPEN: 'never',
-      PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(project, '.e2e', 'junit.xml'),
-      PLAYWRIGHT_JSON_OUTPUT_FILE: join(project, '.e2e', 'results.json'),
-      E2E_FIXTURE_APP_URL: server.origin,
-      E2E_SECRET_CANARY: longCanary(2048, 2048),
-      E2E_SECRET_WIDE: longCanary(65536, 65536),
-    };
-    const recorded = await runE2E(['record', '--debug', '--reporter', 'list,html,junit,json'], { cwd: project, env });
-    const replayed = await runE2E(['replay', '--debug', '--reporter', 'list,html,junit,json'], { cwd: project, env });
-    return { project, server, typed, recorded, replayed };
+    // The echo tests need a model in replay (nothing of theirs is saved): only the long secrets' tests replay.
+    const replayed = await runE2E(['replay', '--debug', '--reporter', 'list,html,junit,json', '--grep', 'secret is typed, echoed'], { cwd: project, env: scanEnv });
+    return { project, typed: received.filter((body) => body !== CANARY), recorded: run, replayed };
   })();
   return longRuns;
 }
-
-afterAll(async () => {
-  if (longRuns === undefined) return;
-  const { project, server } = await longRuns;
-  await server.close();
-  rmSync(project, { recursive: true, force: true });
-});
 
 for (const { label, length, name, title } of LONG_SECRETS) {
   describe(`a ${label} secret, recorded and replayed through the binary with trace and screenshots on`, () => {
@@ -299,10 +300,13 @@ for (const { label, length, name, title } of LONG_SECRETS) {
 
     it('records the verified step, then replays it with no model call, typing the real value each time', () => {
       expect(canary.length).toBe(length);
-      expect(LONG_CONFIG).toContain("{ cache: 'inherit' }");
-      expect(long.recorded.exitCode, `${long.recorded.stdout}\n${long.recorded.stderr}`).toBe(0);
+      expect(SCAN_CONFIG).toContain("{ cache: 'inherit' }");
+      // The recording's exit code is the echo tests' (1, above); this test passed in it.
+      const recordedTest = long.recorded.report?.tests.find((test) => test.titlePath.at(-1) === title);
+      expect(recordedTest?.outcome, `${long.recorded.stdout}\n${long.recorded.stderr}`).toBe('expected');
       expect(stepOf(long.recorded)?.cache).toMatchObject({ mode: 'missed', write: 'saved' });
       expect(long.replayed.exitCode, `${long.replayed.stdout}\n${long.replayed.stderr}`).toBe(0);
+      expect(long.replayed.report?.tests.map((test) => test.titlePath.at(-1)).sort()).toEqual(LONG_SECRETS.map((secret) => secret.title).sort());
       expect(stepOf(long.replayed)?.cache).toMatchObject({ mode: 'self-finalized' });
       // Both secrets' tests typed, in each run; this secret twice, the real value each time.
       expect(long.typed).toHaveLength(4);

@@ -1,8 +1,11 @@
 /**
- * The browser tier's global setup (vitest.config.ts): one Chromium per worker, launched once
- * for the whole run as a Playwright browser server, instead of one per test file. A test file
- * reaches its worker's browser through `web({ connect })` (`test-browser.ts`); each attempt
- * still gets a fresh context, and a file's contexts close when it disconnects.
+ * The browser and process tiers' global setup (vitest.config.ts): one Chromium per worker,
+ * launched once for the whole run as a Playwright browser server, instead of one per test file
+ * or per CLI run. A browser-tier file reaches its worker's browser through `web({ connect })`
+ * (`test-browser.ts`); a process-tier fixture run gets its endpoint in `E2E_FIXTURE_BROWSER_SERVER`
+ * (`tests/runner/support/e2e-process.ts`) and connects when its project says so
+ * (`tests/runner/fixtures/shared/fixture-web.ts`). Each attempt still gets a fresh context, and a
+ * client's contexts close when it disconnects.
  */
 import { chromium, type BrowserServer } from '@playwright/test';
 import type { TestProject } from 'vitest/node';

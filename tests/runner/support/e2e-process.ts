@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from '../../../runner/report.js';
+import { sharedChromiumEndpoint } from '../../support/shared-chromium-endpoint.js';
 import { ROOT } from './build.js';
 
 /** The binary. */
@@ -27,11 +28,20 @@ export interface E2ERunOptions {
   onOutput?: (text: string, child: ChildProcess) => void;
 }
 
-/** The environment every fixture run gets: no CI switch, Chromium from the system. */
+/** The variable naming the process tier's shared Chromium to a fixture project (`fixtures/shared/fixture-web.ts`). */
+const BROWSER_SERVER_VARIABLE = 'E2E_FIXTURE_BROWSER_SERVER';
+
+/**
+ * The environment every fixture run gets: no CI switch, Chromium from the system, and this
+ * worker's shared Chromium (`shared-chromium.ts`), which projects made with `fixtureWeb()`
+ * connect to instead of launching one per run. A run told which browser to launch
+ * (`E2E_CHROMIUM_PATH`) is about that launch, so it gets none.
+ */
 function baseEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('E2E_') && key !== 'CI') env[key] = value;
-  return { ...env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', FORCE_COLOR: '0', ...extra };
+  const endpoint = extra?.['E2E_CHROMIUM_PATH'] === undefined ? sharedChromiumEndpoint() : undefined;
+  return { ...env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', FORCE_COLOR: '0', ...(endpoint === undefined ? {} : { [BROWSER_SERVER_VARIABLE]: endpoint }), ...extra };
 }
 
 /** Start `e2e <args>` in `options.cwd`; the promise settles when the process exits. */
