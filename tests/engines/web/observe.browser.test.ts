@@ -17,6 +17,18 @@ const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
 const live = webEngineOnFolder(FIXTURES);
 const { engine } = live;
 
+/**
+ * The names of the rows of words.html read when one text is included, beyond those read anyway
+ * (the first rows, those in view, the last).
+ */
+function rowsReadFor(instance: EngineInstance): (text: string) => Promise<string[]> {
+  return async (text) => {
+    const observation = await instance.observe({ bounds: { maxRun: 100 }, include: { text: [text] } });
+    const rows = nodeNamed(observation.root, 'list', 'Rows').children.filter((child) => child.role === 'listitem');
+    return rows.map((row) => row.name).filter((name) => !/^Row (\d+)$/.test(name) || Number(name.slice(4)) > 200 && Number(name.slice(4)) < 2_990);
+  };
+}
+
 /** Start an attempt and open a fixture page, waiting for iframes too. */
 async function open(path: string): Promise<EngineInstance> {
   const attempt = await live.start();
@@ -60,13 +72,7 @@ describe('web engine observation', () => {
   });
 
   it('reads in full inside a long run exactly the rows whose words hold an included text, in whatever spacing, case, attribute, form value or script they hold it', async () => {
-    const instance = await open('words.html');
-    /** The names of the rows read when `text` is included, beyond those read anyway (the first rows, those in view, the last). */
-    const readFor = async (text: string): Promise<string[]> => {
-      const observation = await instance.observe({ bounds: { maxRun: 100 }, include: { text: [text] } });
-      const rows = nodeNamed(observation.root, 'list', 'Rows').children.filter((child) => child.role === 'listitem');
-      return rows.map((row) => row.name).filter((name) => !/^Row (\d+)$/.test(name) || Number(name.slice(4)) > 200 && Number(name.slice(4)) < 2_990);
-    };
+    const readFor = rowsReadFor(await open('words.html'));
     // As find compares: name, text, word attributes and form values (set from script too), case and spacing folded.
     expect(await readFor('quarterly report')).toEqual(['Quarterly REPORT draft', 'Quarterly report final', 'Row 1400', 'QUARTERLY report nested']);
     expect(await readFor('QUARTERLY')).toEqual(['Quarterly REPORT draft', 'Quarterly report final', 'Row 1400', 'QUARTERLY report nested', 'report']);
@@ -76,6 +82,24 @@ describe('web engine observation', () => {
     expect(await readFor('stanbul')).toEqual(['İSTANBUL office']);
     expect(await readFor('ΟΔΟΣ street'.toLowerCase())).toEqual(['ΟΔΟΣ street']);
     expect(await readFor('row 1800 quarterly')).toEqual([]);
+  });
+
+  it('reads the same rows whether the browser looks them up or each row is tested: quotes of both kinds, and a page whose document.evaluate lies', async () => {
+    const instance = await open('words.html');
+    const readFor = rowsReadFor(instance);
+    // Both quote kinds in one text: the lookup quotes it piecewise.
+    expect(await readFor(`o'brien said "hi"`)).toEqual([`O'Brien said "hi"`]);
+    expect(await readFor(`O'BRIEN`)).toEqual([`O'Brien said "hi"`, `O'Brien`]);
+    expect(await readFor('"hi"')).toEqual([`O'Brien said "hi"`]);
+    // A page that replaced document.evaluate (here with one that finds nothing) is not asked: every row is tested.
+    await surfaceOf(engine)
+      .page()
+      .evaluate(() => {
+        document.evaluate = ((): XPathResult => ({ snapshotLength: 0, snapshotItem: () => null }) as unknown as XPathResult) as typeof document.evaluate;
+      });
+    expect(await readFor(`o'brien`)).toEqual([`O'Brien said "hi"`, `O'Brien`]);
+    expect(await readFor('quarterly report')).toEqual(['Quarterly REPORT draft', 'Quarterly report final', 'Row 1400', 'QUARTERLY report nested']);
+    expect(await readFor('stanbul')).toEqual(['İSTANBUL office']);
   });
 
   it('reads again in full what a later change made to hold an included text, in the rows text or an attribute', async () => {
