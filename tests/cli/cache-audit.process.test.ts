@@ -26,7 +26,7 @@ import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/i
 import { contentsOf } from '../support/directory-snapshot.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
-import { runE2E } from '../runner/support/e2e-process.js';
+import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/audit', import.meta.url));
@@ -127,23 +127,25 @@ describe('e2e cache audit on TodoMVC (React)', () => {
   }, scaledTimeout(900_000));
 });
 
-describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on purpose', () => {
-  beforeAll(async () => {
-    const store = new FileCacheStore(cacheDir);
-    const refs = await store.list();
-    let blinded: ActEntry | undefined;
-    for (const ref of refs) {
-      const read = await store.read(ref.key);
-      if (read.kind === 'hit' && read.entry.kind === 'act' && read.entry.keyParts.instruction === 'complete "Buy milk"') {
-        // Only the ticked checkbox is left to prove the step: what the app did about it is dropped.
-        blinded = { ...read.entry, appeared: [], gone: [], verified: [] };
-        await store.write(blinded, { overwrite: true });
-      }
-    }
-    expect(blinded).toBeDefined();
-  });
+/** The `--since` audits of the cache with the "complete" entry made blind, run once for every test that reads them. */
+interface SinceAudit {
+  /** `--since <base> --grep 'completes a todo' --min-score 1`: the base changed the "complete" entry and the judgment. */
+  run: E2ERun;
+  /** `--since` the cache itself. */
+  same: E2ERun;
+  /** `--since` a base that is not there. */
+  missing: E2ERun;
+  /** The changed entries' keys, by kind. */
+  changed: Map<string, string>;
+  calls: string[];
+  before: Record<string, string>;
+}
 
-  it('audits only what the cache changes against a base and the filter selects, shows the exact survivor of the entry made blind on purpose, and --min-score 1 exits 1; the review shows and gates each audit', async () => {
+let since: Promise<SinceAudit> | undefined;
+
+/** The `--since` audits, run once (after the entry was made blind). */
+function sinceAudit(): Promise<SinceAudit> {
+  since ??= (async () => {
     // The base: this cache with the "complete" entry and the judgment recorded differently, so only they are changed
     // since it; the filter then leaves out the judgment's test.
     const base = mkdtempSync(join(work, 'base-cache-'));
@@ -167,29 +169,63 @@ describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on
       runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: FIXTURE, env: env() }),
       runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: FIXTURE, env: env() }),
     ]);
+    return { run, same, missing, changed, calls: agentCalls(), before };
+  })();
+  return since;
+}
+
+/** The audit the last `cache audit` wrote. */
+function auditOf(): AuditJson {
+  return JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+}
+
+describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on purpose', () => {
+  beforeAll(async () => {
+    const store = new FileCacheStore(cacheDir);
+    const refs = await store.list();
+    let blinded: ActEntry | undefined;
+    for (const ref of refs) {
+      const read = await store.read(ref.key);
+      if (read.kind === 'hit' && read.entry.kind === 'act' && read.entry.keyParts.instruction === 'complete "Buy milk"') {
+        // Only the ticked checkbox is left to prove the step: what the app did about it is dropped.
+        blinded = { ...read.entry, appeared: [], gone: [], verified: [] };
+        await store.write(blinded, { overwrite: true });
+      }
+    }
+    expect(blinded).toBeDefined();
+  });
+
+  it('shows the exact survivor of the entry made blind on purpose, model-free, leaving the cache byte-identical, and --min-score 1 exits 1', async () => {
+    const { run, calls, before } = await sinceAudit();
     expect(run.exitCode, run.stderr.slice(-4000)).toBe(1);
     expect(run.stdout).toContain('    blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"');
     expect(run.stdout).toMatch(/complete "Buy milk"\S*\s+1 of 2/);
     expect(run.stdout).toMatch(/below --min-score 1/);
-    expect(agentCalls()).toEqual([]);
+    expect(calls).toEqual([]);
     expect(contentsOf(cacheDir)).toEqual(before);
-    const audit = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
-    // Only the changed entry of the selected test was audited: no filter named it, the base did, and the filter left
-    // out the other changed entry (the judgment of "lists a todo").
-    expect(audit.entries.map((entry) => entry.key)).toEqual([changed.get('act')]);
-    expect(audit).toMatchObject({ caught: 1, total: 2 });
-    const complete = entryOf(audit, 'act', 'complete "Buy milk"', 'completes a todo');
+    const complete = entryOf(auditOf(), 'act', 'complete "Buy milk"', 'completes a todo');
     expect(complete).toMatchObject({ caught: 1, total: 2, survivors: ['blind to a broken handler at action 1 of 1: check unnamed checkbox in listitem "Buy milk"'], equivalent: [] });
     // Not equivalent: the test's own expect of "0 items left" fails after the step passed. The survivor line says so.
     expect(complete.survivorFailures).toEqual([expect.stringContaining('toHaveText')]);
     expect(run.stdout).toContain('"Buy milk": a real blind spot, the test then failed: ');
+  }, scaledTimeout(900_000));
 
+  it('audits only what the cache changes against a base and the filter selects; against itself nothing is new, and a base that is not there is refused', async () => {
+    const { changed, same, missing } = await sinceAudit();
+    // Only the changed entry of the selected test was audited: no filter named it, the base did, and the filter left
+    // out the other changed entry (the judgment of "lists a todo").
+    const audit = auditOf();
+    expect(audit.entries.map((entry) => entry.key)).toEqual([changed.get('act')]);
+    expect(audit).toMatchObject({ caught: 1, total: 2 });
     // Against itself nothing is new: the gate passes without running a test.
     expect(same.exitCode, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toContain(`No entry is new or changed since `);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/INVALID_ARGUMENT: no-such-revision is neither a folder nor a/);
+  }, scaledTimeout(900_000));
 
+  it('shows each entry\'s last audit in the review, and the review gates on it', async () => {
+    await sinceAudit();
     // Review: every entry is new against an empty cache, each shows its last audit, and the gate reads them.
     const empty = mkdtempSync(join(work, 'empty-cache-'));
     const [gated, passing] = await Promise.all([

@@ -28,7 +28,7 @@ import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/i
 import { contentsOf } from '../support/directory-snapshot.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
-import { runE2E } from '../runner/support/e2e-process.js';
+import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/causal', import.meta.url));
 const VUE = join(dirname(createRequire(import.meta.url).resolve('todomvc/package.json')), 'examples', 'vue');
@@ -124,6 +124,30 @@ afterAll(async () => {
   rmSync(join(FIXTURE, '.e2e'), { recursive: true, force: true });
 });
 
+/** The one `e2e record --audit` run of the plain recording, with what the cache held before it and the agent calls it made. */
+interface AuditedRecord {
+  run: E2ERun;
+  calls: string[];
+  recorded: ActEntry;
+  changing: string;
+  before: Record<string, string>;
+}
+
+let audited: Promise<AuditedRecord> | undefined;
+
+/** Run `e2e record --audit` once, on the plain recording the first test made; every test that reads it shares it. */
+function recordAudit(): Promise<AuditedRecord> {
+  audited ??= (async () => {
+    const recorded = await entryOf(STEADY);
+    const { key: changing } = await entryOf(CHANGING);
+    const before = contentsOf(cacheDir);
+    rmSync(callLog, { force: true });
+    const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: env({ TMPDIR: requests }) });
+    return { run, calls: agentCalls(), recorded, changing, before };
+  })();
+  return audited;
+}
+
 describe('e2e record --audit on TodoMVC (Vue)', () => {
   it('records plainly with no audit and no causes in the entry', async () => {
     const run = await runE2E(['record'], { cwd: FIXTURE, env: env() });
@@ -141,15 +165,11 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     }
   }, 300_000);
 
-  it('ties the counter and "Clear completed" to the tick, catching every mutant before and after; an entry whose app changed before the re-audit is put back as recorded, byte for byte', async () => {
-    const recorded = await entryOf(STEADY);
-    const { key: changing } = await entryOf(CHANGING);
-    const before = contentsOf(cacheDir);
-    rmSync(callLog, { force: true });
-    const run = await runE2E(['record', '--audit'], { cwd: FIXTURE, env: env({ TMPDIR: requests }) });
+  it('ties the counter and "Clear completed" to the tick, model-free, catching every mutant before and after; the same key, only the causes added', async () => {
+    const { run, calls, recorded, changing } = await recordAudit();
     expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
     // The record run replayed the entries, and no audit called the agent.
-    expect(agentCalls()).toEqual([]);
+    expect(calls).toEqual([]);
 
     // As recorded, the broken tick is already caught: what it stops the app producing is required.
     const [asRecorded, after] = run.stdout.split('\nRe-audited:\n') as [string, string];
@@ -162,8 +182,6 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(after).toMatch(row(STEADY, '6 of 6'));
     expect(after).not.toContain('blind to');
     expect(run.stdout).toMatch(/^ {2}Causal {2}score 1\.00 → 1\.00$/m);
-    // On the app that changed, the amended entry no longer replays: put back, its audit as recorded kept.
-    expect(run.stdout).toMatch(new RegExp(`^ {2}${changing.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear \\(the screen then held still for 1 s\\)\\)$`, 'm'));
 
     const audit = auditJson();
     expect(audit.entries).toEqual([
@@ -174,7 +192,6 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(audit.causal!.before.entries).toEqual([expect.objectContaining({ key: recorded.key, caught: 6, total: 6, survivors: [] }), expect.objectContaining({ key: changing, caught: 6, total: 6, survivors: [] })]);
     // The causes are tied, but nothing is newly required: the step's own recording required it all.
     expect(audit.causal!.amended).toEqual([expect.objectContaining({ key: recorded.key, newlyRequired: 0 })]);
-    expect(audit.causal!.restored).toEqual([expect.objectContaining({ key: changing })]);
 
     // The same key, the same flow; only the causes are added.
     const amended = await entryOf(STEADY);
@@ -185,11 +202,22 @@ describe('e2e record --audit on TodoMVC (Vue)', () => {
     expect(amended.appeared.find((control) => control.name === 'All')?.causedBy).toBeUndefined();
     const strip = (entry: ActEntry) => JSON.parse(JSON.stringify(entry, (key, value: unknown) => (key === 'causedBy' ? undefined : value))) as ActEntry;
     expect(strip(amended)).toEqual(strip(recorded));
+  }, 1_200_000);
+
+  it('puts an entry whose app changed before the re-audit back as recorded, byte for byte, keeping its audit as recorded', async () => {
+    const { run, recorded, changing, before } = await recordAudit();
+    expect(run.exitCode, run.stdout + run.stderr.slice(-4000)).toBe(0);
+    // On the app that changed, the amended entry no longer replays: put back, its audit as recorded kept.
+    expect(run.stdout).toMatch(new RegExp(`^ {2}${changing.slice(0, 8)} put back as recorded: with its causal end checks the step did not replay unmutated \\(after all 3 actions, button "Clear completed \\(1\\)" did not appear \\(the screen then held still for 1 s\\)\\)$`, 'm'));
+    expect(auditJson().causal!.restored).toEqual([expect.objectContaining({ key: changing })]);
     // The put-back entry's recorded blob is named again (the amended one is left for `cache prune`): every file but the amended entry's ref is as it was.
     const now = contentsOf(cacheDir);
     for (const [path, digest] of Object.entries(before)) if (!path.includes(recorded.key)) expect(now[path], path).toBe(digest);
     expect(JSON.stringify(await entryOf(CHANGING))).not.toContain('causedBy');
+  }, 1_200_000);
 
+  it('shows the amended entry in cache show: what proves each action, the causes, the end and the last audit', async () => {
+    const { recorded } = await recordAudit();
     const shown = await runE2E(['cache', 'show', recorded.key], { cwd: FIXTURE, env: env() });
     expect(shown.stdout).toMatch(/^ {2}3\. check unnamed checkbox in listitem "Buy milk"\n {5}proven by: button "Clear completed \(1\)" appeared; text "0 items left" appeared; /m);
     expect(shown.stdout).toContain('  appeared: text "0 items left" (incidental, caused by action 3)');
