@@ -117,7 +117,7 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(audit.score).toBe(1);
 
     // The table, the file, the ledger behind `cache ls` / `cache show`.
-    const written = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit.json'), 'utf8')) as AuditJson;
+    const written = auditOf();
     expect(written.entries).toEqual(audit.entries);
     const listed = await runE2E(['cache', 'ls'], { cwd: FIXTURE, env: env() });
     expect(listed.stdout).toMatch(/complete "Buy milk".*2 of 2 caught/);
