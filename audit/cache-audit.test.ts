@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
-import { auditProjects, mutantOfTest, mutantProjectNames, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
+import { auditProjects, copiedTitlePath, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
 import { formatScore, mutantsOf, type AuditPlan } from './cache-audit.js';
 import { parseMinScore } from './min-score.js';
@@ -69,7 +69,7 @@ describe('a mutant verdict', () => {
 });
 
 describe('the mutants of the run request in the config', () => {
-  it("puts a test's mutants in projects of their own, one per test in each, on its target's settings, with their files, titles and mutants as a fixture option", () => {
+  it("puts a target's mutants in one project on its target's settings, a test's in the test and its copies, with their files, titles and mutants as a fixture option", () => {
     const test = (file: string, titlePath: string[]) => ({ project: 'web', testId: `${file}::${titlePath.join(' › ')}`, file, titlePath, entry: 'aaaaaaaaaaaaaaaa' });
     const adds = test('tests/a.e2e.ts', ['todos', 'adds (one)']);
     const lists = test('tests/b.e2e.ts', ['lists']);
@@ -84,23 +84,36 @@ describe('the mutants of the run request in the config', () => {
       ],
     };
     const projects = auditProjects([{ name: 'web', use: { e2eProject: 'settings' } as Record<string, unknown> }], plan.mutants);
-    // The control runs first, then each test's next mutant: three workers for five tests, not five.
-    expect(projects.map((project) => project.name)).toEqual(['web · audit 1', 'web · audit 2', 'web · audit 3']);
-    expect(projects.map((project) => project.use)).toEqual([
-      { e2eProject: 'settings', e2eMutants: [plan.mutants[0], plan.mutants[1]] },
-      { e2eProject: 'settings', e2eMutants: [plan.mutants[2], plan.mutants[4]] },
-      { e2eProject: 'settings', e2eMutants: [plan.mutants[3]] },
-    ]);
-    expect([...mutantProjectNames(plan.mutants).entries()]).toContainEqual(['bbbbbbbbbbbbbbbb-skip-1', 'web · audit 2']);
-    const [first, , last] = projects;
-    expect(first!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/a.e2e.ts'))).toBe(true);
-    expect(first!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(true);
-    expect(last!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(false);
-    expect(last!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/ba.e2e.ts'))).toBe(false);
-    expect(last!.grep.some((pattern) => pattern.test('tests/a.e2e.ts todos adds (one)'))).toBe(true);
-    expect(last!.grep.some((pattern) => pattern.test('tests/a.e2e.ts todos adds (one) more'))).toBe(false);
-    expect(mutantOfTest(first!.use['e2eMutants'] as PlannedMutant[], lists.testId)).toBe(plan.mutants[1]);
-    expect(mutantOfTest(last!.use['e2eMutants'] as PlannedMutant[], lists.testId)).toBeUndefined();
+    // One project, so one kind of worker, for five mutants of two tests; the target the config no longer has gets none.
+    expect(projects.map((project) => project.name)).toEqual(['web · audit']);
+    const [project] = projects;
+    expect(project!.use).toEqual({ e2eProject: 'settings', e2eMutants: plan.mutants.slice(0, 5) });
+    expect(project!.fullyParallel).toBe(true);
+    // The control run first, in the test itself; each next mutant in the next copy.
+    const tests = mutantTests(plan.mutants);
+    expect(tests.get('control-1')).toEqual({ project: 'web · audit', slot: 1, titlePath: ['todos', 'adds (one)'], testId: 'tests/a.e2e.ts::todos › adds (one)' });
+    expect(tests.get('aaaaaaaaaaaaaaaa-break-1')).toEqual({ project: 'web · audit', slot: 3, titlePath: ['todos', 'adds (one) · audit 3'], testId: 'tests/a.e2e.ts::todos › adds (one) · audit 3' });
+    expect(tests.get('bbbbbbbbbbbbbbbb-skip-1')?.titlePath).toEqual(['lists · audit 2']);
+    expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/a.e2e.ts'))).toBe(true);
+    expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(true);
+    expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/ba.e2e.ts'))).toBe(false);
+    const greps = (title: string): boolean => project!.grep.some((pattern) => pattern.test(title));
+    expect([greps('tests/a.e2e.ts todos adds (one)'), greps('tests/a.e2e.ts todos adds (one) · audit 3 @tag'), greps('tests/b.e2e.ts lists · audit 2')]).toEqual([true, true, true]);
+    expect([greps('tests/a.e2e.ts todos adds (one) more'), greps('tests/b.e2e.ts lists · audit 3'), greps('tests/a.e2e.ts todos adds (one) · audit 4')]).toEqual([false, false, false]);
+    // Each test declares as many copies as its most mutated target needs, by title path and a file ending in the mutant's.
+    const copies = copyTestsOf(plan.mutants);
+    expect(copies({ file: '/home/me/project/tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'] })).toEqual(['adds (one) · audit 2', 'adds (one) · audit 3']);
+    expect(copies({ file: '/home/me/project/tests/b.e2e.ts', titlePath: ['lists'] })).toEqual(['lists · audit 2']);
+    expect(copies({ file: '/home/me/project/tests/a.e2e.ts', titlePath: ['x'] })).toEqual([]);
+    expect(copies({ file: '/home/me/project/tests/ba.e2e.ts', titlePath: ['lists'] })).toEqual([]);
+    expect(copies({ file: '/home/me/project/tests/b.e2e.ts', titlePath: ['todos', 'lists'] })).toEqual([]);
+    // The attempt finds its mutant by the exact test id of the test or copy, and replays the test's own entries.
+    const mutants = project!.use['e2eMutants'] as PlannedMutant[];
+    expect(mutantOfTest(mutants, lists.testId)).toEqual({ mutant: plan.mutants[1], slot: 1 });
+    expect(mutantOfTest(mutants, 'tests/a.e2e.ts::todos › adds (one) · audit 3')).toEqual({ mutant: plan.mutants[3], slot: 3 });
+    expect(mutantOfTest(mutants, 'tests/b.e2e.ts::lists · audit 3')).toBeUndefined();
+    expect(copiedTitlePath(['todos', 'adds (one) · audit 3'], 3)).toEqual(['todos', 'adds (one)']);
+    expect(copiedTitlePath(['lists'], 1)).toEqual(['lists']);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * `e2e cache audit [filter…]`: does each entry notice when its step is broken? The mutants of
  * every entry (an action skipped, an action whose events the page never hears, a judgment's
- * evidence hidden) are replayed model-free and read-only (in Playwright projects of at most one
- * mutant per test), next to one unmutated control run per test; a mutant is caught when its
+ * evidence hidden) are replayed model-free and read-only (a copy of the test per mutant, one
+ * audit project per target), next to one unmutated control run per test; a mutant is caught when its
  * step does not pass. The verdicts become a table, `.e2e/audit.json`, each entry's last audit in the audit ledger
  * (`cache ls` / `cache show`), and, through annotations, the HTML report. `--since <base>`
  * audits only the entries the cache adds or changes against a git revision or cache folder.
@@ -14,12 +14,12 @@ import type { CacheLocation } from '../cache-format/index.js';
 import { splitTestId, TEST_ID_TITLE_SEPARATOR, formatTestId } from '../cache-format/test-id.js';
 import type { StepMutation } from '../contract/mutation.js';
 import { E2EError } from '../errors/index.js';
-import { mutantProjectNames, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
+import { mutantTests, mutantVerdict, type MutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import type { Report, ReportTest } from '../runner/report.js';
 import { describeAction } from '../semantics/describe-action.js';
 import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
-import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type RunCommandOptions, type RunHandle } from '../launch/index.js';
+import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type ConfigFolders, type RunCommandOptions, type RunHandle } from '../launch/index.js';
 import { alignColumns, changedEntriesSince, formatScore, plural } from '../review/index.js';
 
 export { formatScore };
@@ -40,6 +40,8 @@ export interface AuditOptions extends Pick<RunCommandOptions, 'filters' | 'confi
   minScore?: number | undefined;
   /** `--since <base>`: only the entries the cache adds or changes against this git revision or cache folder. */
   since?: string | undefined;
+  /** The config's folders as a run of the same config already reported them (`e2e record --audit`'s record run): the config is not probed again. */
+  probed?: ConfigFolders | undefined;
 }
 
 /** One mutant and its verdict. */
@@ -186,11 +188,14 @@ export async function planAudit(cacheDirectory: string, options: PlanOptions = {
   return { plan: { mutants: [...controls.values(), ...mutants] }, entries, changes, blobs };
 }
 
-/** The test of each mutant in the report (in its project, `mutantProjectNames`), if the run got to it. */
+/** The test of each mutant in the report (the test or its copy, in its target's audit project: `mutantTests`), if the run got to it. */
 function testsOf(report: Report, mutants: readonly PlannedMutant[]): (mutant: PlannedMutant) => ReportTest | undefined {
-  const names = mutantProjectNames(mutants);
+  const tests = mutantTests(mutants);
   const byProjectAndId = new Map(report.tests.map((test) => [`${test.project}\u0000${formatTestId(test.file, test.titlePath)}`, test]));
-  return (mutant) => byProjectAndId.get(`${names.get(mutant.id) ?? ''}\u0000${mutant.testId}`);
+  return (mutant) => {
+    const test = tests.get(mutant.id);
+    return test === undefined ? undefined : byProjectAndId.get(`${test.project}\u0000${test.testId}`);
+  };
 }
 
 /** The judged mutants and entries of one run, and how each entry's step replayed in its test's control run. */
@@ -333,10 +338,10 @@ export async function noteAudit(audit: AuditResult, setup: Pick<AuditPassSetup, 
 }
 
 /** Where the audit of `options` runs: the cache and the config's folder. */
-export async function auditSetupOf(options: Pick<AuditOptions, 'cwd' | 'config' | 'env'>): Promise<AuditPassSetup> {
+export async function auditSetupOf(options: Pick<AuditOptions, 'cwd' | 'config' | 'env' | 'probed'>): Promise<AuditPassSetup> {
   const configPath = findConfigFile(options.cwd, options.config);
   if (configPath === undefined) throw new E2EError('INVALID_CONFIG', `no config (${options.config ?? 'e2e.config.ts'}) found in ${options.cwd}; create e2e.config.ts or pass --config.`);
-  const location = await cacheLocationOf({ cwd: options.cwd, env: options.env, config: options.config });
+  const location = await cacheLocationOf({ cwd: options.cwd, env: options.env, config: options.config, probed: options.probed });
   return { location, configDir: dirname(configPath) };
 }
 

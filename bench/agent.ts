@@ -15,8 +15,9 @@
  *   the AI SDK call with an instant model);
  * - `agent_turn_ms`: wall time, the engine's action included;
  * - `agent_step_start_ms`: from the step's start to its first model call (the first screen: the
- *   wait for the freshly loaded page to hold still, `MOUNT_QUIET_MS`, and its observation), once
- *   per step, included above divided over the model calls;
+ *   wait for the freshly loaded page to hold still, what is left of `MOUNT_QUIET_MS` since its
+ *   load, with the first observation inside it), once per step, included above divided over
+ *   the model calls;
  * - `agent_turn_overhead_after_start_ms`: `agent_turn_overhead_ms` without that start, i.e. per
  *   model call after the first (informational; the target is on `agent_turn_overhead_ms`);
  * - `agent_turn_engine_action_ms`: time inside the engine's action call;

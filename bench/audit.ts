@@ -9,8 +9,8 @@
  * control runs and every mutant's run, as a user pays it), `audit_replay_ms_per_test` and
  * `audit_run_ms_per_test` (wall time over Playwright tests, for the replay and for the audit:
  * mutants and controls), and `audit_vs_replay_ratio` (one mutant's run vs one replay of the
- * same test: the two per-test figures divided). The audit runs a test's mutants in projects of
- * at most one mutant per test (one worker and one browser for each), and a caught mutant's
+ * same test: the two per-test figures divided). The audit runs a test's mutants in copies of the
+ * test in one project (one worker and one browser for many), and a caught mutant's
  * step stops once its screen held still for 1 s rather than after the 5 s end-state wait.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

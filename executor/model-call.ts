@@ -74,6 +74,22 @@ export function withoutExecute(tools: ToolSet): ToolSet {
   return result;
 }
 
+/**
+ * Make the JSON schemas of `tools` (as {@link withoutExecute} leaves them) now rather than in the
+ * step's first request, which makes each once: a step's first look at the screen waits for the app
+ * to mount, and this is done in that wait.
+ */
+export function prepareToolSchemas(tools: ToolSet): void {
+  for (const definition of Object.values(tools)) {
+    if (definition.type === 'provider') continue;
+    try {
+      void asSchema(definition.inputSchema).jsonSchema;
+    } catch {
+      // A schema that cannot be made fails in the request, where such failures are reported.
+    }
+  }
+}
+
 interface RawStep {
   content: ReadonlyArray<{ type: string }>;
   responseMessages: readonly ModelMessage[];

@@ -12,7 +12,7 @@ import { isRuntimeHardStop } from './hard-stop.js';
 import { ignoredKeysNote, repairCall } from './call-repair.js';
 import { compactHistory, ReasoningGate } from './history.js';
 import { callSignature, LoopGuards, type LoopLimits } from './loop-guards.js';
-import { requestTurn, withoutExecute, type RequestedToolCall, type TurnResponse } from './model-call.js';
+import { prepareToolSchemas, requestTurn, withoutExecute, type RequestedToolCall, type TurnResponse } from './model-call.js';
 import { requireModel, toModelUsage } from './model.js';
 import { cancellationError, type ProviderPolicy } from './provider-errors.js';
 import { elideSupersededPictures, movePicturesOut } from './pictures.js';
@@ -257,7 +257,12 @@ async function runToolLoop(ctx: StepContext, options: ToolLoopOptions): Promise<
   run.tools = { ...ownTools, [VERDICT_TOOL_NAME]: verdictTool.tool };
   const modelTools = withoutExecute(listedTools(run.tools));
   const system = typeof options.system === 'function' ? options.system(ctx) : options.system;
-  const opening = await options.buildPrompt(ctx);
+  const building = Promise.resolve(options.buildPrompt(ctx));
+  building.catch(() => undefined);
+  // The first look is on its way (and waits for the app to mount): the first request's tool schemas are made meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  prepareToolSchemas(modelTools);
+  const opening = await building;
   const history: ModelMessage[] = typeof opening === 'string' ? [{ role: 'user', content: opening }] : [...opening];
   const providerOptions = options.providerOptions ?? (ctx.providerOptions as ProviderOptions | undefined);
   const guards = new LoopGuards(options.limits);

@@ -52,7 +52,7 @@ export interface RunCommandOptions {
   childStdout?: 'stdout' | 'stderr' | undefined;
   /** The report file, relative to the config's folder (default `.e2e/report.json`); the audit's mutant run writes its own. */
   reportFile?: string | undefined;
-  /** `e2e cache audit`: the mutants the run replays (the config puts them in projects, at most one per test). */
+  /** `e2e cache audit`: the mutants the run replays (the config puts them in one project per target, a copy of a test per mutant). */
   mutants?: PlannedMutant[] | undefined;
   /** Where the run's reporter writes the config probe (absolute): `e2e record` learns `cache.audit` this way. */
   configProbe?: string | undefined;

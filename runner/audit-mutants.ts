@@ -1,9 +1,10 @@
 /**
  * What a run does with the audit's mutants (`e2e cache audit`, `audit/`): the mutants come in
- * the run request (`run-request.ts`); the config puts them in projects, at most one mutant per
- * test in each, whose fixture option {@link MUTANT_OPTION} carries them to the attempts, so
- * Playwright's workers run the mutants (a worker runs one project's tests in turn) and
- * `--shard` splits them. Here too: how a mutant's attempt is judged (the HTML report's `e2e audit`
+ * the run request (`run-request.ts`); each test declares one copy of itself per mutant beyond
+ * the first (`fixtures.ts`, `playwright-internals.ts`: copyTestRegistrations), and the config
+ * puts them in one audit project per target, whose fixture option {@link MUTANT_OPTION} carries
+ * the mutants to the attempts, so a worker process runs many mutants (Playwright gives workers
+ * by project, never by test) and `--shard` splits them. Here too: how a mutant's attempt is judged (the HTML report's `e2e audit`
  * annotation, and the audit's verdicts) and the end facts file of `e2e record --audit`.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { z } from 'zod';
 import type { CacheOutcome } from '../contract/cache-outcome.js';
 import type { EndFacts, StepMutation } from '../contract/mutation.js';
 import type { ErrorCode } from '../errors/index.js';
+import { formatTestId, splitTestId, TEST_ID_TITLE_SEPARATOR } from '../cache-format/test-id.js';
 
 /**
  * How long the screen of an audit's replay (a mutant's mutated step, every step of a control
@@ -23,7 +25,7 @@ import type { ErrorCode } from '../errors/index.js';
  */
 export const AUDIT_STILL_MS = 1_000;
 
-/** Name of the fixture option holding a project's mutants ({@link PlannedMutant}, one per test). */
+/** Name of the fixture option holding an audit project's mutants ({@link PlannedMutant}; each test or copy runs one). */
 export const MUTANT_OPTION = 'e2eMutants';
 
 const mutationSchema = z.discriminatedUnion('kind', [
@@ -36,7 +38,7 @@ const mutationSchema = z.discriminatedUnion('kind', [
 
 /** One planned mutant, as the run request carries it. */
 export const plannedMutantSchema = z.strictObject({
-  /** Unique within the plan; part of the project's name. */
+  /** Unique within the plan. */
   id: z.string().regex(/^[a-z0-9-]+$/),
   /** The target (project) the entry was recorded on. */
   project: z.string().min(1),
@@ -60,22 +62,72 @@ export type PlannedMutant = z.infer<typeof plannedMutantSchema> & { mutation: St
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** What a test's copy adds to its title: the `n`th mutant of a test runs in the copy titled `<title> · audit <n>` (the first in the test itself). */
+export const AUDIT_COPY_MARK = ' · audit ';
+
+/** The title of the copy of a test that runs its `slot`th mutant (1: the test itself). */
+export function auditCopyTitle(title: string, slot: number): string {
+  return slot === 1 ? title : `${title}${AUDIT_COPY_MARK}${slot}`;
+}
+
+/** The audit project of a target: the one project (so one kind of worker) that runs every mutant of its tests. */
+export function auditProjectName(target: string): string {
+  return `${target} · audit`;
+}
+
+/** The Playwright test that runs a mutant: its project, and its title path and test id (`formatTestId`) there. */
+export interface MutantTest {
+  project: string;
+  /** 1 for the test itself, n for its copy `· audit n`. */
+  slot: number;
+  titlePath: string[];
+  testId: string;
+}
+
 /**
- * The project of each mutant, by mutant id: a test's mutants (its control run first) go to
- * projects `<target> · audit 1`, `· audit 2`, …, one each, so a project holds at most one
- * mutant per test and its worker runs the mutants of every test in turn (one worker process
- * and one browser for many mutants, instead of one per mutant).
+ * The test that runs each mutant, by mutant id: a test's mutants (its control run first) take
+ * the test itself, then its copies `· audit 2`, `· audit 3`, … ({@link copyTestsOf}), all in
+ * its target's audit project, so one worker process and one browser run them all in turn
+ * (Playwright gives workers by project, never by test).
  */
-export function mutantProjectNames(mutants: readonly Pick<PlannedMutant, 'project' | 'testId' | 'id'>[]): Map<string, string> {
+export function mutantTests(mutants: readonly Pick<PlannedMutant, 'project' | 'testId' | 'id' | 'file' | 'titlePath'>[]): Map<string, MutantTest> {
   const taken = new Map<string, number>();
-  const names = new Map<string, string>();
+  const tests = new Map<string, MutantTest>();
   for (const mutant of mutants) {
     const test = `${mutant.project}\u0000${mutant.testId}`;
     const slot = (taken.get(test) ?? 0) + 1;
     taken.set(test, slot);
-    names.set(mutant.id, `${mutant.project} · audit ${slot}`);
+    const titlePath = [...mutant.titlePath.slice(0, -1), auditCopyTitle(mutant.titlePath.at(-1) ?? '', slot)];
+    tests.set(mutant.id, { project: auditProjectName(mutant.project), slot, titlePath, testId: formatTestId(mutant.file, titlePath) });
   }
-  return names;
+  return tests;
+}
+
+/**
+ * The copies a test declared at `declaration` needs (their titles), so that each of its mutants
+ * has a test of its own in one project ({@link mutantTests}): as many as its most mutated
+ * target has mutants, less the test itself. A test matches a mutant by its title path and a file
+ * ending in the mutant's (relative to the config's folder, as the audit project's `testMatch`
+ * matches it); the attempt then checks the exact test id.
+ */
+export function copyTestsOf(mutants: readonly PlannedMutant[]): (declaration: { file: string; titlePath: readonly string[] }) => string[] {
+  // By title path (as test ids join it), then by target and file: how many mutants.
+  const counts = new Map<string, Map<string, { file: string; count: number }>>();
+  for (const mutant of mutants) {
+    const { title } = splitTestId(mutant.testId);
+    const byTarget = counts.get(title) ?? new Map<string, { file: string; count: number }>();
+    counts.set(title, byTarget);
+    const key = `${mutant.project}\u0000${mutant.file}`;
+    byTarget.set(key, { file: mutant.file, count: (byTarget.get(key)?.count ?? 0) + 1 });
+  }
+  return ({ file, titlePath }) => {
+    const byTarget = counts.get(titlePath.join(TEST_ID_TITLE_SEPARATOR));
+    if (byTarget === undefined) return [];
+    const path = `/${file.replace(/\\/g, '/')}`;
+    const most = Math.max(0, ...[...byTarget.values()].filter((test) => path.endsWith(`/${test.file}`)).map((test) => test.count));
+    const title = titlePath.at(-1) ?? '';
+    return Array.from({ length: Math.max(0, most - 1) }, (_, index) => auditCopyTitle(title, index + 2));
+  };
 }
 
 /** A Playwright project as the config builds it. */
@@ -84,39 +136,60 @@ interface Project {
   use: Record<string, unknown>;
 }
 
-/** The project of one slot: its mutants, one per test. */
-type AuditProject<P> = P & { testMatch: RegExp[]; grep: RegExp[] };
+/** The audit project of a target: its mutants' tests. */
+type AuditProject<P> = P & { testMatch: RegExp[]; grep: RegExp[]; fullyParallel: true };
 
 /**
- * The mutants' projects ({@link mutantProjectNames}), each on the settings of its target: only
- * its tests' files and titles (the attempt checks the exact test id and takes its test's mutant),
- * the mutants as a fixture option. A mutant of a target the config no longer has gets no
- * project (the audit reports it).
+ * The audit projects ({@link mutantTests}), one per target, each on the settings of its target:
+ * only its mutants' files and tests (the test itself and its copies; the attempt checks the
+ * exact test id and takes the test's mutant), the mutants as a fixture option. Fully parallel, so
+ * that the run's workers share the tests as they shared the one-slot projects before (Playwright
+ * still keeps a serial describe's tests together and hands tests under `beforeAll` hooks out in
+ * a few groups). A mutant of a target the config no longer has gets no project (the audit reports it).
  */
 export function auditProjects<P extends Project>(projects: readonly P[], mutants: readonly PlannedMutant[]): AuditProject<P>[] {
   const byName = new Map(projects.map((project) => [project.name, project]));
-  const names = mutantProjectNames(mutants);
-  const slots = new Map<string, { base: P; mutants: PlannedMutant[] }>();
+  const tests = mutantTests(mutants);
+  const targets = new Map<string, { base: P; mutants: PlannedMutant[]; titles: Set<string> }>();
   for (const mutant of mutants) {
     const base = byName.get(mutant.project);
     if (base === undefined) continue;
-    const name = names.get(mutant.id)!;
-    const slot = slots.get(name) ?? { base, mutants: [] };
-    slots.set(name, slot);
-    slot.mutants.push(mutant);
+    const target = targets.get(mutant.project) ?? { base, mutants: [], titles: new Set<string>() };
+    targets.set(mutant.project, target);
+    target.mutants.push(mutant);
+    target.titles.add(tests.get(mutant.id)!.titlePath.join(' '));
   }
-  return [...slots].map(([name, { base, mutants: held }]) => ({
+  return [...targets.values()].map(({ base, mutants: held, titles }) => ({
     ...base,
-    name,
+    name: auditProjectName(base.name),
+    fullyParallel: true as const,
     testMatch: [...new Set(held.map((mutant) => mutant.file))].map((file) => new RegExp(`(^|[\\\\/])${file.split('/').map(escape).join('[\\\\/]')}$`)),
-    grep: [...new Set(held.map((mutant) => mutant.titlePath.join(' ')))].map((title) => new RegExp(`(^| )${escape(title)}( @|$)`)),
+    grep: [...titles].map((title) => new RegExp(`(^| )${escape(title)}( @|$)`)),
     use: { ...base.use, [MUTANT_OPTION]: held },
   }));
 }
 
-/** The mutant of the test `testId` among a project's mutants, if it has one. */
-export function mutantOfTest(mutants: readonly PlannedMutant[], testId: string): PlannedMutant | undefined {
-  return mutants.find((mutant) => mutant.testId === testId);
+/** The title path of the test a copy ({@link auditCopyTitle}) of slot `slot` copies. */
+export function copiedTitlePath(titlePath: readonly string[], slot: number): string[] {
+  const title = titlePath.at(-1) ?? '';
+  const mark = `${AUDIT_COPY_MARK}${slot}`;
+  return slot === 1 || !title.endsWith(mark) ? [...titlePath] : [...titlePath.slice(0, -1), title.slice(0, -mark.length)];
+}
+
+const testIndexes = new WeakMap<readonly PlannedMutant[], Map<string, { mutant: PlannedMutant; slot: number }>>();
+
+/**
+ * The mutant the test `testId` (`formatTestId` of its file and title path, a copy's with its
+ * mark) runs among an audit project's mutants, and its slot (1: the test itself); undefined when it runs none.
+ */
+export function mutantOfTest(mutants: readonly PlannedMutant[], testId: string): { mutant: PlannedMutant; slot: number } | undefined {
+  let index = testIndexes.get(mutants);
+  if (index === undefined) {
+    const tests = mutantTests(mutants);
+    index = new Map(mutants.map((mutant) => [tests.get(mutant.id)!.testId, { mutant, slot: tests.get(mutant.id)!.slot }]));
+    testIndexes.set(mutants, index);
+  }
+  return index.get(testId);
 }
 
 /** How one mutant's run ended. */

@@ -17,6 +17,7 @@ import { isProjectTool, type ProjectTool } from '../executor/define-tool.js';
 import { processVariables, reportConfigFailure, runEnvironmentOf, runRequest, secretFromEnvironment, secretValuesFromEnvironment, type CacheMode, type EnvironmentVariables } from './environment.js';
 import { requestFromVariables, type RunRequest } from './run-request.js';
 import { auditProjects } from './audit-mutants.js';
+import { missingInternalError, testCopiesInstalled } from './playwright-internals.js';
 import { DEFAULT_CACHE_DIR, DEFAULT_HTML_REPORT_DIR, DEFAULT_OUTPUT_DIR } from './project-paths.js';
 import { PROJECT_OPTION, SecretTable, WORKER_OPTION, type AgentSettings, type CacheSettings, type ProjectSettings, type TargetSettings, type WorkerSettings } from './settings.js';
 
@@ -431,7 +432,7 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
     outputDir: options.outputDir ?? DEFAULT_OUTPUT_DIR,
     reporter: reportersFor(options.reporter),
-    // `e2e cache audit`: the run replays the request's mutants, in projects of at most one per test.
+    // `e2e cache audit`: the run replays the request's mutants, each target's in one project (a copy of a test per mutant).
     projects: request.mutants === undefined ? projects : auditProjects(projects, request.mutants),
   };
 }
@@ -443,7 +444,10 @@ export function resolveConfig(options: E2EConfig, variables: EnvironmentVariable
  */
 export function defineConfig(options: E2EConfig): PlaywrightTestConfig {
   try {
-    return resolveConfig(options, processVariables(), runRequest());
+    const request = runRequest();
+    // The audit's copies of each test (fixtures.ts) need Playwright's test registration; checked where the run starts.
+    if (request.mutants !== undefined && testCopiesInstalled() === false) throw missingInternalError(['TestTypeImpl._createTest']);
+    return resolveConfig(options, processVariables(), request);
   } catch (error) {
     if (isE2EError(error)) reportConfigFailure({ code: error.code, message: error.message });
     throw error;

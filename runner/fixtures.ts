@@ -29,16 +29,16 @@ import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
-import { AUDIT_STILL_MS, mutantOfTest, mutantVerdict, writeEndFacts, type EndFactsFile, type MutantVerdict, type PlannedMutant } from './audit-mutants.js';
+import { AUDIT_STILL_MS, copiedTitlePath, copyTestsOf, mutantOfTest, mutantVerdict, writeEndFacts, type EndFactsFile, type MutantVerdict, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
-import { consoleLogger, hostEnvironment, readRunEnvironment, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
+import { consoleLogger, hostEnvironment, readRunEnvironment, runRequest, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
 import { enterRun } from './run-entry.js';
 import type { ProjectSettings, WorkerSettings } from './settings.js';
 import { createScreenHandle, isPlaywrightPage } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { watchExpects } from './expect-verifications.js';
-import { requirePlaywrightInternals } from './playwright-internals.js';
+import { copyTestRegistrations, requirePlaywrightInternals } from './playwright-internals.js';
 import { capturesVideo, keepsVideo, videoSettingsOf } from './video-policy.js';
 import type { WiredAttempt } from './wire-attempt.js';
 import { workerBrowser, type WorkerBrowser } from './worker-browser.js';
@@ -89,7 +89,7 @@ export interface E2EOptions {
    * entry's `context` in every step: it reaches `ctx.agentContext` and the cache key.
    */
   agentContext: string | undefined;
-  /** Internal: the mutants this project replays, one per test (`e2e cache audit`, see audit-mutants.ts). */
+  /** Internal: the mutants this audit project replays, one per test or copy of a test (`e2e cache audit`, see audit-mutants.ts). */
   e2eMutants: PlannedMutant[] | undefined;
 }
 
@@ -139,6 +139,8 @@ interface TestOptions {
   agentContext: string | undefined;
   actionTimeout: number | undefined;
   mutant: PlannedMutant | undefined;
+  /** The test's title path without the file (Playwright's starts with it); for a mutant's copy of a test (`· audit n`), the test's own. */
+  titlePath: string[];
 }
 
 /** What the host hands the attempt's engine: the worker's browser when the engine asks for one, a video request when the test records. */
@@ -178,8 +180,8 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
     settings,
     configDir: projectRootOf(testInfo),
     file: testInfo.file,
-    // Playwright's title path starts with the file.
-    titlePath: testInfo.titlePath.slice(1),
+    // A mutant's copy of a test replays the test's own entries.
+    titlePath: options.titlePath,
     redact: (text) => vault.redact(text),
     logger,
   });
@@ -210,7 +212,7 @@ async function startAttempt(host: { services: HostServices; videoMode: string | 
     agents: agentsOf(settings).entries,
     builtIn: agentsOf(settings).builtIn,
     defaultAgent: settings.defaultAgent,
-    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [...testInfo.titlePath], id: `${testInfo.testId}:${testInfo.retry}` },
+    attempt: { testId: testInfo.testId, retry: testInfo.retry, titlePath: [testInfo.titlePath[0]!, ...options.titlePath], id: `${testInfo.testId}:${testInfo.retry}` },
     testTimeoutMs: testInfo.timeout > 0 ? testInfo.timeout : undefined,
     actionTimeoutMs: options.actionTimeout !== undefined && options.actionTimeout > 0 ? options.actionTimeout : undefined,
     testContext: options.agentContext,
@@ -352,6 +354,22 @@ export interface E2EWorkerOptions {
   e2eWorker: WorkerSettings | undefined;
 }
 
+// `e2e cache audit`: each test the run's mutants name declares a copy of itself per mutant beyond the first, so
+// one worker runs them all (audit-mutants.ts); installed before e2e's `test` is made, so it and every extension of it copy.
+let copiesOfTest: ((declaration: { file: string; titlePath: readonly string[] }) => string[]) | undefined;
+copyTestRegistrations(base, (declaration) => {
+  if (copiesOfTest === undefined) {
+    let mutants: PlannedMutant[] | undefined;
+    try {
+      mutants = runRequest().mutants;
+    } catch {
+      // An unusable request fails the config load, which reports it.
+    }
+    copiesOfTest = mutants === undefined ? () => [] : copyTestsOf(mutants);
+  }
+  return copiesOfTest(declaration);
+});
+
 const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions & { e2eWorkerEntry: void; e2eBrowser: WorkerBrowser }>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.
   e2eWorker: [undefined, { option: true, scope: 'worker' }],
@@ -387,12 +405,15 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
       if (agentContext !== undefined && typeof agentContext !== 'string') {
         throw new E2EError('INVALID_CONFIG', 'test.use({ agentContext }) takes a string: what the agent should know for these tests.');
       }
-      // A mutant's project selects its tests by file and title; the exact test id decides which mutant runs.
+      // An audit project selects its tests (and their copies) by file and title; the exact test id decides which mutant runs.
+      let titlePath = testInfo.titlePath.slice(1);
       if (mutants !== undefined) {
-        mutant = mutantOfTest(mutants, cacheTestId(projectRootOf(testInfo), testInfo.file, testInfo.titlePath.slice(1)));
-        if (mutant === undefined) testInfo.skip(true, 'e2e cache audit: no mutant of this test in this project');
+        const found = mutantOfTest(mutants, cacheTestId(projectRootOf(testInfo), testInfo.file, titlePath));
+        if (found === undefined) testInfo.skip(true, 'e2e cache audit: no mutant of this test in this project');
+        mutant = found?.mutant;
+        if (found !== undefined) titlePath = copiedTitlePath(titlePath, found.slot);
       }
-      handle = await startAttempt(hostServicesOf(settings, e2eBrowser, video, testInfo), settings, testInfo, { agentContext, actionTimeout, mutant });
+      handle = await startAttempt(hostServicesOf(settings, e2eBrowser, video, testInfo), settings, testInfo, { agentContext, actionTimeout, mutant, titlePath });
     } catch (error) {
       // The attempt never started: its code still reaches the report (and the exit code).
       if (isE2EError(error)) {

@@ -4,8 +4,9 @@
  * `expect` from `@playwright/test` verifies a step (`TestInfo._addStep`) and tells what it looked
  * at (`Locator._expect`), a typed secret never
  * shows in a step title of the HTML report or the trace (`_wrapApiCall`), `--list` leaves
- * `.e2e/` as it was (the reporter option `_mode`), and no failure page snapshot is kept after a
- * secret fill (`PLAYWRIGHT_NO_COPY_PROMPT`). A Playwright that lacks one fails the run with
+ * `.e2e/` as it was (the reporter option `_mode`), no failure page snapshot is kept after a
+ * secret fill (`PLAYWRIGHT_NO_COPY_PROMPT`), and an audit runs every mutant of a test in one
+ * worker (`TestTypeImpl._createTest`, {@link copyTestRegistrations}). A Playwright that lacks one fails the run with
  * `UNSUPPORTED_CAPABILITY` naming it and the fix; nothing falls back to a weaker guarantee.
  */
 import { readFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { E2EError } from '../errors/index.js';
 
 /** The internals, by the name a failure shows. */
-export type PlaywrightInternal = 'TestInfo._addStep' | 'Locator._expect' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT';
+export type PlaywrightInternal = 'TestInfo._addStep' | 'Locator._expect' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT' | 'TestTypeImpl._createTest';
 
 /** What each internal keeps true, for the failure message. */
 export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> = {
@@ -23,6 +24,7 @@ export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> 
   'Page._wrapApiCall': 'keeps typed secrets out of the step titles of the HTML report and the trace',
   'the reporter option _mode': 'keeps `--list` from writing .e2e/report.json',
   PLAYWRIGHT_NO_COPY_PROMPT: 'keeps the failure page snapshot (error-context.md) of an attempt that typed a secret',
+  'TestTypeImpl._createTest': 'lets `e2e cache audit` run the mutants of a test in one worker process (one copy of the test per mutant)',
 };
 
 /** The oldest and newest `@playwright/test` e2e is tested with (tests/install/playwright-range.install.test.ts). */
@@ -195,3 +197,56 @@ export function isListingRun(reporterOptions: { _mode?: unknown }): boolean {
 
 /** The variable Playwright's worker reads, when a context closes, to skip the failure page snapshot. */
 export const FAILURE_SNAPSHOT_SWITCH = 'PLAYWRIGHT_NO_COPY_PROMPT';
+
+/** Where a test is declared: the file of the call (Playwright's `location.file`, the test's `testInfo.file`). */
+export interface TestDeclaration {
+  /** Absolute path of the file that called `test(…)`. */
+  file: string;
+  /** The describe titles (empty ones left out, as Playwright's title path leaves them out) and the test's title. */
+  titlePath: string[];
+}
+
+/** The registration e2e wraps: `TestTypeImpl.prototype._createTest(type, location, title, fnOrDetails, fn)`. */
+type CreateTest = (this: TestTypeInstance, type: string, location: { file?: unknown } | undefined, title: unknown, fnOrDetails: unknown, fn?: unknown) => void;
+interface TestTypeInstance {
+  _createTest: CreateTest;
+  _currentSuite(location: unknown, title: string): { titlePath(): string[] } | undefined;
+}
+
+/** Whether {@link copyTestRegistrations} wrapped Playwright's registration in this process. */
+let copiesInstalled: boolean | undefined;
+
+/**
+ * Make every test declared from now on with a test type made by `extend` or `mergeTests` (e2e's
+ * `test` and the user's extensions of it; `baseTest` is `@playwright/test`'s own, whose class
+ * they share) also declare the titles `copiesOf` gives for it: same body, details, modifiers and
+ * place in its describe. Playwright gives a test's worker by project (and repeat), never by
+ * test, so copies of a test are what lets one worker run it several times. Idempotent; false
+ * when this Playwright declares tests another way (`TestTypeImpl._createTest` and
+ * `_currentSuite` missing): nothing is wrapped then.
+ */
+export function copyTestRegistrations(baseTest: unknown, copiesOf: (declaration: TestDeclaration) => readonly string[]): boolean {
+  if (copiesInstalled !== undefined) return copiesInstalled;
+  const symbol = typeof baseTest === 'function' ? Object.getOwnPropertySymbols(baseTest).find((candidate) => candidate.description === 'testType') : undefined;
+  const instance = symbol === undefined ? undefined : ((baseTest as unknown as Record<symbol, unknown>)[symbol] as TestTypeInstance | undefined);
+  const prototype = instance === undefined || instance === null ? undefined : (Object.getPrototypeOf(instance) as TestTypeInstance | null);
+  if (prototype === undefined || prototype === null || typeof prototype._createTest !== 'function' || typeof prototype._currentSuite !== 'function') {
+    copiesInstalled = false;
+    return false;
+  }
+  const original = prototype._createTest;
+  prototype._createTest = function createTestAndCopies(type, location, title, fnOrDetails, fn) {
+    original.call(this, type, location, title, fnOrDetails, fn);
+    if (typeof title !== 'string' || typeof location?.file !== 'string') return;
+    // The loading file's suite is parentless: its title path is the file's, then the describes'.
+    const describes = this._currentSuite(location, 'test()')?.titlePath().slice(1) ?? [];
+    for (const copy of copiesOf({ file: location.file, titlePath: [...describes, title] })) original.call(this, type, location, copy, fnOrDetails, fn);
+  };
+  copiesInstalled = true;
+  return true;
+}
+
+/** True once {@link copyTestRegistrations} wrapped Playwright's registration; undefined before it was tried. */
+export function testCopiesInstalled(): boolean | undefined {
+  return copiesInstalled;
+}

@@ -55,7 +55,7 @@ describe('the runner entry', () => {
     expect(written).not.toHaveBeenCalled();
   });
 
-  it("redacts this process's output from entry on with the project's secrets", () => {
+  it("redacts this process's output from entry on with the project's secrets", async () => {
     const value = 'run-entry-canary-7f3a';
     const chunks: string[] = [];
     // Beneath the redactor, which wraps the stream's write as it finds it.
@@ -63,7 +63,11 @@ describe('the runner entry', () => {
       chunks.push(String(chunk));
       return true;
     });
-    enterRun({ process: 'worker', secrets: new SecretTable({ token: { value } }) });
+    // A fresh copy of the entry: the unit tier shares modules between files (isolate: false), and an earlier
+    // file's run (redacting-reporter.test.ts) may have wrapped the streams already, beneath this spy.
+    vi.resetModules();
+    const fresh = await import('./run-entry.js');
+    fresh.enterRun({ process: 'worker', secrets: new SecretTable({ token: { value } }) });
     process.stderr.write(`the token is ${value}\n`);
     expect(chunks.join('')).toBe('the token is <secret:token>\n');
   });

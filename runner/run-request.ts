@@ -54,7 +54,7 @@ const requestSchema = z.strictObject({
   configProbe: absolutePath.optional(),
   /** A pipe from the CLI (a file descriptor of Playwright's main process): when it closes, the CLI is gone and the run stops. */
   parentPipe: z.number().int().min(3).optional(),
-  /** `e2e cache audit`: the mutants to replay, in projects of at most one mutant per test (`audit-mutants.ts`). */
+  /** `e2e cache audit`: the mutants to replay, a test or a copy of it per mutant, one project per target (`audit-mutants.ts`). */
   mutants: z.array(plannedMutantSchema).optional(),
 });
 

@@ -303,6 +303,17 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
 
   const partial = (observation: RunnerObservation): boolean => idsOf(observation).omitting.size > 0;
 
+  /** Make ready the tree and the text `observation` is built into next (the next revision, with the pins of now). */
+  function prepareScreen(observation: EngineObservation): PreparedScreen | undefined {
+    if (observation.treeUnavailable === true) return undefined;
+    const tree = noSecrets ? observation.root : redactDeep(observation.root, redact);
+    const next = revision + 1;
+    const screen = renderBoundedScreen({ root: tree, url: redact(observation.url) }, { revision: next, budget, keep: new Set(pinned), viewport: observation.viewport });
+    const ready = { tree, revision: next, pinned: pinned.join('\n'), screen };
+    prepared.set(observation, ready);
+    return ready;
+  }
+
   /**
    * While the engine waits for the screen to hold still after an action, make ready what the
    * screen it settles on will be read as: its tree, its text (for the revision it will get) and
@@ -310,12 +321,10 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
    * screen; a replay reads trees, and must not pay for texts it never reads).
    */
   function prepare(before: RunnerObservation, observation: EngineObservation): void {
-    if (observation.treeUnavailable === true || before.treeUnavailable === true || !rendered.has(before)) return;
-    const tree = noSecrets ? observation.root : redactDeep(observation.root, redact);
-    const url = redact(observation.url);
-    const next = revision + 1;
-    const screen = renderBoundedScreen({ root: tree, url }, { revision: next, budget, keep: new Set(pinned), viewport: observation.viewport });
-    prepared.set(observation, { tree, revision: next, pinned: pinned.join('\n'), screen });
+    if (before.treeUnavailable === true || !rendered.has(before)) return;
+    const ready = prepareScreen(observation);
+    if (ready === undefined) return;
+    const { tree, screen } = ready;
     const complete = (before.leftOut ?? 0) === 0 && screen.leftOut === 0;
     const ids = complete ? undefined : treeIdsOf(tree);
     const context = ids === undefined ? undefined : { previousIds: idsOf(before).ids, nextIds: ids.ids, nextOmitting: ids.omitting };
@@ -370,11 +379,13 @@ export function createScreenObserver(engine: EngineInstance, vault: SecretVault,
           if (waitForChange === undefined || current.mark === undefined) {
             if (ready) break;
             await new Promise<void>((resolve) => setTimeout(resolve, Math.min(MOUNT_QUIET_MS, Math.max(0, remaining()))));
+          } else if (ready) {
+            // Its text, for the executor's first look, is made ready first: the quiet counts from the page's last change, so this hides inside it.
+            prepareScreen(current);
+            const waited = await waitForChange(current.mark, { until: 'quiet', quietMs: MOUNT_QUIET_MS, requests: 'all', maxMs: remaining(), signal });
+            if (!waited.changed) break;
           } else {
-            const waited = ready
-              ? await waitForChange(current.mark, { until: 'quiet', quietMs: MOUNT_QUIET_MS, requests: 'all', maxMs: remaining(), signal })
-              : await waitForChange(current.mark, { until: 'change', maxMs: remaining(), signal });
-            if (ready && !waited.changed) break;
+            await waitForChange(current.mark, { until: 'change', maxMs: remaining(), signal });
           }
           current = await observeEngine(signal);
         }

@@ -41,11 +41,31 @@ let monitorArguments: string | undefined;
  * first use; see page-changes.ts), in scope.
  */
 export function withChangeMonitor(body: string): string {
-  monitorArguments ??= JSON.stringify({ ...TICKING_RULES, ownAttributes: [MASK_ATTRIBUTE] } satisfies ChangeMonitorArguments);
   return (
     `(() => { let changes = window[Symbol.for('e2e.changes')];` +
-    ` if (changes === undefined) { const __name = (target) => target; changes = (${MONITOR_SOURCE})(${monitorArguments}); }` +
+    ` if (changes === undefined) { const __name = (target) => target; changes = (${MONITOR_SOURCE})(${monitorArgumentsOf()}); }` +
     ` ${body} })()`
+  );
+}
+
+function monitorArgumentsOf(): string {
+  return (monitorArguments ??= JSON.stringify({ ...TICKING_RULES, ownAttributes: [MASK_ATTRIBUTE] } satisfies ChangeMonitorArguments));
+}
+
+/**
+ * A script for `BrowserContext.addInitScript`: in each top-level document it takes the page's
+ * clock and timers before any script of the page runs, and installs the change monitor once the
+ * document is parsed (the parser's own insertions are the load, not changes to count). So the
+ * quiet a page kept before a step's first look counts toward the step's mount wait, which then
+ * waits only for what is left of it. A document that never runs it gets the monitor on its first
+ * observation, as before.
+ */
+export function changeMonitorInitScript(): string {
+  return (
+    `(() => { if (window !== window.top) return; const __name = (target) => target;` +
+    ` const clock = { now: performance.now.bind(performance), setTimer: window.setTimeout.bind(window), clearTimer: window.clearTimeout.bind(window) };` +
+    ` const install = () => { if (window[Symbol.for('e2e.changes')] === undefined) (${MONITOR_SOURCE})(${monitorArgumentsOf()}, clock); };` +
+    ` if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', install, { once: true, capture: true }); else install(); })()`
   );
 }
 

@@ -40,17 +40,27 @@ export interface PageChangeMonitor {
   release(): PageChangeState;
 }
 
-/** In page: the document's change monitor, installed on first use. */
-export function installChangeMonitor(args: ChangeMonitorArguments): PageChangeMonitor {
+/** The page's clock and timers as the monitor uses them. */
+export interface MonitorClock {
+  now: () => number;
+  setTimer: (handler: () => void, milliseconds: number) => number;
+  clearTimer: (timer: number) => void;
+}
+
+/**
+ * In page: the document's change monitor, installed on first use. `clock`: the page's clock and
+ * timers taken before any script of the page ran (the context's init script); default, as they are now.
+ */
+export function installChangeMonitor(args: ChangeMonitorArguments, clock?: MonitorClock): PageChangeMonitor {
   const key = Symbol.for('e2e.changes');
   const host = window as unknown as Record<symbol, PageChangeMonitor | undefined>;
   const existing = host[key];
   if (existing !== undefined) return existing;
 
-  // Captured at install, so an app stubbing timers later cannot stall a wait (the engine bounds waits anyway).
-  const now = performance.now.bind(performance);
-  const setTimer = window.setTimeout.bind(window);
-  const clearTimer = window.clearTimeout.bind(window);
+  // Captured at install (or earlier), so an app stubbing timers later cannot stall a wait (the engine bounds waits anyway).
+  const now = clock?.now ?? performance.now.bind(performance);
+  const setTimer = clock?.setTimer ?? window.setTimeout.bind(window);
+  const clearTimer = clock?.clearTimer ?? window.clearTimeout.bind(window);
   const documentId = Math.random().toString(36).slice(2, 10);
   let count = 0;
   let lastChange = now();

@@ -9,6 +9,7 @@ import { E2EError, didYouMean } from '../../errors/index.js';
 import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../contract/engine.js';
 import type { BrowserRequest, BrowserWants, EngineHost, HostEnvironment, RecordingRequest } from '../../contract/host.js';
 import { resolveLaunchOptions } from './browser-discovery.js';
+import { changeMonitorInitScript } from './observe-page.js';
 import { WebAttempt, type AttemptSurface } from './web-attempt.js';
 
 /** Patch version of the web engine (not part of any cache key). */
@@ -119,6 +120,8 @@ function contextOptionsOf(state: WebEngineState, hosted: boolean, recording: Rec
 async function newSurface(browser: Browser, options: BrowserContextOptions): Promise<AttemptSurface> {
   const context = await browser.newContext(options);
   try {
+    // Before the first document: each one watches for change from its load on (see observe-page.ts).
+    await context.addInitScript(changeMonitorInitScript());
     const page = await context.newPage();
     return { page, context, owned: true };
   } catch (error) {

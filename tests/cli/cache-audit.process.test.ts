@@ -14,7 +14,8 @@
  *
  * The steps build on each other, in order. One audit run serves each part: the full audit, and,
  * once the entry is made blind, the audit against a base with a filter (an audit's cost is its
- * Playwright processes: one worker, and its browser, per mutant of a test).
+ * Playwright processes and its replays: a worker, and its browser, per `--workers`, each running
+ * many mutants).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -115,6 +116,13 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(audit).not.toHaveProperty('causal');
     expect(audit.caught).toBe(audit.entries.reduce((sum, entry) => sum + entry.caught, 0));
     expect(audit.score).toBe(1);
+    // Every mutant ran in the target's one audit project (so in the run's workers, not one per mutant of a test): a
+    // test's control run in the test itself, each of its mutants in a copy of it.
+    const ran = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit-run.json'), 'utf8')) as { tests: { project: string; titlePath: string[] }[] };
+    expect([...new Set(ran.tests.map((test) => test.project))]).toEqual(['web · audit']);
+    const mutantsOf = (test: string): number => audit.entries.filter((entry) => entry.testId.endsWith(`::${test}`)).reduce((sum, entry) => sum + entry.total + entry.notRun + entry.equivalent.length, 0);
+    const copies = (test: string): string[] => [test, ...Array.from({ length: mutantsOf(test) }, (_, index) => `${test} · audit ${index + 2}`)];
+    expect(ran.tests.map((test) => test.titlePath.join(' › ')).sort()).toEqual([...copies('lists a todo'), ...copies('completes a todo')].sort());
 
     // The table, the file, the ledger behind `cache ls` / `cache show`.
     const written = auditOf();

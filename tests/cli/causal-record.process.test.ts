@@ -14,8 +14,8 @@
  * and is put back exactly as recorded.
  *
  * The steps build on each other, in order. One recording and one `record --audit` run serve both
- * tests of the fixture: an audit's cost is its Playwright processes (one worker, and its browser,
- * per mutant of a test), and the mutants of two tests share them.
+ * tests of the fixture: an audit's cost is its Playwright processes and its replays (a worker,
+ * and its browser, runs many mutants in turn), and the mutants of two tests share them.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -22,7 +22,7 @@ import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLaunchOptions } from '../../engines/web/browser-discovery.js';
 import { parseReport, type Report, type ReportSummary } from '../../runner/report.js';
-import { filesUnder } from '../support/directory-snapshot.js';
+import { contentsOf, filesUnder } from '../support/directory-snapshot.js';
 import type { StaticServer } from '../support/static-server.js';
 import { ROOT } from '../runner/support/build.js';
 import { serveApp } from '../runner/support/fixture-servers.js';
@@ -246,24 +246,31 @@ describe.concurrent('the plain Playwright path from the packed tarball', () => {
     expect(list.code, list.stdout + list.stderr).toBe(0);
     expect(list.stdout).toContain('Total: 4 tests in 2 files');
 
-    // Model-free with nothing recorded: each step fails REPLAY_STALE, no model (here: the executor) runs, nothing is written.
-    // Its blob report (plain Playwright's --reporter replaces e2e's) merges into e2e's report and exit class.
-    const stale = await playwright(fresh, ['test', 'tests/alpha.e2e.ts', '--reporter', 'blob'], { E2E_REPLAY: '1' });
-    expect(stale.code, stale.stdout + stale.stderr).toBe(1);
-    expect(existsSync(join(fresh, '.e2e', 'cache', 'refs'))).toBe(false);
-    const staleMerge = await e2e(fresh, ['merge-reports', 'blob-report']);
-    expect(staleMerge.code, staleMerge.stdout + staleMerge.stderr).toBe(2);
-    expect(staleMerge.stdout).toContain('Cache  0 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified');
-    const staleSteps = reportOf(fresh).tests.flatMap((test) => test.attempts.flatMap((attempt) => attempt.steps));
-    expect(staleSteps.map((step) => step.errorCode)).toEqual(['REPLAY_STALE', 'REPLAY_STALE']);
-    expect(reportOf(fresh).exitCode).toBe(2);
-
-    // Plain Playwright records with the configured (read-write) mode, then E2E_REPLAY=1 replays it.
-    const record = await playwright(fresh, ['test']);
+    // Plain Playwright records with the configured (read-write) mode: one of the two files.
+    const record = await playwright(fresh, ['test', 'tests/alpha.e2e.ts']);
     expect(record.code, record.stdout + record.stderr).toBe(0);
-    expect(record.stdout).toContain('Cache  0 replayed · 0 handed off · 4 recorded · 0 missed · 0 unverified');
-    const replay = await playwright(fresh, ['test'], { E2E_REPLAY: '1' });
-    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
-    expect(replay.stdout).toContain('Cache  4 replayed · 0 handed off · 0 recorded · 0 missed · 0 unverified');
+    expect(record.stdout).toContain('Cache  0 replayed · 0 handed off · 2 recorded · 0 missed · 0 unverified');
+
+    // E2E_REPLAY=1 over both files: what was recorded replays model-free; where nothing is recorded each step fails
+    // REPLAY_STALE, no model (here: the executor) runs, and nothing is written. Its blob report (plain Playwright's
+    // --reporter replaces e2e's) merges into e2e's report and exit class.
+    const recorded = contentsOf(join(fresh, '.e2e', 'cache'));
+    expect(Object.keys(recorded).filter((path) => path.startsWith('refs'))).toHaveLength(2);
+    const replay = await playwright(fresh, ['test', '--reporter', 'blob'], { E2E_REPLAY: '1' });
+    expect(replay.code, replay.stdout + replay.stderr).toBe(1);
+    expect(contentsOf(join(fresh, '.e2e', 'cache'))).toEqual(recorded);
+    const merged = await e2e(fresh, ['merge-reports', 'blob-report']);
+    expect(merged.code, merged.stdout + merged.stderr).toBe(2);
+    expect(merged.stdout).toContain('Cache  2 replayed · 0 handed off · 0 recorded · 2 missed · 0 unverified');
+    const stepsByTest = Object.fromEntries(
+      reportOf(fresh).tests.map((test) => [`${test.file} › ${test.titlePath.at(-1)}`, test.attempts.flatMap((attempt) => attempt.steps).map((step) => [step.cache?.mode, step.errorCode ?? null, step.modelCalls])]),
+    );
+    expect(stepsByTest).toEqual({
+      'tests/alpha.e2e.ts › adds alpha one': [['self-finalized', null, 0]],
+      'tests/alpha.e2e.ts › adds alpha two': [['self-finalized', null, 0]],
+      'tests/beta.e2e.ts › adds beta one': [['missed', 'REPLAY_STALE', 0]],
+      'tests/beta.e2e.ts › adds beta two': [['missed', 'REPLAY_STALE', 0]],
+    });
+    expect(reportOf(fresh).exitCode).toBe(2);
   }, scaledTimeout(400_000));
 });

@@ -141,7 +141,7 @@ describe('resolveConfig', () => {
     expect([settings.modelFree, settings.debug]).toEqual([true, true]);
     const mutant = { id: 'aaaaaaaaaaaaaaaa-skip-1', project: 'web', testId: 'tests/a.e2e.ts::adds', file: 'tests/a.e2e.ts', titlePath: ['adds'], entry: 'aaaaaaaaaaaaaaaa', mutation: { kind: 'skip-action' as const, action: 0 } };
     const audited = resolveConfig(base, {}, { ...PLAIN_RUN_REQUEST, mutants: [mutant] });
-    expect(audited.projects?.map((project) => project.name)).toEqual(['web · audit 1']);
+    expect(audited.projects?.map((project) => project.name)).toEqual(['web · audit']);
   });
 
   it("refuses plain Playwright's cache mode variable when it names no mode, naming the three", () => {

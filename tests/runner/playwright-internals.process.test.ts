@@ -2,9 +2,9 @@
  * The probe of the Playwright internals e2e relies on: the installed Playwright has each one,
  * and a stand-in without one is refused by name with the fix, never run weaker.
  */
-import { chromium } from '@playwright/test';
+import { chromium, test as playwrightTest } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
-import { asInternalCall, isListingRun, missingInternalError, playwrightTestVersion, probePlaywrightInternals, requirePlaywrightInternals, TESTED_PLAYWRIGHT } from '../../runner/playwright-internals.js';
+import { asInternalCall, copyTestRegistrations, isListingRun, missingInternalError, playwrightTestVersion, probePlaywrightInternals, requirePlaywrightInternals, TESTED_PLAYWRIGHT } from '../../runner/playwright-internals.js';
 import { resolveLaunchOptions } from '../../engines/web/browser-discovery.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
@@ -16,6 +16,8 @@ describe('the Playwright internals probe', () => {
       expect(probePlaywrightInternals({ page, locator: page.locator('body'), reporterOptions: { _mode: 'test' }, failureSnapshot: true, testInfo: { _addStep: () => ({}) } })).toEqual([]);
       expect(await asInternalCall(page, async () => page.evaluate(() => 1 + 1))).toBe(2);
       await expect(asInternalCall(page, async () => Promise.reject(new Error('kept as it was')))).rejects.toThrow(/^kept as it was$/);
+      // The test registration the audit's copies of a test go through (what they declare: cache-audit.process.test.ts).
+      expect(copyTestRegistrations(playwrightTest, () => [])).toBe(true);
     } finally {
       await browser.close();
     }

@@ -7,12 +7,17 @@ import { shapeOf } from '../../../step/screen-text.js';
 import { settleAfterAction } from '../../../step/settle.js';
 import { allNodes, nodeNamed } from '../../support/screen-tree.js';
 import { scaledTimeout } from '../../support/load-scaled.js';
-import { serveStatic, type StaticServer } from '../../support/static-server.js';
+import { htmlPages, serveStatic, type StaticServer } from '../../support/static-server.js';
 import { surfaceOf } from '../../../engines/web/index.js';
 import { testWeb } from '../../support/test-browser.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'engines', 'web', 'fixtures');
 const TIMEOUT = { timeoutMs: 5000 };
+
+/** A page whose first script replaces its timers with ones that never fire (as a fake clock could). */
+const STUBBED_TIMERS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Stubbed</title>
+<script>window.setTimeout = () => 0; window.clearTimeout = () => undefined;</script></head>
+<body><button type="button">Go</button></body></html>`;
 
 const engine = testWeb();
 let server: StaticServer;
@@ -26,6 +31,7 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     return true;
   });
+  server.route(htmlPages(new Map([['/stubbed-timers', STUBBED_TIMERS_PAGE]])));
 });
 afterEach(async () => {
   await attempt?.close();
@@ -190,6 +196,16 @@ describe('web engine waitForChange', () => {
     expect(ms).toBeGreaterThanOrEqual(1990);
     expect(ms).toBeLessThan(scaledTimeout(2600));
     expect(observedOnlyAfterWaits(calls()), calls().join(' ')).toBe(true);
+  });
+
+  it('answers a wait for quiet on a page whose first script replaced its timers with ones that never fire', async () => {
+    attempt = await engine.start({ baseUrl: server.url });
+    await attempt.session.open(server.url + 'stubbed-timers');
+    const screen = await attempt.observe();
+    await surfaceOf(engine).page().evaluate(() => document.body.append('Changed'));
+    // The monitor took the page's timers before its scripts ran; with the stubs the wait would run out maxMs.
+    const waited = await attempt.waitForChange!(screen.mark!, { until: 'quiet', quietMs: 1000, maxMs: 600_000 });
+    expect(waited.changed).toBe(true);
   });
 
   it('answers at once with maxMs 0, and rejects with CANCELLED when the signal aborts', async () => {
