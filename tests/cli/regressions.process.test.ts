@@ -227,7 +227,7 @@ describe('when the app breaks, through the e2e binary on TodoMVC', () => {
     expect(diff.stdout).toContain(`(key ${oldKey} → ${newKey}, supersedes it)`);
     expect(diff.stdout).toContain(`instruction: ${JSON.stringify(ADD_STEP)} → ${JSON.stringify(EDITED_STEP)}`);
 
-    const list = await runE2E(['cache', 'ls', '--json'], { cwd: FIXTURE, env: env(edited) });
+    const list = await runE2E(['cache', 'ls', '--json', '--cache-dir', cacheDir], { cwd: FIXTURE, env: env(edited) });
     expect(list.exitCode, output(list)).toBe(0);
     const listed = JSON.parse(list.stdout) as { entries: Array<{ instruction: string }>; superseded: string[] };
     expect(listed.entries.map((entry) => entry.instruction).sort()).toEqual(['complete "Walk the dog"', EDITED_STEP].sort());

@@ -64,6 +64,8 @@ const OLD_TITLE = 'adds';
 const NEW_TITLE = 'adds a todo';
 const OLD_ID = `tests/todos.e2e.ts::todos › ${OLD_TITLE}`;
 const NEW_ID = `tests/todos.e2e.ts::todos › ${NEW_TITLE}`;
+/** The config's cache folder, named with `--cache-dir` where the config is not the point (each config lookup is a `playwright test --list`). */
+const CACHE_DIR = join('.e2e', 'cache');
 
 function testFile(title: string): string {
   return `import { expect, test } from 'e2e';
@@ -156,7 +158,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
   }, scaledTimeout(120_000));
 
   it('moves both entries with the suggested command, and cache diff shows them re-keyed', async () => {
-    const dryRun = await e2e(['cache', 'mv', OLD_ID, NEW_ID, '--dry-run']);
+    const dryRun = await e2e(['cache', 'mv', OLD_ID, NEW_ID, '--dry-run', '--cache-dir', CACHE_DIR]);
     expect(dryRun.exitCode, output(dryRun)).toBe(0);
     expect(dryRun.stdout).toContain(`Would move 2 entries of ${OLD_ID} to ${NEW_ID}`);
 
@@ -171,7 +173,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
     expect(refs).toHaveLength(2);
     commitAll(project, 'renamed "adds" to "adds a todo"');
 
-    const diff = await e2e(['cache', 'diff', 'HEAD~1', 'HEAD']);
+    const diff = await e2e(['cache', 'diff', 'HEAD~1', 'HEAD', '--cache-dir', CACHE_DIR]);
     expect(diff.exitCode, output(diff)).toBe(0);
     expect(diff.stdout.split('\n')[0]).toBe('Cache diff HEAD~1 → HEAD: 0 changed, 2 re-keyed, 0 added, 0 removed, 0 unchanged');
     expect(diff.stdout).toContain(`${NEW_ID}\n  re-keyed  act "add a todo \\"Buy milk\\"" [web]`);
@@ -193,7 +195,7 @@ describe('renaming a recorded test, through the e2e binary', () => {
 
   it('refuses a second move with exit 2 and a stable code, changing nothing', async () => {
     const before = contentsOf(cacheFolder());
-    const again = await e2e(['cache', 'mv', OLD_ID, NEW_ID]);
+    const again = await e2e(['cache', 'mv', OLD_ID, NEW_ID, '--cache-dir', CACHE_DIR]);
     expect(again.exitCode, output(again)).toBe(2);
     expect(again.stdout).toBe('');
     expect(again.stderr).toBe(

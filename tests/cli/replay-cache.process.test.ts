@@ -128,7 +128,7 @@ describe('the replay cache through the e2e binary', () => {
   }, scaledTimeout(60_000));
 
   it('keys each test as `cache prune` lists it, so prune finds nothing unreachable', async () => {
-    // The cache folder comes from the config (E2E_FIXTURE_CACHE_DIR), as for every cache command.
+    // The cache folder comes from the config (E2E_FIXTURE_CACHE_DIR), as for a cache command not given --cache-dir.
     const run = await runE2E(['cache', 'prune', '--dry-run'], { cwd: FIXTURE, env: env() });
     expect(run.exitCode, output(run)).toBe(0);
     expect(run.stdout).toMatch(/^Would remove 0 items, 0 B to free; 2 entries kept\./);
@@ -172,13 +172,13 @@ describe('the replay cache through the e2e binary', () => {
     expect(contentsOf(cacheDir)).toEqual(before);
     expect(await new FileCacheStore(proposals, { readOnly: true }).list()).toHaveLength(1);
 
-    const diff = await runE2E(['cache', 'diff', cacheDir, proposals], { cwd: FIXTURE, env: env() });
+    const diff = await runE2E(['cache', 'diff', cacheDir, proposals, '--cache-dir', cacheDir], { cwd: FIXTURE, env: env() });
     expect(diff.exitCode, output(diff)).toBe(0);
     // The proposal laid over the cache, as accept applies it: the entry it lacks is not removed.
     expect(diff.stdout).toContain('as `e2e cache accept` would apply it: 0 added, 1 replaced, 1 unchanged');
     expect(diff.stdout).toContain('- tap button "Add"\n      + tap button "Create"');
 
-    const accept = await runE2E(['cache', 'accept', proposals], { cwd: FIXTURE, env: env() });
+    const accept = await runE2E(['cache', 'accept', proposals, '--cache-dir', cacheDir], { cwd: FIXTURE, env: env() });
     expect(accept.exitCode, output(accept)).toBe(0);
     // The replay of the accepted cache: the next test reads it.
     const accepted = contentsOf(cacheDir);

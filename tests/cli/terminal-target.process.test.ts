@@ -172,7 +172,7 @@ function runsSideBySide(): SideBySide {
     cpSync(cache, pruneCache, { recursive: true });
     const dropped = { ...RENAMED, E2E_COFFEE_ESPRESSO: 'dropped', E2E_FIXTURE_CACHE_DIR: pruneCache };
     const pruned = await e2e(['cache', 'prune'], dropped, project);
-    const listed = await e2e(['cache', 'ls'], dropped, project);
+    const listed = await e2e(['cache', 'ls', '--cache-dir', pruneCache], dropped, project);
     const replayed = await e2e(['replay'], dropped, project);
     return { pruned, listed, replayed };
   });
@@ -180,7 +180,7 @@ function runsSideBySide(): SideBySide {
     handOff,
     regression: e2e(['replay'], { COFFEE_FAULT: 'forget-extras' }, projectOfItsOwn('regression')),
     drift: e2e(['replay'], { COFFEE_FAULT: 'rename' }, projectOfItsOwn('drift')),
-    emptyDiff: e2e(['cache', 'diff', empty, cacheDir], {}, projectOfItsOwn('diff')),
+    emptyDiff: e2e(['cache', 'diff', empty, cacheDir, '--cache-dir', cacheDir], {}, projectOfItsOwn('diff')),
     example: (async () => {
       const before = contentsOf(exampleCache);
       const run = await e2e(['replay'], {}, EXAMPLE);
