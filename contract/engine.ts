@@ -358,5 +358,5 @@ export interface Engine {
   dispose?(): Promise<void>;
 }
 
-export type { AppCheck, AttemptHost, BrowserRequest, CheckedApp, EngineHost, HostEnvironment, HostServices, RecordedFile, RecordingRequest } from './host.js';
+export type { AppCheck, AttemptHost, BrowserRequest, BrowserWants, CheckedApp, EngineHost, HostEnvironment, HostServices, RecordedFile, RecordingRequest } from './host.js';
 export type { MutationSurface } from './mutation.js';

@@ -22,6 +22,11 @@ export type BrowserRequest =
   | { kind: 'launch'; executablePath?: string; args?: readonly string[]; headless?: boolean }
   | { kind: 'connect'; wsEndpoint: string; headers?: Readonly<Record<string, string>>; timeoutMs?: number };
 
+/** How the host will run the browser it asks for: `headless` false when the project shows the window (`--headed`, `use.headless`). */
+export interface BrowserWants {
+  headless: boolean;
+}
+
 /** A target's `app`, as its engine checked it. */
 export type AppCheck = { ok: true; app: CheckedApp } | { ok: false; problem: string };
 
@@ -50,8 +55,10 @@ export interface EngineHost {
    * The browser this engine drives, when the host should start it (web-based engines). Called
    * in a worker when its first attempt starts; may throw `ENVIRONMENT_UNAVAILABLE` with the fix
    * (no browser found). Engines that do not declare it never cause a browser to start.
+   * `wants` says how the project runs it (a headless shell cannot show a window); hosts
+   * before it was added pass none.
    */
-  browser?(environment: HostEnvironment): BrowserRequest;
+  browser?(environment: HostEnvironment, wants?: BrowserWants): BrowserRequest;
 }
 
 /** A recording the host asks an attempt to make (the test's `use.video`). */

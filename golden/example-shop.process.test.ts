@@ -2,7 +2,8 @@
  * Golden case: the example shop suite replayed model-free through the real `e2e` binary from
  * its committed cache. Pins the run summary, the report (normalized: no ids, timings or
  * fresh values) and one entry as `cache show` prints it. Rewritten only with UPDATE_GOLDEN=1,
- * never in CI. The replay also shows what a model-free run loads: no process of it (the CLI,
+ * never in CI. It runs on the desktop `chromium` (the rest of the suite on the headless shell,
+ * `engines/web/README.md`, "Browser"). The replay also shows what a model-free run loads: no process of it (the CLI,
  * Playwright Test, its worker) loads the AI SDK (`executor/built-in.ts` loads it on demand).
  */
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../engines/web/browser-discovery.js';
 import { compareGolden } from '../tests/support/golden-file.js';
 import { moduleLogEnvironment, modulesByProcess, type LoadedModules } from '../tests/support/module-log.js';
 import { ensureBuilt } from '../tests/runner/support/build.js';
@@ -54,7 +56,10 @@ let moduleLog: string;
 beforeAll(() => {
   ensureBuilt();
   moduleLog = mkdtempSync(join(tmpdir(), 'e2e-module-log-'));
-  const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', ...moduleLogEnvironment(moduleLog) };
+  // On the desktop `chromium` (what discovery falls back to without a headless shell), so that build
+  // keeps running on every `npm test`; the rest of the suite runs headless on the headless shell.
+  const desktop = findChromium({ env: { PATH: process.env['PATH'] ?? '' }, headless: false }).executablePath;
+  const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', E2E_CHROMIUM_PATH: desktop, ...moduleLogEnvironment(moduleLog) };
   for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'E2E_OPENAI_COMPATIBLE_URL', 'E2E_EXAMPLE_STAND_IN']) delete environment[name];
   run = spawnSync(process.execPath, [BINARY, 'replay'], { cwd: EXAMPLE, env: environment, encoding: 'utf8', timeout: scaledTimeout(240_000) });
 }, scaledTimeout(300_000));

@@ -379,8 +379,8 @@ const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorker
     await use();
   }, { scope: 'worker', auto: true }],
   // The worker's browser, started only when an engine's host delegate or the test asks for it (worker-browser.ts).
-  e2eBrowser: [async ({ playwright, browserName, launchOptions, connectOptions, e2eWorker }, use) => {
-    const browser = workerBrowser({ playwright, browserName, launchOptions, connectOptions }, e2eWorker?.engine, readRunEnvironment().browser);
+  e2eBrowser: [async ({ playwright, browserName, launchOptions, connectOptions, headless, e2eWorker }, use) => {
+    const browser = workerBrowser({ playwright, browserName, launchOptions, connectOptions, headless }, e2eWorker?.engine, readRunEnvironment().browser);
     await use(browser);
     await browser.close();
   }, { scope: 'worker', timeout: 0 }],

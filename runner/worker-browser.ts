@@ -7,7 +7,7 @@
 import type { Browser, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test';
 import { E2EError, isE2EError } from '../errors/index.js';
 import type { Engine } from '../contract/engine.js';
-import type { BrowserRequest, HostEnvironment } from '../contract/host.js';
+import type { BrowserRequest, BrowserWants, HostEnvironment } from '../contract/host.js';
 
 /** What starting the browser takes from Playwright Test's worker fixtures. */
 export interface BrowserFixtures {
@@ -15,6 +15,8 @@ export interface BrowserFixtures {
   browserName: PlaywrightWorkerOptions['browserName'];
   launchOptions: PlaywrightWorkerOptions['launchOptions'];
   connectOptions: PlaywrightWorkerOptions['connectOptions'];
+  /** The project's `use.headless` (false under `--headed`). */
+  headless?: PlaywrightWorkerOptions['headless'];
 }
 
 /** The worker's browser, started on the first {@link WorkerBrowser.get}. */
@@ -39,12 +41,12 @@ function unavailable(message: string, cause?: unknown): E2EError {
 }
 
 /** The browser the engine asks for, as the host delegate says (`undefined`: it asks for none). */
-function requestOf(engine: Engine | undefined, environment: HostEnvironment): BrowserRequest | undefined {
+function requestOf(engine: Engine | undefined, environment: HostEnvironment, wants: BrowserWants): BrowserRequest | undefined {
   const host = engine?.host;
   const ask = host?.browser;
   if (ask === undefined) return undefined;
   try {
-    return ask.call(host, environment);
+    return ask.call(host, environment, wants);
   } catch (error) {
     if (isE2EError(error) && error.code === 'ENVIRONMENT_UNAVAILABLE') throw unavailable(error.message, error);
     throw error;
@@ -68,7 +70,7 @@ async function start(fixtures: BrowserFixtures, engine: Engine | undefined, envi
     const { wsEndpoint, ...options } = fixtures.connectOptions;
     return connect(fixtures, wsEndpoint, options, own);
   }
-  const request = requestOf(engine, environment);
+  const request = requestOf(engine, environment, { headless: own?.headless ?? fixtures.headless ?? true });
   if (request?.kind === 'connect') {
     return connect(fixtures, request.wsEndpoint, { ...(request.headers === undefined ? {} : { headers: request.headers }), ...(request.timeoutMs === undefined ? {} : { timeout: request.timeoutMs }) }, own);
   }

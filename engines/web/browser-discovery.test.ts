@@ -40,6 +40,16 @@ describe('findChromium', () => {
     expect(findChromium({ ...options, isExecutable: only('/b/chromium', '/a/chromium-browser') })).toEqual({ executablePath: '/b/chromium', source: 'PATH' });
   });
 
+  it('looks for a headless shell on PATH first when the run is headless, and never when it shows its window', () => {
+    const options = { playwrightExecutablePath: () => '/cache/missing', env: { PATH: '/a:/b' } };
+    const isExecutable = only('/a/chromium', '/b/chromium-headless-shell', '/a/chrome-headless-shell');
+    expect(findChromium({ ...options, isExecutable })).toEqual({ executablePath: '/b/chromium-headless-shell', source: 'PATH' });
+    expect(findChromium({ ...options, isExecutable, headless: true })).toEqual({ executablePath: '/b/chromium-headless-shell', source: 'PATH' });
+    expect(findChromium({ ...options, isExecutable: only('/a/chromium', '/a/chrome-headless-shell') })).toEqual({ executablePath: '/a/chrome-headless-shell', source: 'PATH' });
+    expect(findChromium({ ...options, isExecutable, headless: false })).toEqual({ executablePath: '/a/chromium', source: 'PATH' });
+    expect(() => findChromium({ ...options, isExecutable: only('/b/chromium-headless-shell'), headless: false })).toThrow(/No Chromium found/);
+  });
+
   it('names all three places and the fix when nothing is found', () => {
     let error: unknown;
     try {
@@ -59,6 +69,12 @@ describe('findChromium', () => {
 });
 
 describe('resolveLaunchOptions', () => {
+  it('resolves a shown window to a full Chromium, never to a headless shell', () => {
+    const options = resolveLaunchOptions({ env: { PATH: '/a' }, playwrightExecutablePath: () => undefined, isExecutable: only('/a/chromium', '/a/chromium-headless-shell'), headless: false });
+    expect(options).toMatchObject({ executablePath: '/a/chromium', headless: false });
+    expect(resolveLaunchOptions({ env: { PATH: '/a' }, playwrightExecutablePath: () => undefined, isExecutable: only('/a/chromium', '/a/chromium-headless-shell') })).toMatchObject({ executablePath: '/a/chromium-headless-shell', headless: true });
+  });
+
   it('adds the headless-friendly flags and keeps headless by default', () => {
     const options = resolveLaunchOptions({ env: { PATH: '/a' }, playwrightExecutablePath: () => undefined, isExecutable: only('/a/chromium') });
     expect(options).toEqual({ executablePath: '/a/chromium', args: [...CHROMIUM_LAUNCH_ARGUMENTS], headless: true });

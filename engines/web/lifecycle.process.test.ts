@@ -1,17 +1,20 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserServer } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isE2EError } from '../../errors/index.js';
-import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance } from '../../contract/engine.js';
+import { ENGINE_CONTRACT_VERSION, VERBS, type BrowserRequest, type Engine, type EngineInstance } from '../../contract/engine.js';
 import { nodeNamed } from '../../tests/support/screen-tree.js';
 import { serveStatic, type StaticServer } from '../../tests/support/static-server.js';
+import { tempFolders } from '../../tests/support/temp-folders.js';
 import { CHROMIUM_LAUNCH_ARGUMENTS, resolveLaunchOptions } from './browser-discovery.js';
 import { surfaceOf, web } from './index.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const ENV = { PATH: process.env['PATH'], E2E_CHROMIUM_PATH: process.env['E2E_CHROMIUM_PATH'] };
 const TIMEOUT = { timeoutMs: 5000 };
+const pathFolder = tempFolders('e2e-path-');
 
 // One local browser for the file: the remote-server test and the host-page test share it.
 let browserServer: BrowserServer;
@@ -85,6 +88,21 @@ describe('web()', () => {
     expect(launch?.kind === 'launch' ? launch.executablePath : '').toMatch(/chrom/);
     const remote = web({ connect: { wsEndpoint: 'ws://127.0.0.1:1/x' } });
     expect(remote.host?.browser?.(ENV)).toEqual({ kind: 'connect', wsEndpoint: 'ws://127.0.0.1:1/x' });
+  });
+
+  it("asks for a headless shell on PATH when the project runs headless, for a full Chromium when it shows the window, and keeps web({ headless })", () => {
+    const folder = pathFolder();
+    for (const name of ['chromium', 'chromium-headless-shell']) {
+      writeFileSync(join(folder, name), '#!/bin/sh\n');
+      chmodSync(join(folder, name), 0o755);
+    }
+    const env = { PATH: folder };
+    const pathOf = (request: BrowserRequest | undefined): string | undefined => (request?.kind === 'launch' ? request.executablePath : undefined);
+    expect(pathOf(web().host?.browser?.(env))).toBe(join(folder, 'chromium-headless-shell'));
+    expect(web().host?.browser?.(env, { headless: true })).toMatchObject({ executablePath: join(folder, 'chromium-headless-shell'), headless: true });
+    expect(web().host?.browser?.(env, { headless: false })).toMatchObject({ executablePath: join(folder, 'chromium'), headless: false });
+    expect(web({ headless: true }).host?.browser?.(env, { headless: false })).toMatchObject({ executablePath: join(folder, 'chromium-headless-shell'), headless: true });
+    expect(web({ headless: false }).host?.browser?.(env, { headless: true })).toMatchObject({ executablePath: join(folder, 'chromium'), headless: false });
   });
 
   it('gives a wrapper that spreads it the same delegate, so the host starts the same browser for it', () => {

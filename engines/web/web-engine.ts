@@ -7,7 +7,7 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { E2EError, didYouMean } from '../../errors/index.js';
 import { ENGINE_CONTRACT_VERSION, VERBS, type Engine, type EngineInstance, type EngineStartOptions } from '../../contract/engine.js';
-import type { BrowserRequest, EngineHost, HostEnvironment, RecordingRequest } from '../../contract/host.js';
+import type { BrowserRequest, BrowserWants, EngineHost, HostEnvironment, RecordingRequest } from '../../contract/host.js';
 import { resolveLaunchOptions } from './browser-discovery.js';
 import { changeMonitorInitScript } from './observe-page.js';
 import { WebAttempt, type AttemptSurface } from './web-attempt.js';
@@ -28,7 +28,7 @@ export interface WebEngineOptions {
   connect?: { wsEndpoint: string; headers?: Record<string, string>; timeoutMs?: number };
   /** Attribute read as a node's test id. Default `data-testid`. */
   testIdAttribute?: string;
-  /** Run headless. Default true. */
+  /** Run headless. Default: as the project runs (`use.headless`, `--headed`) under the test host, else true. */
   headless?: boolean;
   /**
    * Environment for browser discovery (`E2E_CHROMIUM_PATH`, `PATH`); the CLI or runner entry
@@ -169,15 +169,15 @@ async function startAttempt(state: WebEngineState, start: EngineStartOptions): P
 /**
  * The browser the web engine asks its test host for (`EngineHost.browser`): the remote server
  * of `connect`, else the Chromium discovery finds in `environment` (`E2E_CHROMIUM_PATH`,
- * Playwright's installed browser, `PATH`).
+ * Playwright's installed browser, `PATH`: a headless shell first unless the window shows).
  * @throws E2EError `ENVIRONMENT_UNAVAILABLE` naming the places looked at and the fix.
  */
-function browserRequestOf(options: WebEngineOptions, environment: HostEnvironment): BrowserRequest {
+function browserRequestOf(options: WebEngineOptions, environment: HostEnvironment, wants: BrowserWants | undefined): BrowserRequest {
   const { connect } = options;
   if (connect !== undefined) {
     return { kind: 'connect', wsEndpoint: connect.wsEndpoint, ...(connect.headers === undefined ? {} : { headers: connect.headers }), ...(connect.timeoutMs === undefined ? {} : { timeoutMs: connect.timeoutMs }) };
   }
-  const launch = resolveLaunchOptions({ env: environment, headless: options.headless ?? true });
+  const launch = resolveLaunchOptions({ env: environment, headless: options.headless ?? wants?.headless ?? true });
   return { kind: 'launch', executablePath: launch.executablePath, args: launch.args, headless: launch.headless };
 }
 
@@ -191,7 +191,7 @@ export function web(options: WebEngineOptions = {}): Engine {
   if (browser !== 'chromium') throw new E2EError('INVALID_CONFIG', `web({ browser: "${browser}" }) is not supported; use "chromium"${didYouMean(browser, ['chromium'])}.`);
   if (options.testIdAttribute !== undefined && options.testIdAttribute.trim() === '') throw new E2EError('INVALID_CONFIG', 'web({ testIdAttribute }) must name an attribute, e.g. "data-testid".');
   const state: WebEngineState = { options: { ...options }, browser: undefined, current: undefined };
-  const host: EngineHost = { browser: (environment) => browserRequestOf(state.options, environment) };
+  const host: EngineHost = { browser: (environment, wants) => browserRequestOf(state.options, environment, wants) };
   const engine: Engine = {
     name: 'web',
     version: WEB_ENGINE_VERSION,

@@ -34,7 +34,7 @@ const EXPECTED: Record<string, string[]> = {
     // A bounded read of a page-sized screen: the request and the placeholder node that says what was left out.
     'ObserveRequest', 'OMITTED_ROLE', 'OmittedNodes',
     // The host delegate (contract/host.ts), the location capability and typed error details.
-    'EngineErrorDetail', 'EngineLocation', 'AppCheck', 'AttemptHost', 'BrowserRequest', 'CheckedApp', 'EngineHost', 'HostEnvironment', 'HostServices', 'MutationSurface', 'RecordedFile', 'RecordingRequest',
+    'EngineErrorDetail', 'EngineLocation', 'AppCheck', 'AttemptHost', 'BrowserRequest', 'BrowserWants', 'CheckedApp', 'EngineHost', 'HostEnvironment', 'HostServices', 'MutationSurface', 'RecordedFile', 'RecordingRequest',
   ],
   'e2e/web': ['WebEngineOptions', 'WebSurface', 'surfaceOf', 'web'],
   'e2e/terminal': ['TerminalApp', 'TerminalEngine', 'TerminalEngineOptions', 'terminal'],
