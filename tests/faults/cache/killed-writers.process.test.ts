@@ -17,8 +17,8 @@ const KEYS = 4;
 let compiled: CompiledWorker;
 const directories: string[] = [];
 
-beforeAll(() => {
-  compiled = compileWorker();
+beforeAll(async () => {
+  compiled = await compileWorker();
 });
 
 afterAll(async () => {

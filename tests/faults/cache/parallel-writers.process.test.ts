@@ -11,8 +11,8 @@ import { startWorker, type WorkerProcess } from './support/worker-process.js';
 let compiled: CompiledWorker;
 let directory: string;
 
-beforeAll(() => {
-  compiled = compileWorker();
+beforeAll(async () => {
+  compiled = await compileWorker();
 });
 
 afterAll(() => {
