@@ -18,21 +18,6 @@ declare module 'vitest' {
   }
 }
 
-/** How long the end of the run waits for a server to close before it kills the browser. */
-const CLOSE_WAIT_MS = 10_000;
-
-/** Close a server; one that has not closed within {@link CLOSE_WAIT_MS} is killed (and said, so a slow close shows). */
-async function closeOrKill(server: BrowserServer): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const closed = server.close().then(() => true);
-  const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS)));
-  const inTime = await Promise.race([closed, waited]);
-  clearTimeout(timer);
-  if (inTime) return;
-  process.stderr.write(`shared-chromium: a browser server did not close within ${CLOSE_WAIT_MS} ms; killing it.\n`);
-  await server.kill();
-}
-
 /** Launch as many browser servers as the project has workers; closes them at the end of the run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const workers = Math.max(1, project.config.maxWorkers || project.vitest.config.maxWorkers || 1);
@@ -42,6 +27,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   );
   project.provide('chromiumEndpoints', servers.map((server) => server.wsEndpoint()));
   return async () => {
-    await Promise.all(servers.map((server) => closeOrKill(server)));
+    await Promise.all(servers.map((server) => server.close()));
   };
 }
