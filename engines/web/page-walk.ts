@@ -104,6 +104,14 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     frameSinceWalk?: { seen: boolean };
     /** By a long run's first element: which of its elements held the included texts, while nothing under their parent changed. */
     included?: WeakMap<Element, IncludedRun>;
+    /**
+     * Top document only: the elements of the run being planned (see `plannedChildren`) and its
+     * keep marks, kept from walk to walk and emptied after each use. A run of 200,000 rows made
+     * fresh arrays of that size on every walk: garbage that brought on the page's major garbage
+     * collections, each tracing every node of such a page (hundreds of milliseconds).
+     */
+    runBuffer?: Array<Element | null>;
+    keepBuffer?: Uint8Array;
   }
   interface IncludedRun {
     key: string;
@@ -315,28 +323,33 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * line) do not read 200,000 texts again. Not kept where words could change unseen: a form
    * value, a label referenced from elsewhere, or a page whose MutationObserver is not the browser's.
    */
-  const includedIn = (parent: Node, run: Element[], state: IdState): Set<Element> => {
+  const includedIn = (parent: Node, run: ReadonlyArray<Element | null>, length: number, state: IdState): Set<Element> => {
     const key = args.includeText.join('\n');
     const runs = (state.included ??= new WeakMap<Element, IncludedRun>());
-    const cached = runs.get(run[0]!);
+    const first = run[0]!;
+    const last = run[length - 1]!;
+    const cached = runs.get(first);
     if (cached !== undefined) {
       if (cached.watch.takeRecords().length > 0) cached.changed = true;
-      if (!cached.changed && cached.key === key && cached.length === run.length && cached.last === run[run.length - 1]) return cached.found;
+      if (!cached.changed && cached.key === key && cached.length === length && cached.last === last) return cached.found;
       cached.watch.disconnect();
-      runs.delete(run[0]!);
+      runs.delete(first);
     }
     const test = includedTest(parent);
     const found = new Set<Element>();
-    for (const element of run) if (test(element)) found.add(element);
+    for (let index = 0; index < length; index++) {
+      const element = run[index]!;
+      if (test(element)) found.add(element);
+    }
     const watchable = typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver));
     if (watchable && (parent.nodeType === 1 || parent.nodeType === 11) && (parent as ParentNode).querySelector('input,textarea,select,[aria-labelledby]') === null) {
       const watch = new MutationObserver(() => {
         entry.changed = true;
         watch.disconnect();
       });
-      const entry: IncludedRun = { key, found, length: run.length, last: run[run.length - 1]!, changed: false, watch };
+      const entry: IncludedRun = { key, found, length, last, changed: false, watch };
       watch.observe(parent, { subtree: true, childList: true, characterData: true, attributes: true });
-      runs.set(run[0]!, entry);
+      runs.set(first, entry);
     }
     return found;
   };
@@ -356,58 +369,71 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     const count = (parent as Element | DocumentFragment).childElementCount;
     if (count === undefined || count <= args.maxRun) return null;
     const planned: Array<Node | WalkedNode> = [];
-    let run: Element[] = [];
+    // The run's elements go into the walk's buffers (no array per run or walk), made once at their
+    // full size: `length` of them count.
+    if (topState.runBuffer === undefined || topState.runBuffer.length < count) {
+      topState.runBuffer = new Array<Element | null>(count).fill(null);
+      topState.keepBuffer = new Uint8Array(count);
+    }
+    const run = topState.runBuffer;
+    const keep = topState.keepBuffer!;
+    let length = 0;
+    let used = 0;
     const flush = (): void => {
-      if (run.length <= args.maxRun) {
-        for (const element of run) planned.push(element);
-        run = [];
+      used = Math.max(used, length);
+      if (length <= args.maxRun) {
+        for (let index = 0; index < length; index++) planned.push(run[index]!);
+        length = 0;
         return;
       }
       // 1: read; 0: left out; LEFT_OUT_HOLDING: left out though its words hold an included text.
-      const keep = new Uint8Array(run.length);
-      for (let index = 0; index < Math.min(args.runHead, run.length); index++) keep[index] = 1;
-      for (let index = Math.max(0, run.length - args.runTail); index < run.length; index++) keep[index] = 1;
+      keep.fill(0, 0, length);
+      for (let index = 0; index < Math.min(args.runHead, length); index++) keep[index] = 1;
+      for (let index = Math.max(0, length - args.runTail); index < length; index++) keep[index] = 1;
       // Near the viewport: the first element reaching down to one screen above it (the run is laid
       // out top to bottom), then on until one screen below it.
       const height = scope.view.innerHeight;
       let low = 0;
-      let high = run.length;
+      let high = length;
       while (low < high) {
         const middle = (low + high) >> 1;
         if (run[middle]!.getBoundingClientRect().bottom + scope.offsetY < -height) low = middle + 1;
         else high = middle;
       }
-      for (let index = low, near = 0; index < run.length && near < args.runNearViewport; index++, near++) {
+      for (let index = low, near = 0; index < length && near < args.runNearViewport; index++, near++) {
         if (run[index]!.getBoundingClientRect().top + scope.offsetY > 2 * height) break;
         keep[index] = 1;
       }
-      const included = args.includeText.length > 0 ? includedIn(parent, run, scope.state) : undefined;
+      const included = args.includeText.length > 0 ? includedIn(parent, run, length, scope.state) : undefined;
       // More elements hold included texts than a run reads: each text gets at most maxRun of its
       // holders read (in document order), so a text few rows hold is never crowded out by one that
       // many hold; a holder of only texts past their cap is left out, and remembered with them.
       const capped = included !== undefined && included.size > args.maxRun;
       const holders = new Map<string, number>();
       const leftHolding = new Map<number, string[]>();
-      for (let index = 0; index < run.length; index++) {
-        const element = run[index]!;
-        if (kept.has(element)) keep[index] = 1;
-        else if (keep[index] === 0 && included !== undefined && included.has(element)) {
-          if (!capped) {
-            keep[index] = 1;
-            continue;
+      // Most runs hold nothing kept or included: then no element needs a look.
+      if (kept.size > 0 || (included !== undefined && included.size > 0)) {
+        for (let index = 0; index < length; index++) {
+          const element = run[index]!;
+          if (kept.has(element)) keep[index] = 1;
+          else if (keep[index] === 0 && included !== undefined && included.has(element)) {
+            if (!capped) {
+              keep[index] = 1;
+              continue;
+            }
+            const words = findableWords(element);
+            const held = args.includeText.filter((needle) => words.includes(needle));
+            if (held.length === 0 || held.some((needle) => (holders.get(needle) ?? 0) < args.maxRun)) keep[index] = 1;
+            else {
+              keep[index] = LEFT_OUT_HOLDING;
+              leftHolding.set(index, held);
+              partial = true;
+            }
+            for (const needle of held) holders.set(needle, (holders.get(needle) ?? 0) + 1);
           }
-          const words = findableWords(element);
-          const held = args.includeText.filter((needle) => words.includes(needle));
-          if (held.length === 0 || held.some((needle) => (holders.get(needle) ?? 0) < args.maxRun)) keep[index] = 1;
-          else {
-            keep[index] = LEFT_OUT_HOLDING;
-            leftHolding.set(index, held);
-            partial = true;
-          }
-          for (const needle of held) holders.set(needle, (holders.get(needle) ?? 0) + 1);
         }
       }
-      for (let index = 0; index < run.length; ) {
+      for (let index = 0; index < length; ) {
         if (keep[index] === 1) {
           planned.push(run[index]!);
           index++;
@@ -415,29 +441,37 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         }
         const start = index;
         const holding = new Set<string>();
-        for (; index < run.length && keep[index] !== 1; index++) for (const needle of leftHolding.get(index) ?? []) holding.add(needle);
+        for (; index < length && keep[index] !== 1; index++) {
+          if (keep[index] !== LEFT_OUT_HOLDING) continue;
+          for (const needle of leftHolding.get(index)!) holding.add(needle);
+        }
         const first = run[start]!;
         const last = run[index - 1]!;
         const omitted: [number, string, string, string] = [index - start, roleOf(first, first.localName), hintOf(first), hintOf(last)];
         const held = args.includeText.filter((needle) => holding.has(needle));
         planned.push({ i: 'omitted' + String(++placeholders), r: 'omitted', n: '', s: 0, o: held.length === 0 ? omitted : [...omitted, held] });
       }
-      run = [];
+      length = 0;
     };
-    for (let child = parent.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType === 1) {
-        const element = child as Element;
-        if (run.length > 0 && run[0]!.localName !== element.localName) flush();
-        run.push(element);
-      } else if (child.nodeType === 3 && !/\S/.test((child as Text).data)) {
-        // Whitespace between the elements of a run belongs to the run.
-        if (run.length === 0) planned.push(child);
-      } else {
-        flush();
-        planned.push(child);
+    try {
+      for (let child = parent.firstChild; child !== null; child = child.nextSibling) {
+        if (child.nodeType === 1) {
+          const element = child as Element;
+          if (length > 0 && run[0]!.localName !== element.localName) flush();
+          run[length++] = element;
+        } else if (child.nodeType === 3 && !/\S/.test((child as Text).data)) {
+          // Whitespace between the elements of a run belongs to the run.
+          if (length === 0) planned.push(child);
+        } else {
+          flush();
+          planned.push(child);
+        }
       }
+      flush();
+    } finally {
+      // The buffer keeps no element past its use (the page may drop them).
+      run.fill(null, 0, Math.max(used, length));
     }
-    flush();
     return planned;
   };
 
