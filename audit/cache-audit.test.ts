@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
-import { auditProjects, copiedTitlePath, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
+import { auditProjects, copiedTitlePath, copyRunsMutant, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
 import { formatScore, mutantsOf, type AuditPlan } from './cache-audit.js';
 import { parseMinScore } from './min-score.js';
@@ -98,8 +98,20 @@ describe('the mutants of the run request in the config', () => {
     expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(true);
     expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/ba.e2e.ts'))).toBe(false);
     const greps = (title: string): boolean => project!.grep.some((pattern) => pattern.test(title));
-    expect([greps('tests/a.e2e.ts todos adds (one)'), greps('tests/a.e2e.ts todos adds (one) · audit 3 @tag'), greps('tests/b.e2e.ts lists · audit 2')]).toEqual([true, true, true]);
+    // A copy that runs a mutant in the project is matched by title as its test is (so a user's `--grep 'adds (one)$'`
+    // selects it exactly when it selects the test); one that runs none here keeps its own title, which the grep leaves out.
+    expect([greps('tests/a.e2e.ts todos adds (one)'), greps('tests/a.e2e.ts todos adds (one) @tag'), greps('tests/b.e2e.ts lists')]).toEqual([true, true, true]);
     expect([greps('tests/a.e2e.ts todos adds (one) more'), greps('tests/b.e2e.ts lists · audit 3'), greps('tests/a.e2e.ts todos adds (one) · audit 4')]).toEqual([false, false, false]);
+    const runsMutant = copyRunsMutant(plan.mutants);
+    const copy = (projectId: string, file: string, titlePath: string[]): boolean => runsMutant({ projectId, file: `/home/me/project/${file}`, titlePath });
+    expect([copy('web · audit', 'tests/a.e2e.ts', ['todos', 'adds (one) · audit 3']), copy('web · audit', 'tests/b.e2e.ts', ['lists · audit 2'])]).toEqual([true, true]);
+    // Not a copy with a mutant there: a slot past the test's mutants, another target's project, another file, the test itself.
+    expect([
+      copy('web · audit', 'tests/b.e2e.ts', ['lists · audit 3']),
+      copy('mobile · audit', 'tests/a.e2e.ts', ['todos', 'adds (one) · audit 2']),
+      copy('web · audit', 'tests/ba.e2e.ts', ['lists · audit 2']),
+      copy('web · audit', 'tests/a.e2e.ts', ['todos', 'adds (one)']),
+    ]).toEqual([false, false, false, false]);
     // Each test declares as many copies as its most mutated target needs, by title path and a file ending in the mutant's.
     const copies = copyTestsOf(plan.mutants);
     expect(copies({ file: '/home/me/project/tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'] })).toEqual(['adds (one) · audit 2', 'adds (one) · audit 3']);
