@@ -2,9 +2,22 @@
  * One model turn: a single request to the model (no automatic tool execution, no SDK
  * retries), optionally streamed, under the provider policy of `provider-errors.ts`.
  */
-import { asSchema, generateText, jsonSchema, streamText, ToolChoiceViolationError, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
+import {
+  asSchema,
+  generateText,
+  InvalidPromptError,
+  jsonSchema,
+  modelMessageSchema,
+  streamText,
+  ToolChoiceViolationError,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolChoice,
+  type ToolSet,
+} from 'ai';
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { ProviderOptions } from '@ai-sdk/provider-utils';
+import { safeValidateTypes, type ProviderOptions } from '@ai-sdk/provider-utils';
 import { withProviderPolicy, type ProviderCallContext, type ProviderPolicy } from './provider-errors.js';
 import { withoutSdkPrinting, type SdkWarning } from './sdk-warnings.js';
 
@@ -164,9 +177,39 @@ interface TurnSettings {
   tools?: ToolSet;
   toolChoice?: ToolChoice<ToolSet>;
   providerOptions?: ProviderOptions;
+  prepareStep?: () => { messages: ModelMessage[] };
 }
 
-async function attemptTurn(settings: TurnSettings, streaming: boolean, onActivity: () => void): Promise<TurnResponse> {
+/** History messages already checked against the SDK's message schema (a history only grows between turns). */
+const checkedMessages = new WeakSet<ModelMessage>();
+
+/**
+ * The settings with the history checked once per message rather than once per turn. The SDK
+ * checks every message of a request against its schema, about 45 µs each, so a step of n turns
+ * spends O(n²) on it before each call. Here each message not seen before is checked with the
+ * SDK's own schema (the SDK's error when one fails), the request opens with the first message
+ * only, and the whole history goes in as the request's one step (`prepareStep`, which the SDK
+ * does not check again). A history with a system message or a tool approval answer, which the
+ * SDK treats specially when it opens a request, is passed as it is.
+ */
+async function checkedOnce(settings: TurnSettings): Promise<TurnSettings> {
+  const { messages } = settings;
+  const last = messages.at(-1);
+  const special =
+    messages.some((message) => message.role === 'system') ||
+    (last?.role === 'tool' && last.content.some((part) => part.type === 'tool-approval-response'));
+  if (messages.length < 2 || special) return settings;
+  for (const message of messages) {
+    if (checkedMessages.has(message)) continue;
+    const checked = await safeValidateTypes({ value: message, schema: modelMessageSchema });
+    if (!checked.success) throw new InvalidPromptError({ prompt: messages, message: 'The messages do not match the ModelMessage[] schema.', cause: checked.error });
+    checkedMessages.add(message);
+  }
+  return { ...settings, messages: messages.slice(0, 1), prepareStep: () => ({ messages }) };
+}
+
+async function attemptTurn(unchecked: TurnSettings, streaming: boolean, onActivity: () => void): Promise<TurnResponse> {
+  const settings = await checkedOnce(unchecked);
   if (!streaming) {
     const result = await generateText(settings);
     return toResponse({ content: result.content, responseMessages: result.response.messages, text: result.text, usage: result.usage, warnings: result.warnings });

@@ -133,9 +133,13 @@ export function installChangeMonitor(args: ChangeMonitorArguments, clock?: Monit
     observer.observe(root, options);
     for (const type of events) root.addEventListener(type, onEvent, { capture: true, passive: true });
   };
+  // The pointer over the page's background: what Chromium reports on its own after a new document's first layout
+  // (the pointer rests at 0,0), which no hover rule shows anything for. Over anything else it may open a menu.
+  const background = (event: Event, target: Node | null): boolean =>
+    (event.type === 'mouseover' || event.type === 'mouseout') && target !== null && (target === target.ownerDocument?.documentElement || target === target.ownerDocument?.body);
   const onEvent = (event: Event): void => {
     const target = event.target as Node | null;
-    if (ownElement(target)) return;
+    if (ownElement(target) || background(event, target)) return;
     if (event.type === 'load') {
       // Only a frame's load is news here; images and scripts loading are not.
       if (target?.nodeType !== 1 || !/^i?frame$/.test((target as Element).localName)) return;

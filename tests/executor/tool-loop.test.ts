@@ -1,5 +1,5 @@
 import { APICallError, type LanguageModelV3GenerateResult, type LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { tool } from 'ai';
+import { tool, type ModelMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../executor/create-agent.js';
@@ -151,6 +151,38 @@ describe('tool loop history', () => {
     });
     const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
     expect((await runner.runStep('act', 'type things')).verdict.status).toBe('passed');
+  });
+
+  it('sends the whole history every turn, each message checked once and a malformed one refused as the SDK refuses it', async () => {
+    const roles = (prompt: LanguageModelV3Prompt): string[] => prompt.map((message) => message.role);
+    const model = scriptedModel([
+      ({ text, options }) => {
+        expect(roles(options.prompt)).toEqual(['system', 'user']);
+        return callTools(['type', { target: findId(text, 'textbox', 'What needs to be done?'), text: 'A' }]);
+      },
+      ({ options }) => {
+        expect(roles(options.prompt)).toEqual(['system', 'user', 'assistant', 'tool']);
+        return callTools(['type', { target: 'input', text: 'B' }]);
+      },
+      ({ options, text }) => {
+        expect(roles(options.prompt)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+        // The first turn's call and result are still there, word for word.
+        expect(text).toContain('"text":"A"');
+        return callTools(['type', { target: 'input', text: 'C' }]);
+      },
+    ]);
+    // From the third turn on, prepareMessages hands in a message the SDK's schema refuses (a tool result without output).
+    const malformed = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'x', toolName: 'type' }] } as unknown as ModelMessage;
+    const executor = grammarLoop(model, { prepareMessages: (messages, { turn }) => (turn >= 3 ? [...messages, malformed] : messages) });
+    const { runner } = startAttempt(onMemoryApp(memoryApp()), { executor });
+    const outcome = await runner.runStep('act', 'type things');
+    expect(outcome.modelCalls).toBe(3);
+    // What the SDK itself answers such a history with (the same before the check moved out of the request).
+    expect(outcome.verdict).toEqual({
+      status: 'blocked',
+      summary: 'The model call failed: AI_InvalidPromptError: Invalid prompt: The messages do not match the ModelMessage[] schema.',
+      errorCode: 'MODEL_PROVIDER_FAILED',
+    });
   });
 
   const overflow = () =>

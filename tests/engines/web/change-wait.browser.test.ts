@@ -189,6 +189,20 @@ describe('web engine waitForChange', () => {
     expect(sinceMark.ms + all.ms).toBeGreaterThan(500);
   });
 
+  it('takes the pointer passing over the page background for no change, and over an element for one', async () => {
+    const { instance, screen } = await open();
+    const page = surfaceOf(engine).page();
+    // What Chromium reports by itself after a new document's first layout, the pointer resting at 0,0.
+    await page.evaluate(() => {
+      for (const target of [document.documentElement, document.body]) {
+        for (const type of ['mouseover', 'mouseout']) target.dispatchEvent(new MouseEvent(type, { bubbles: true }));
+      }
+    });
+    expect((await instance.waitForChange!(screen.mark!, { until: 'change', maxMs: 0 })).changed).toBe(false);
+    await page.evaluate(() => document.querySelector('h1')!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+    expect((await instance.waitForChange!(screen.mark!, { until: 'change', maxMs: 0 })).changed).toBe(true);
+  });
+
   it('holds the 2 s cap when the action changes nothing, observing only after the engine waited', async () => {
     const { instance, screen, observe, calls } = await open();
     await instance.perform(nodeNamed(screen.root, 'heading', 'Changes'), { verb: 'hover' }, TIMEOUT);
