@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
+import { AuditLedger, FileCacheStore, initHashing, nodeFileSystem } from '../cache-format/index.js';
 import { auditProjects, copiedTitlePath, copyRunsMutant, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
-import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
-import { formatScore, mutantsOf, type AuditPlan } from './cache-audit.js';
+import { sampleActEntry, sampleJudgmentEntry, sampleKeyParts } from '../tests/support/sample-entries.js';
+import { formatScore, mutantsOf, planAudit, recordedTests, type AuditPlan } from './cache-audit.js';
 import { parseMinScore } from './min-score.js';
 
 const folders: string[] = [];
@@ -126,6 +126,26 @@ describe('the mutants of the run request in the config', () => {
     expect(mutantOfTest(mutants, 'tests/b.e2e.ts::lists · audit 3')).toBeUndefined();
     expect(copiedTitlePath(['todos', 'adds (one) · audit 3'], 3)).toEqual(['todos', 'adds (one)']);
     expect(copiedTitlePath(['lists'], 1)).toEqual(['lists']);
+  });
+});
+
+describe('the plan of an audit', () => {
+  it("plans only the entries of the tests a record run ran, when it names them (e2e record --audit)", async () => {
+    await initHashing();
+    const folder = mkdtempSync(join(tmpdir(), 'e2e-plan-'));
+    folders.push(folder);
+    const store = new FileCacheStore(folder);
+    const adds = await sampleActEntry(sampleKeyParts({ projectId: 'web', testId: 'tests/a.e2e.ts::todos › adds' }));
+    const lists = await sampleActEntry(sampleKeyParts({ projectId: 'web', testId: 'tests/a.e2e.ts::lists' }));
+    for (const entry of [adds, lists]) await store.write(entry);
+    const all = await planAudit(folder);
+    expect(new Set(all.plan.mutants.map((mutant) => mutant.testId))).toEqual(new Set([adds.keyParts.testId, lists.keyParts.testId]));
+    const recorded = recordedTests([{ project: 'web', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds'] }]);
+    const planned = await planAudit(folder, { tests: recorded });
+    expect(planned.entries.map((entry) => entry.key)).toEqual([adds.key]);
+    expect(planned.plan.mutants.map((mutant) => mutant.id)).toEqual(['control-1', ...mutantsOf(adds).map((mutant) => mutant.id)]);
+    // Another target's test of the same title is another test.
+    expect((await planAudit(folder, { tests: recordedTests([{ project: 'mobile', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds'] }]) })).entries).toEqual([]);
   });
 });
 

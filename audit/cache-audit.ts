@@ -43,6 +43,12 @@ export interface AuditOptions extends Pick<RunCommandOptions, 'filters' | 'confi
   since?: string | undefined;
   /** The config's folders as a run of the same config already reported them (`e2e record --audit`'s record run): the config is not probed again. */
   probed?: ConfigFolders | undefined;
+  /**
+   * `e2e record --audit`: the tests its record run ran (its report's). Only their entries are
+   * audited, and the run's filters and `--shard` are not applied again: the record run applied
+   * them, and a shard of this machine's cache could hold other tests than the record run's shard.
+   */
+  recorded?: readonly Pick<ReportTest, 'project' | 'file' | 'titlePath'>[] | undefined;
 }
 
 /** One mutant and its verdict. */
@@ -142,6 +148,13 @@ export interface PlanOptions {
   only?: ReadonlySet<string> | undefined;
   /** The re-audit of `e2e record --audit`: every planned mutant, whatever `--shard` says (its entries are this shard's already). */
   unsharded?: boolean | undefined;
+  /** Only the entries of these tests (`<target>\u0000<cache test id>`, {@link recordedTests}), with none of the run's filters or its shard. */
+  tests?: ReadonlySet<string> | undefined;
+}
+
+/** The tests a run's report holds, as {@link PlanOptions.tests} names them. */
+export function recordedTests(tests: readonly Pick<ReportTest, 'project' | 'file' | 'titlePath'>[]): Set<string> {
+  return new Set(tests.map((test) => `${test.project}\u0000${formatTestId(test.file, test.titlePath)}`));
 }
 
 /** The mutants one audit pass asks its run to replay (the run request carries them): one control run per test, then every entry's mutants. */
@@ -168,6 +181,7 @@ export async function planAudit(cacheDirectory: string, options: PlanOptions = {
     if (options.only !== undefined && !options.only.has(ref.key)) continue;
     const read = await store.read(ref.key);
     if (read.kind !== 'hit') continue;
+    if (options.tests !== undefined && !options.tests.has(`${read.entry.keyParts.projectId}\u0000${read.entry.keyParts.testId}`)) continue;
     entries.push(read.entry);
     blobs.set(read.entry.key, read.blob);
   }
@@ -325,15 +339,17 @@ export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup,
   const whole = await planAudit(setup.location.cacheDirectory, setup.plan);
   const empty = (message: string): AuditResult => emptyAudit(options, message);
   if (whole.plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
-  // `--shard` is the audit's: a test's control run and all its mutants go to one shard, chosen from the plan.
-  const args = auditArgumentsOf(options.playwright, options.filters);
-  const shard = setup.plan?.unsharded === true ? undefined : args.shard;
+  // `--shard` is the audit's: a test's control run and all its mutants go to one shard, chosen from the plan. The
+  // tests of a record run are selected already (its filters and shard): the audit's projects hold only theirs.
+  const selected = setup.plan?.tests !== undefined;
+  const args = auditArgumentsOf(options.playwright, selected ? [] : options.filters, { select: !selected });
+  const shard = setup.plan?.unsharded === true || selected ? undefined : args.shard;
   const planned: PlannedAudit = { ...whole, plan: { mutants: mutantsOfShard(whole.plan.mutants, shard) } };
   const { plan, entries, changes } = planned;
   const notAudited = (unjudged: readonly PlannedMutant[]): LeftOut[] => leftOutOf({ plan: whole.plan.mutants, shard, unjudged, filters: args.filters, entries });
   if (plan.mutants.length === 0) return { kind: 'ended', audit: { ...empty(`No mutant is in shard ${shard?.current}/${shard?.total}: the audit shards by test, and this cache has fewer tests with entries than shards.`), notAudited: notAudited([]) } };
   const started = performance.now();
-  const run = startRun({ ...options, playwright: args.playwright, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
+  const run = startRun({ ...options, filters: selected ? [] : options.filters, playwright: args.playwright, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
   track(run);
   const ran = await run.result;
   const runMs = performance.now() - started;
@@ -375,6 +391,7 @@ export function startAudit(options: AuditOptions): AuditHandle {
       if (changed.keys.size === 0) return emptyAudit(options, `No entry is new or changed since ${changed.base}: nothing to audit.`);
       setup.plan = { ...setup.plan, only: changed.keys };
     }
+    if (options.recorded !== undefined) setup.plan = { ...setup.plan, tests: recordedTests(options.recorded) };
     const pass = await runAuditPass(options, setup, (started) => {
       run = started;
       if (interrupted) started.interrupt();

@@ -14,7 +14,7 @@ import { readEndFacts, type PlannedMutant } from '../runner/audit-mutants.js';
 import { amendCausally, type MutantFacts } from './causal-amendment.js';
 import { describeAction } from '../semantics/describe-action.js';
 import type { EndFacts } from '../contract/mutation.js';
-import { auditOutcome, auditSetupOf, formatScore, noteAudit, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
+import { auditOutcome, auditSetupOf, formatScore, noteAudit, recordedTests, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
 import type { RunHandle } from '../launch/index.js';
 import { causalLinkLines, plural } from '../review/index.js';
 
@@ -88,7 +88,9 @@ export function startCausalAudit(options: AuditOptions): AuditHandle {
     const factsFolder = resolve(setup.configDir, FACTS_FOLDER);
     await rm(factsFolder, { recursive: true, force: true });
     try {
-      const first = await runAuditPass(options, { ...setup, plan: { factsOf: (id) => join(factsFolder, `${id}.json`) } }, track);
+      // The tests the record run ran, if it told (its filters and shard chose them): the audit's own selection.
+      const tests = options.recorded === undefined ? {} : { tests: recordedTests(options.recorded) };
+      const first = await runAuditPass(options, { ...setup, plan: { factsOf: (id) => join(factsFolder, `${id}.json`), ...tests } }, track);
       if (first.kind === 'ended') return first.audit;
       const before = first.audit;
       const judged = new Set(before.entries.map((entry) => entry.key));
@@ -113,7 +115,7 @@ export function startCausalAudit(options: AuditOptions): AuditHandle {
         if (!interrupted) await noteAudit(audit, setup);
         return audit;
       }
-      const second = await runAuditPass(options, { ...setup, plan: { only: new Set(written.map(({ amendment }) => amendment.original.key)), unsharded: true } }, track);
+      const second = await runAuditPass(options, { ...setup, plan: { only: new Set(written.map(({ amendment }) => amendment.original.key)), unsharded: true, ...tests } }, track);
       if (second.kind === 'ended') {
         for (const { amendment, blob } of written) await putBack(amendment, blob, `the re-audit judged nothing (${second.audit.message ?? second.audit.outcome})`);
         const audit: AuditResult = { ...before, outcome: second.audit.outcome === 'passed' ? before.outcome : second.audit.outcome, causal: summary };

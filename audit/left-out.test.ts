@@ -17,6 +17,9 @@ describe('what an audit leaves out, and why', () => {
     expect(args.filters).toEqual(['tests/todos.e2e.ts:12', "--grep 'adds a todo$'", '--project web']);
     expect(auditArgumentsOf(['--shard', '1/2']).shard).toEqual({ current: 1, total: 2 });
     expect(auditArgumentsOf(['--headed'])).toEqual({ playwright: ['--headed'], shard: undefined, filters: [] });
+    // The tests chosen already (`e2e record --audit`: its record run's): no option that selects tests goes on.
+    const chosen = auditArgumentsOf(['--grep=adds', '--shard=1/2', '--project=web', '--last-failed', '--grep-invert', 'slow', '--headed'], [], { select: false });
+    expect(chosen).toEqual({ playwright: ['--headed'], shard: { current: 1, total: 2 }, filters: [] });
   });
 
   it('puts a test and all its mutants in one shard, balanced by mutants, the same on every machine', () => {

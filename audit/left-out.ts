@@ -43,9 +43,10 @@ function shown(argument: string): string {
 /**
  * Split an audit's Playwright arguments (`--flag=value` as `playwrightArgumentsOf` writes them,
  * or `--shard 1/2`): the shard is the audit's to apply, and a `--project` names a target, whose
- * tests run in its audit project.
+ * tests run in its audit project. `select: false` (the tests are chosen already, `e2e record
+ * --audit`): the options that select tests are left out too.
  */
-export function auditArgumentsOf(playwright: readonly string[] = [], fileFilters: readonly string[] = []): AuditArguments {
+export function auditArgumentsOf(playwright: readonly string[] = [], fileFilters: readonly string[] = [], { select = true }: { select?: boolean } = {}): AuditArguments {
   const args: string[] = [];
   const filters = [...fileFilters.map(quoted)];
   let shard: AuditShard | undefined;
@@ -56,6 +57,11 @@ export function auditArgumentsOf(playwright: readonly string[] = [], fileFilters
       const value = argument.includes('=') ? argument.slice(argument.indexOf('=') + 1) : playwright[(index += 1)];
       const [current, total] = (value ?? '').split('/').map(Number);
       if (current !== undefined && total !== undefined && Number.isInteger(current) && Number.isInteger(total) && current >= 1 && current <= total) shard = { current, total };
+      continue;
+    }
+    if (!select && SELECTING.includes(flag)) {
+      // A value given apart (`--grep x`, not as playwrightArgumentsOf writes it) goes with its flag.
+      if (!argument.includes('=') && !['--last-failed', '--only-changed'].includes(flag)) index += 1;
       continue;
     }
     if (flag === '--project' && argument.includes('=')) {
