@@ -342,14 +342,16 @@ export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup,
   // `--shard` is the audit's: a test's control run and all its mutants go to one shard, chosen from the plan. The
   // tests of a record run are selected already (its filters and shard): the audit's projects hold only theirs.
   const selected = setup.plan?.tests !== undefined;
-  const args = auditArgumentsOf(options.playwright, selected ? [] : options.filters, { select: !selected });
+  const given = auditArgumentsOf(options.playwright, selected ? [] : options.filters, { select: !selected });
+  const after = auditArgumentsOf(options.extra, [], { select: !selected });
+  const args = { shard: given.shard ?? after.shard, filters: [...given.filters, ...after.filters] };
   const shard = setup.plan?.unsharded === true || selected ? undefined : args.shard;
   const planned: PlannedAudit = { ...whole, plan: { mutants: mutantsOfShard(whole.plan.mutants, shard) } };
   const { plan, entries, changes } = planned;
   const notAudited = (unjudged: readonly PlannedMutant[]): LeftOut[] => leftOutOf({ plan: whole.plan.mutants, shard, unjudged, filters: args.filters, entries });
   if (plan.mutants.length === 0) return { kind: 'ended', audit: { ...empty(`No mutant is in shard ${shard?.current}/${shard?.total}: the audit shards by test, and this cache has fewer tests with entries than shards.`), notAudited: notAudited([]) } };
   const started = performance.now();
-  const run = startRun({ ...options, filters: selected ? [] : options.filters, playwright: args.playwright, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
+  const run = startRun({ ...options, filters: selected ? [] : options.filters, playwright: given.playwright, extra: after.playwright, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
   track(run);
   const ran = await run.result;
   const runMs = performance.now() - started;

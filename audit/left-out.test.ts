@@ -15,7 +15,12 @@ describe('what an audit leaves out, and why', () => {
     expect(args.shard).toEqual({ current: 2, total: 3 });
     expect(args.playwright).toEqual(['--grep=adds a todo$', '--project=web · audit', '--headed', '--retries=1']);
     expect(args.filters).toEqual(['tests/todos.e2e.ts:12', "--grep 'adds a todo$'", '--project web']);
-    expect(auditArgumentsOf(['--shard', '1/2']).shard).toEqual({ current: 1, total: 2 });
+    // As given after `--` (verbatim to Playwright): values apart from their flags.
+    expect(auditArgumentsOf(['--shard', '1/2', '--project', 'web', '-g', 'adds$', '--last-failed', '--headed'])).toEqual({
+      playwright: ['--project=web · audit', '-g', 'adds$', '--last-failed', '--headed'],
+      shard: { current: 1, total: 2 },
+      filters: ['--project web', "-g 'adds$'", '--last-failed'],
+    });
     expect(auditArgumentsOf(['--headed'])).toEqual({ playwright: ['--headed'], shard: undefined, filters: [] });
     // The tests chosen already (`e2e record --audit`: its record run's): no option that selects tests goes on.
     const chosen = auditArgumentsOf(['--grep=adds', '--shard=1/2', '--project=web', '--last-failed', '--grep-invert', 'slow', '--headed'], [], { select: false });

@@ -18,6 +18,9 @@ export interface AuditShard {
 /** Playwright options that select tests: what the audit calls "your filter". */
 const SELECTING = ['--grep', '-g', '--grep-invert', '-G', '--project', '--only-changed', '--last-failed', '--test-list', '--test-list-invert'];
 
+/** Selecting options that take no value (`--only-changed [ref]` takes one only as `--only-changed=ref`). */
+const VALUELESS = ['--last-failed', '--only-changed'];
+
 const flagOf = (argument: string): string => argument.split('=', 1)[0]!;
 
 /** The arguments of an audit's run, its shard, and the user's filters as given (for the hint). */
@@ -42,8 +45,8 @@ function shown(argument: string): string {
 
 /**
  * Split an audit's Playwright arguments (`--flag=value` as `playwrightArgumentsOf` writes them,
- * or `--shard 1/2`): the shard is the audit's to apply, and a `--project` names a target, whose
- * tests run in its audit project. `select: false` (the tests are chosen already, `e2e record
+ * or `--shard 1/2` as given after `--`): the shard is the audit's to apply, and a `--project`
+ * names a target, whose tests run in its audit project. `select: false` (the tests are chosen already, `e2e record
  * --audit`): the options that select tests are left out too.
  */
 export function auditArgumentsOf(playwright: readonly string[] = [], fileFilters: readonly string[] = [], { select = true }: { select?: boolean } = {}): AuditArguments {
@@ -51,27 +54,26 @@ export function auditArgumentsOf(playwright: readonly string[] = [], fileFilters
   const filters = [...fileFilters.map(quoted)];
   let shard: AuditShard | undefined;
   for (let index = 0; index < playwright.length; index += 1) {
-    const argument = playwright[index]!;
+    let argument = playwright[index]!;
     const flag = flagOf(argument);
+    // A value given apart (`--grep x` after `--`, not as playwrightArgumentsOf writes it) goes with its flag.
+    if ((flag === '--shard' || (SELECTING.includes(flag) && !VALUELESS.includes(flag))) && !argument.includes('=') && index + 1 < playwright.length) argument = `${flag}=${playwright[(index += 1)]!}`;
+    const value = argument.includes('=') ? argument.slice(argument.indexOf('=') + 1) : undefined;
     if (flag === '--shard') {
-      const value = argument.includes('=') ? argument.slice(argument.indexOf('=') + 1) : playwright[(index += 1)];
       const [current, total] = (value ?? '').split('/').map(Number);
       if (current !== undefined && total !== undefined && Number.isInteger(current) && Number.isInteger(total) && current >= 1 && current <= total) shard = { current, total };
       continue;
     }
-    if (!select && SELECTING.includes(flag)) {
-      // A value given apart (`--grep x`, not as playwrightArgumentsOf writes it) goes with its flag.
-      if (!argument.includes('=') && !['--last-failed', '--only-changed'].includes(flag)) index += 1;
+    if (!SELECTING.includes(flag)) {
+      args.push(argument);
       continue;
     }
-    if (flag === '--project' && argument.includes('=')) {
-      const target = argument.slice(argument.indexOf('=') + 1);
-      args.push(`--project=${auditProjectName(target)}`);
-      filters.push(shown(argument));
-      continue;
-    }
-    if (SELECTING.includes(flag)) filters.push(shown(argument));
-    args.push(argument);
+    if (!select) continue;
+    filters.push(shown(argument));
+    if (flag === '--project' && value !== undefined) args.push(`--project=${auditProjectName(value)}`);
+    // A short flag takes its value apart (`-g=x` would read `=x`).
+    else if (!flag.startsWith('--') && value !== undefined) args.push(flag, value);
+    else args.push(argument);
   }
   return { playwright: args, shard, filters };
 }
