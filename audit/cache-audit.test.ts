@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLedger, FileCacheStore, initHashing, nodeFileSystem } from '../cache-format/index.js';
 import { auditProjects, copiedTitlePath, copyRunsMutant, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
 import { sampleActEntry, sampleJudgmentEntry, sampleKeyParts } from '../tests/support/sample-entries.js';
-import { formatScore, mutantsOf, planAudit, recordedTests, type AuditPlan } from './cache-audit.js';
+import { formatScore, mutantsOf, noteAudit, planAudit, recordedTests, renderAudit, runAuditPass, type AuditPlan } from './cache-audit.js';
 import { parseMinScore } from './min-score.js';
 
 const folders: string[] = [];
@@ -146,6 +146,25 @@ describe('the plan of an audit', () => {
     expect(planned.plan.mutants.map((mutant) => mutant.id)).toEqual(['control-1', ...mutantsOf(adds).map((mutant) => mutant.id)]);
     // Another target's test of the same title is another test.
     expect((await planAudit(folder, { tests: recordedTests([{ project: 'mobile', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds'] }]) })).entries).toEqual([]);
+  });
+
+  it('runs nothing in a shard that holds no test, and says which shard holds the mutants; the audit is noted all the same', async () => {
+    await initHashing();
+    const folder = mkdtempSync(join(tmpdir(), 'e2e-shard-'));
+    folders.push(folder);
+    const cacheDirectory = join(folder, 'cache');
+    const entry = await sampleActEntry(sampleKeyParts({ projectId: 'web', testId: 'tests/a.e2e.ts::adds' }));
+    await new FileCacheStore(cacheDirectory).write(entry);
+    const setup = { location: { cacheDirectory, hitsDirectory: join(folder, 'hits') }, configDir: folder };
+    const options = { filters: [], playwright: ['--shard=2/2'], debug: false, cwd: folder, env: {} };
+    const pass = await runAuditPass(options, setup, () => expect.unreachable('no run starts'));
+    expect(pass.kind).toBe('judged');
+    const { audit } = pass;
+    expect(audit).toMatchObject({ outcome: 'passed', entries: [], total: 0, message: expect.stringMatching(/^No test is in shard 2\/2/) });
+    expect(audit.notAudited).toEqual([{ reason: 'shard', shard: '1/2', mutants: mutantsOf(entry).length, entries: [{ key: entry.key, testId: 'tests/a.e2e.ts::adds', kind: 'act', instruction: entry.keyParts.instruction, mutants: mutantsOf(entry).length }], include: 'e2e cache audit --shard 1/2' }]);
+    expect(renderAudit(audit)).toContain(`Not audited: ${mutantsOf(entry).length} mutants of 1 entry, in shard 1/2; to audit them: e2e cache audit --shard 1/2`);
+    await noteAudit(audit, setup);
+    expect(JSON.parse(readFileSync(join(folder, '.e2e', 'audit.json'), 'utf8'))).toMatchObject({ notAudited: audit.notAudited });
   });
 });
 

@@ -349,7 +349,11 @@ export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup,
   const planned: PlannedAudit = { ...whole, plan: { mutants: mutantsOfShard(whole.plan.mutants, shard) } };
   const { plan, entries, changes } = planned;
   const notAudited = (unjudged: readonly PlannedMutant[]): LeftOut[] => leftOutOf({ plan: whole.plan.mutants, shard, unjudged, filters: args.filters, entries });
-  if (plan.mutants.length === 0) return { kind: 'ended', audit: { ...empty(`No mutant is in shard ${shard?.current}/${shard?.total}: the audit shards by test, and this cache has fewer tests with entries than shards.`), notAudited: notAudited([]) } };
+  if (plan.mutants.length === 0) {
+    // A shard with no test: noted like any audit (its .e2e/audit.json says where the mutants are), with no run.
+    const audit: AuditResult = { ...empty(`No test is in shard ${shard?.current}/${shard?.total}: the audit shards by test, and the cache has entries of fewer tests than shards.`), outcome: auditOutcome(undefined, options.minScore), notAudited: notAudited([]) };
+    return { kind: 'judged', audit, planned, controls: new Map() };
+  }
   const started = performance.now();
   const run = startRun({ ...options, filters: selected ? [] : options.filters, playwright: given.playwright, extra: after.playwright, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
   track(run);
