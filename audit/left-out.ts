@@ -113,7 +113,8 @@ export interface LeftOut {
    * `filter`: the run's filters left their test out (or some of its copies: `--last-failed`,
    * `--test-list` select by test id and title, which a copy does not share); `shard`: their
    * test is in another shard of the audit (`shard`); `absent`: the run had no such test (renamed
-   * or removed, its target gone, or a `test.only` elsewhere).
+   * or removed, its target gone, or a `test.only` elsewhere). Under a filter, a test that is gone
+   * reads as `filter`: the run cannot tell the two apart.
    */
   reason: 'filter' | 'shard' | 'absent';
   /** `current/total`: the shard that audits them. */
