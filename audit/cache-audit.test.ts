@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditLedger, nodeFileSystem } from '../cache-format/index.js';
-import { auditProjects, copiedTitlePath, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
-import { sampleActEntry, sampleJudgmentEntry } from '../tests/support/sample-entries.js';
-import { formatScore, mutantsOf, type AuditPlan } from './cache-audit.js';
+import { AuditLedger, FileCacheStore, initHashing, nodeFileSystem } from '../cache-format/index.js';
+import { auditProjects, copiedTitlePath, copyRunsMutant, copyTestsOf, mutantOfTest, mutantTests, mutantVerdict, type PlannedMutant } from '../runner/audit-mutants.js';
+import { sampleActEntry, sampleJudgmentEntry, sampleKeyParts } from '../tests/support/sample-entries.js';
+import { formatScore, mutantsOf, noteAudit, planAudit, recordedTests, renderAudit, runAuditPass, type AuditPlan } from './cache-audit.js';
 import { parseMinScore } from './min-score.js';
 
 const folders: string[] = [];
@@ -98,8 +98,20 @@ describe('the mutants of the run request in the config', () => {
     expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/b.e2e.ts'))).toBe(true);
     expect(project!.testMatch.some((pattern) => pattern.test('/home/me/project/tests/ba.e2e.ts'))).toBe(false);
     const greps = (title: string): boolean => project!.grep.some((pattern) => pattern.test(title));
-    expect([greps('tests/a.e2e.ts todos adds (one)'), greps('tests/a.e2e.ts todos adds (one) · audit 3 @tag'), greps('tests/b.e2e.ts lists · audit 2')]).toEqual([true, true, true]);
+    // A copy that runs a mutant in the project is matched by title as its test is (so a user's `--grep 'adds (one)$'`
+    // selects it exactly when it selects the test); one that runs none here keeps its own title, which the grep leaves out.
+    expect([greps('tests/a.e2e.ts todos adds (one)'), greps('tests/a.e2e.ts todos adds (one) @tag'), greps('tests/b.e2e.ts lists')]).toEqual([true, true, true]);
     expect([greps('tests/a.e2e.ts todos adds (one) more'), greps('tests/b.e2e.ts lists · audit 3'), greps('tests/a.e2e.ts todos adds (one) · audit 4')]).toEqual([false, false, false]);
+    const runsMutant = copyRunsMutant(plan.mutants);
+    const copy = (projectId: string, file: string, titlePath: string[]): boolean => runsMutant({ projectId, file: `/home/me/project/${file}`, titlePath });
+    expect([copy('web · audit', 'tests/a.e2e.ts', ['todos', 'adds (one) · audit 3']), copy('web · audit', 'tests/b.e2e.ts', ['lists · audit 2'])]).toEqual([true, true]);
+    // Not a copy with a mutant there: a slot past the test's mutants, another target's project, another file, the test itself.
+    expect([
+      copy('web · audit', 'tests/b.e2e.ts', ['lists · audit 3']),
+      copy('mobile · audit', 'tests/a.e2e.ts', ['todos', 'adds (one) · audit 2']),
+      copy('web · audit', 'tests/ba.e2e.ts', ['lists · audit 2']),
+      copy('web · audit', 'tests/a.e2e.ts', ['todos', 'adds (one)']),
+    ]).toEqual([false, false, false, false]);
     // Each test declares as many copies as its most mutated target needs, by title path and a file ending in the mutant's.
     const copies = copyTestsOf(plan.mutants);
     expect(copies({ file: '/home/me/project/tests/a.e2e.ts', titlePath: ['todos', 'adds (one)'] })).toEqual(['adds (one) · audit 2', 'adds (one) · audit 3']);
@@ -114,6 +126,45 @@ describe('the mutants of the run request in the config', () => {
     expect(mutantOfTest(mutants, 'tests/b.e2e.ts::lists · audit 3')).toBeUndefined();
     expect(copiedTitlePath(['todos', 'adds (one) · audit 3'], 3)).toEqual(['todos', 'adds (one)']);
     expect(copiedTitlePath(['lists'], 1)).toEqual(['lists']);
+  });
+});
+
+describe('the plan of an audit', () => {
+  it("plans only the entries of the tests a record run ran, when it names them (e2e record --audit)", async () => {
+    await initHashing();
+    const folder = mkdtempSync(join(tmpdir(), 'e2e-plan-'));
+    folders.push(folder);
+    const store = new FileCacheStore(folder);
+    const adds = await sampleActEntry(sampleKeyParts({ projectId: 'web', testId: 'tests/a.e2e.ts::todos › adds' }));
+    const lists = await sampleActEntry(sampleKeyParts({ projectId: 'web', testId: 'tests/a.e2e.ts::lists' }));
+    for (const entry of [adds, lists]) await store.write(entry);
+    const all = await planAudit(folder);
+    expect(new Set(all.plan.mutants.map((mutant) => mutant.testId))).toEqual(new Set([adds.keyParts.testId, lists.keyParts.testId]));
+    const recorded = recordedTests([{ project: 'web', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds'] }]);
+    const planned = await planAudit(folder, { tests: recorded });
+    expect(planned.entries.map((entry) => entry.key)).toEqual([adds.key]);
+    expect(planned.plan.mutants.map((mutant) => mutant.id)).toEqual(['control-1', ...mutantsOf(adds).map((mutant) => mutant.id)]);
+    // Another target's test of the same title is another test.
+    expect((await planAudit(folder, { tests: recordedTests([{ project: 'mobile', file: 'tests/a.e2e.ts', titlePath: ['todos', 'adds'] }]) })).entries).toEqual([]);
+  });
+
+  it('runs nothing in a shard that holds no test, and says which shard holds the mutants; the audit is noted all the same', async () => {
+    await initHashing();
+    const folder = mkdtempSync(join(tmpdir(), 'e2e-shard-'));
+    folders.push(folder);
+    const cacheDirectory = join(folder, 'cache');
+    const entry = await sampleActEntry(sampleKeyParts({ projectId: 'web', testId: 'tests/a.e2e.ts::adds' }));
+    await new FileCacheStore(cacheDirectory).write(entry);
+    const setup = { location: { cacheDirectory, hitsDirectory: join(folder, 'hits') }, configDir: folder };
+    const options = { filters: [], playwright: ['--shard=2/2'], debug: false, cwd: folder, env: {} };
+    const pass = await runAuditPass(options, setup, () => expect.unreachable('no run starts'));
+    expect(pass.kind).toBe('judged');
+    const { audit } = pass;
+    expect(audit).toMatchObject({ outcome: 'passed', entries: [], total: 0, message: expect.stringMatching(/^No test is in shard 2\/2/) });
+    expect(audit.notAudited).toEqual([{ reason: 'shard', shard: '1/2', mutants: mutantsOf(entry).length, entries: [{ key: entry.key, testId: 'tests/a.e2e.ts::adds', kind: 'act', instruction: entry.keyParts.instruction, mutants: mutantsOf(entry).length }], include: 'e2e cache audit --shard 1/2' }]);
+    expect(renderAudit(audit)).toContain(`Not audited: ${mutantsOf(entry).length} mutants of 1 entry, in shard 1/2; to audit them: e2e cache audit --shard 1/2`);
+    await noteAudit(audit, setup);
+    expect(JSON.parse(readFileSync(join(folder, '.e2e', 'audit.json'), 'utf8'))).toMatchObject({ notAudited: audit.notAudited });
   });
 });
 

@@ -21,6 +21,7 @@ import { describeEvidenceCheck } from '../semantics/describe-evidence.js';
 import { canDismiss } from '../semantics/dismissal.js';
 import { cacheLocationOf, findConfigFile, startRun, type CommandOutcome, type ConfigFolders, type RunCommandOptions, type RunHandle } from '../launch/index.js';
 import { alignColumns, changedEntriesSince, formatScore, plural } from '../review/index.js';
+import { auditArgumentsOf, leftOutOf, leftOutTotals, mutantsOfShard, renderLeftOut, type LeftOut } from './left-out.js';
 
 export { formatScore };
 
@@ -42,6 +43,12 @@ export interface AuditOptions extends Pick<RunCommandOptions, 'filters' | 'confi
   since?: string | undefined;
   /** The config's folders as a run of the same config already reported them (`e2e record --audit`'s record run): the config is not probed again. */
   probed?: ConfigFolders | undefined;
+  /**
+   * `e2e record --audit`: the tests its record run ran (its report's). Only their entries are
+   * audited, and the run's filters and `--shard` are not applied again: the record run applied
+   * them, and a shard of this machine's cache could hold other tests than the record run's shard.
+   */
+  recorded?: readonly Pick<ReportTest, 'project' | 'file' | 'titlePath'>[] | undefined;
 }
 
 /** One mutant and its verdict. */
@@ -96,6 +103,8 @@ export interface AuditResult {
   runMs: number;
   /** A line for the user when the run could not judge anything. */
   message?: string | undefined;
+  /** The planned mutants this audit did not judge, by reason (left out by the filters, in another shard, no such test), with their entries and how to audit them. */
+  notAudited: LeftOut[];
   /** `e2e record --audit`: the audit as recorded, and what causal end checks changed (see causal-record.ts). */
   causal?: CausalSummary | undefined;
 }
@@ -137,6 +146,15 @@ export interface PlanOptions {
   factsOf?: ((mutantId: string) => string) | undefined;
   /** Only these entries' mutants, and the control runs of their tests. */
   only?: ReadonlySet<string> | undefined;
+  /** The re-audit of `e2e record --audit`: every planned mutant, whatever `--shard` says (its entries are this shard's already). */
+  unsharded?: boolean | undefined;
+  /** Only the entries of these tests (`<target>\u0000<cache test id>`, {@link recordedTests}), with none of the run's filters or its shard. */
+  tests?: ReadonlySet<string> | undefined;
+}
+
+/** The tests a run's report holds, as {@link PlanOptions.tests} names them. */
+export function recordedTests(tests: readonly Pick<ReportTest, 'project' | 'file' | 'titlePath'>[]): Set<string> {
+  return new Set(tests.map((test) => `${test.project}\u0000${formatTestId(test.file, test.titlePath)}`));
 }
 
 /** The mutants one audit pass asks its run to replay (the run request carries them): one control run per test, then every entry's mutants. */
@@ -163,6 +181,7 @@ export async function planAudit(cacheDirectory: string, options: PlanOptions = {
     if (options.only !== undefined && !options.only.has(ref.key)) continue;
     const read = await store.read(ref.key);
     if (read.kind !== 'hit') continue;
+    if (options.tests !== undefined && !options.tests.has(`${read.entry.keyParts.projectId}\u0000${read.entry.keyParts.testId}`)) continue;
     entries.push(read.entry);
     blobs.set(read.entry.key, read.blob);
   }
@@ -204,6 +223,8 @@ export interface JudgedAudit {
   mutants: AuditedMutant[];
   /** By entry key: the control run's verdict on the entry's step (`survived`: it replayed unmutated). */
   controls: Map<string, MutantVerdict>;
+  /** The planned mutants (control runs too) whose test or copy the run did not report: filtered out, or no such test. */
+  unjudged: PlannedMutant[];
 }
 
 /** Judge every mutant the run reported on. */
@@ -217,12 +238,18 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
     if (control !== undefined) controls.set(entry.key, mutantVerdict(control.steps, entry.key, control.error));
   }
   const audited: AuditedMutant[] = [];
+  const unjudged: PlannedMutant[] = [];
   for (const mutant of plan.mutants) {
-    if (mutant.mutation.kind === 'none') continue;
     const test = testOf(mutant);
-    const attempt = test?.attempts.at(-1);
-    // Filtered out or in another shard: not part of this audit.
-    if (test === undefined || attempt === undefined || (test.outcome === 'skipped' && attempt.steps.length === 0)) continue;
+    // Not in the run: the caller says why (leftOutOf), never a silent skip.
+    if (test === undefined) unjudged.push(mutant);
+    if (mutant.mutation.kind === 'none' || test === undefined) continue;
+    const attempt = test.attempts.at(-1);
+    const audit = (verdict: MutantVerdict): number => audited.push({ id: mutant.id, entry: mutant.entry, testId: mutant.testId, mutation: mutant.mutation as StepMutation, change: changes.get(mutant.id) ?? mutant.id, verdict });
+    if (attempt === undefined || (test.outcome === 'skipped' && attempt.steps.length === 0)) {
+      audit({ kind: 'not-run', reason: 'its test was skipped or never started' });
+      continue;
+    }
     let verdict = mutantVerdict(attempt.steps, mutant.entry, attempt.error, attempt.status === 'passed');
     const control = controlOf.get(`${mutant.project}\u0000${mutant.testId}`)?.attempts.at(-1);
     if (control !== undefined && verdict.kind === 'caught') {
@@ -230,7 +257,7 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
       const unmutated = mutantVerdict(control.steps, mutant.entry, control.error);
       if (unmutated.kind !== 'survived') verdict = { kind: 'not-run', reason: `the step does not replay unmutated either (${unmutated.kind === 'caught' ? unmutated.detail : unmutated.kind === 'not-run' ? unmutated.reason : unmutated.kind})` };
     }
-    audited.push({ id: mutant.id, entry: mutant.entry, testId: mutant.testId, mutation: mutant.mutation, change: changes.get(mutant.id) ?? mutant.id, verdict });
+    audit(verdict);
   }
   const byEntry: AuditedEntry[] = [];
   for (const entry of entries) {
@@ -256,7 +283,7 @@ export function judgeAudit(report: Report, plan: AuditPlan, entries: readonly En
       proofs: mine.flatMap((mutant) => (mutant.verdict.kind === 'caught' ? [`${mutant.change}: proven by: ${mutant.verdict.detail}`] : [])),
     });
   }
-  return { entries: byEntry, mutants: audited, controls };
+  return { entries: byEntry, mutants: audited, controls, unjudged };
 }
 
 /** A started audit. */
@@ -301,7 +328,7 @@ export function auditOutcome(score: number | undefined, minScore: number | undef
 
 /** An audit that judged nothing, with why. */
 function emptyAudit(options: Pick<AuditOptions, 'minScore'>, message: string): AuditResult {
-  return { outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message };
+  return { outcome: 'passed', entries: [], mutants: [], caught: 0, total: 0, notRun: 0, equivalent: 0, score: undefined, minScore: options.minScore, runMs: 0, message, notAudited: [] };
 }
 
 /**
@@ -309,12 +336,26 @@ function emptyAudit(options: Pick<AuditOptions, 'minScore'>, message: string): A
  * (to forward interrupts to it).
  */
 export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup, track: (run: RunHandle) => void): Promise<AuditPass> {
-  const planned = await planAudit(setup.location.cacheDirectory, setup.plan);
-  const { plan, entries, changes } = planned;
+  const whole = await planAudit(setup.location.cacheDirectory, setup.plan);
   const empty = (message: string): AuditResult => emptyAudit(options, message);
-  if (plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
+  if (whole.plan.mutants.length === 0) return { kind: 'ended', audit: empty(`No cache entries to audit in ${setup.location.cacheDirectory}.`) };
+  // `--shard` is the audit's: a test's control run and all its mutants go to one shard, chosen from the plan. The
+  // tests of a record run are selected already (its filters and shard): the audit's projects hold only theirs.
+  const selected = setup.plan?.tests !== undefined;
+  const given = auditArgumentsOf(options.playwright, selected ? [] : options.filters, { select: !selected });
+  const after = auditArgumentsOf(options.extra, [], { select: !selected });
+  const args = { shard: given.shard ?? after.shard, filters: [...given.filters, ...after.filters] };
+  const shard = setup.plan?.unsharded === true || selected ? undefined : args.shard;
+  const planned: PlannedAudit = { ...whole, plan: { mutants: mutantsOfShard(whole.plan.mutants, shard) } };
+  const { plan, entries, changes } = planned;
+  const notAudited = (unjudged: readonly PlannedMutant[]): LeftOut[] => leftOutOf({ plan: whole.plan.mutants, shard, unjudged, filters: args.filters, entries });
+  if (plan.mutants.length === 0) {
+    // A shard with no test: noted like any audit (its .e2e/audit.json says where the mutants are), with no run.
+    const audit: AuditResult = { ...empty(`No test is in shard ${shard?.current}/${shard?.total}: the audit shards by test, and the cache has entries of fewer tests than shards.`), outcome: auditOutcome(undefined, options.minScore), notAudited: notAudited([]) };
+    return { kind: 'judged', audit, planned, controls: new Map() };
+  }
   const started = performance.now();
-  const run = startRun({ ...options, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
+  const run = startRun({ ...options, filters: selected ? [] : options.filters, playwright: given.playwright, extra: after.playwright, kind: 'replay', cache: true, mutants: plan.mutants, reportFile: RUN_REPORT_PATH });
   track(run);
   const ran = await run.result;
   const runMs = performance.now() - started;
@@ -322,7 +363,7 @@ export async function runAuditPass(options: AuditOptions, setup: AuditPassSetup,
   if (ran.report === undefined) return { kind: 'ended', audit: { ...empty(ran.message ?? 'The mutant run wrote no report.'), outcome: ran.outcome === 'passed' ? 'configuration' : ran.outcome, runMs } };
   const judged = judgeAudit(ran.report, plan, entries, changes, planned.blobs);
   const totals = totalsOf(judged.entries);
-  const audit: AuditResult = { outcome: auditOutcome(totals.score, options.minScore), entries: judged.entries, mutants: judged.mutants, ...totals, minScore: options.minScore, runMs };
+  const audit: AuditResult = { outcome: auditOutcome(totals.score, options.minScore), entries: judged.entries, mutants: judged.mutants, ...totals, minScore: options.minScore, runMs, notAudited: notAudited(judged.unjudged) };
   if (judged.mutants.length === 0) audit.message = 'No mutant ran: the filters or the shard selected none of the tests that hold cache entries.';
   return { kind: 'judged', audit, planned, controls: judged.controls };
 }
@@ -356,6 +397,7 @@ export function startAudit(options: AuditOptions): AuditHandle {
       if (changed.keys.size === 0) return emptyAudit(options, `No entry is new or changed since ${changed.base}: nothing to audit.`);
       setup.plan = { ...setup.plan, only: changed.keys };
     }
+    if (options.recorded !== undefined) setup.plan = { ...setup.plan, tests: recordedTests(options.recorded) };
     const pass = await runAuditPass(options, setup, (started) => {
       run = started;
       if (interrupted) started.interrupt();
@@ -388,8 +430,12 @@ export function renderAudit(result: AuditResult): string {
     lines.push('');
   }
   if (result.message !== undefined) lines.push(result.message);
+  const leftOut = renderLeftOut(result.notAudited);
+  if (leftOut.length > 0) lines.push(...leftOut, '');
   const notRun = `${result.equivalent > 0 ? `; ${result.equivalent} equivalent, left out` : ''}${result.notRun > 0 ? `; ${plural(result.notRun, 'mutant')} not run` : ''}`;
-  lines.push(`   Audit  score ${formatScore(result.score)} · ${result.caught} of ${plural(result.total, 'mutant')} caught${notRun} · ${plural(result.entries.length, 'entry', 'entries')}`);
+  const missed = leftOutTotals(result.notAudited);
+  const notAudited = missed.mutants > 0 ? ` · ${plural(missed.mutants, 'mutant')} of ${plural(missed.entries, 'entry', 'entries')} not audited` : '';
+  lines.push(`   Audit  score ${formatScore(result.score)} · ${result.caught} of ${plural(result.total, 'mutant')} caught${notRun} · ${plural(result.entries.length, 'entry', 'entries')}${notAudited}`);
   if (result.minScore !== undefined && result.outcome === 'test-failure') lines.push(`          below --min-score ${result.minScore}`);
   return lines.join('\n');
 }

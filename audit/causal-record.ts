@@ -14,7 +14,7 @@ import { readEndFacts, type PlannedMutant } from '../runner/audit-mutants.js';
 import { amendCausally, type MutantFacts } from './causal-amendment.js';
 import { describeAction } from '../semantics/describe-action.js';
 import type { EndFacts } from '../contract/mutation.js';
-import { auditOutcome, auditSetupOf, formatScore, noteAudit, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
+import { auditOutcome, auditSetupOf, formatScore, noteAudit, recordedTests, renderAudit, runAuditPass, totalsOf, type AuditedEntry, type AuditHandle, type AuditOptions, type AuditResult, type CausalSummary } from './cache-audit.js';
 import type { RunHandle } from '../launch/index.js';
 import { causalLinkLines, plural } from '../review/index.js';
 
@@ -37,11 +37,12 @@ interface Amendment {
 }
 
 /** The amendments the facts of a probed pass call for, and the `act` entries left alone (with why). */
-function amendmentsOf(mutants: readonly PlannedMutant[], entries: readonly Entry[], blobs: ReadonlyMap<string, string>, controls: ReadonlyMap<string, { kind: string }>): { amendments: Amendment[]; unchanged: CausalSummary['unchanged'] } {
+function amendmentsOf(mutants: readonly PlannedMutant[], entries: readonly Entry[], blobs: ReadonlyMap<string, string>, controls: ReadonlyMap<string, { kind: string }>, notAudited: ReadonlySet<string>): { amendments: Amendment[]; unchanged: CausalSummary['unchanged'] } {
   const amendments: Amendment[] = [];
   const unchanged: CausalSummary['unchanged'] = [];
   for (const entry of entries) {
-    if (entry.kind !== 'act') continue;
+    // Left out by the filters or in another shard: the audit says so (`notAudited`), and its shard amends it.
+    if (entry.kind !== 'act' || notAudited.has(entry.key)) continue;
     const blob = blobs.get(entry.key);
     const controlRun = mutants.find((mutant) => mutant.mutation.kind === 'none' && mutant.project === entry.keyParts.projectId && mutant.testId === entry.keyParts.testId);
     const control = controls.get(entry.key)?.kind === 'survived' ? factsFor(controlRun?.facts, entry.key) : undefined;
@@ -87,10 +88,14 @@ export function startCausalAudit(options: AuditOptions): AuditHandle {
     const factsFolder = resolve(setup.configDir, FACTS_FOLDER);
     await rm(factsFolder, { recursive: true, force: true });
     try {
-      const first = await runAuditPass(options, { ...setup, plan: { factsOf: (id) => join(factsFolder, `${id}.json`) } }, track);
+      // The tests the record run ran, if it told (its filters and shard chose them): the audit's own selection.
+      const tests = options.recorded === undefined ? {} : { tests: recordedTests(options.recorded) };
+      const first = await runAuditPass(options, { ...setup, plan: { factsOf: (id) => join(factsFolder, `${id}.json`), ...tests } }, track);
       if (first.kind === 'ended') return first.audit;
       const before = first.audit;
-      const { amendments, unchanged } = amendmentsOf(first.planned.plan.mutants, first.planned.entries, first.planned.blobs, first.controls);
+      const judged = new Set(before.entries.map((entry) => entry.key));
+      const leftOut = new Set(before.notAudited.flatMap((group) => group.entries.map((entry) => entry.key)).filter((key) => !judged.has(key)));
+      const { amendments, unchanged } = amendmentsOf(first.planned.plan.mutants, first.planned.entries, first.planned.blobs, first.controls, leftOut);
       const summary: CausalSummary = { before: { entries: before.entries, ...totalsOf(before.entries) }, amended: [], restored: [], unchanged };
       const store = new FileCacheStore(setup.location.cacheDirectory);
       const written: { amendment: Amendment; blob: string }[] = [];
@@ -110,7 +115,7 @@ export function startCausalAudit(options: AuditOptions): AuditHandle {
         if (!interrupted) await noteAudit(audit, setup);
         return audit;
       }
-      const second = await runAuditPass(options, { ...setup, plan: { only: new Set(written.map(({ amendment }) => amendment.original.key)) } }, track);
+      const second = await runAuditPass(options, { ...setup, plan: { only: new Set(written.map(({ amendment }) => amendment.original.key)), unsharded: true, ...tests } }, track);
       if (second.kind === 'ended') {
         for (const { amendment, blob } of written) await putBack(amendment, blob, `the re-audit judged nothing (${second.audit.message ?? second.audit.outcome})`);
         const audit: AuditResult = { ...before, outcome: second.audit.outcome === 'passed' ? before.outcome : second.audit.outcome, causal: summary };
@@ -162,7 +167,7 @@ export function renderCausalAudit(result: AuditResult): string {
   }
   for (const entry of causal.restored) lines.push(`  ${entry.key.slice(0, 8)} put back as recorded: ${entry.reason}`);
   if (causal.amended.length === 0 && causal.restored.length === 0) lines.push('  No entry changed; the audit as recorded stands.');
-  else lines.push('', 'Re-audited:', renderAudit(result));
+  else lines.push('', 'Re-audited:', renderAudit({ ...result, notAudited: [] }));
   lines.push(`  Causal  score ${formatScore(causal.before.score)} → ${formatScore(result.score)}`);
   return lines.join('\n');
 }

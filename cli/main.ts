@@ -141,7 +141,7 @@ for (const spec of RUN_COMMANDS) {
         if (result.message !== undefined) process.stderr.write(`${result.message}\n`);
         // The record run's reporter told the config's folders: the audit does not load the config again to find its cache.
         const probed = configured === undefined ? undefined : { configDir: configured.configDir, cacheDirectory: configured.cacheDirectory };
-        finish(worse(result.outcome, await audit({ filters: options.filters, config: options.config, playwright: options.playwright, extra, debug: options.debug, cwd: options.cwd, env: process.env, probed }, false, true)));
+        finish(worse(result.outcome, await audit({ filters: options.filters, config: options.config, playwright: options.playwright, extra, debug: options.debug, cwd: options.cwd, env: process.env, probed, recorded: result.report?.tests }, false, true)));
       }
       finish(result.outcome, result.message);
     });

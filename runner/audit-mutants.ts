@@ -130,6 +130,28 @@ export function copyTestsOf(mutants: readonly PlannedMutant[]): (declaration: { 
   };
 }
 
+/**
+ * Whether a copy of a test runs a mutant in its audit project, by the project's id (its name),
+ * the declaring file (absolute) and the copy's title path: such a copy is matched by title as
+ * its test is (`playwright-internals.ts`, copyTestRegistrations), so `--grep 'adds a todo$'`
+ * selects it with its test, and the project's own `grep` (the tests' titles,
+ * {@link auditProjects}) selects it too. A copy without a mutant in a project (a test with fewer
+ * mutants on this target than on another) keeps its own title, which that grep leaves out.
+ */
+export function copyRunsMutant(mutants: readonly PlannedMutant[]): (copy: { projectId: string; file: string; titlePath: readonly string[] }) => boolean {
+  const files = new Map<string, string[]>();
+  for (const test of mutantTests(mutants).values()) {
+    if (test.slot === 1) continue;
+    const { file, title } = splitTestId(test.testId);
+    const key = `${test.project}\u0000${title}`;
+    files.set(key, [...(files.get(key) ?? []), file ?? '']);
+  }
+  return ({ projectId, file, titlePath }) => {
+    const path = `/${file.replace(/\\/g, '/')}`;
+    return (files.get(`${projectId}\u0000${titlePath.join(TEST_ID_TITLE_SEPARATOR)}`) ?? []).some((relative) => path.endsWith(`/${relative}`));
+  };
+}
+
 /** A Playwright project as the config builds it. */
 interface Project {
   name: string;
@@ -141,15 +163,15 @@ type AuditProject<P> = P & { testMatch: RegExp[]; grep: RegExp[]; fullyParallel:
 
 /**
  * The audit projects ({@link mutantTests}), one per target, each on the settings of its target:
- * only its mutants' files and tests (the test itself and its copies; the attempt checks the
- * exact test id and takes the test's mutant), the mutants as a fixture option. Fully parallel, so
+ * only its mutants' files and tests (the test itself and its copies, which a title filter matches
+ * as the test: {@link copyRunsMutant}; the attempt checks the exact test id and takes the test's
+ * mutant), the mutants as a fixture option. Fully parallel, so
  * that the run's workers share the tests as they shared the one-slot projects before (Playwright
  * still keeps a serial describe's tests together and hands tests under `beforeAll` hooks out in
  * a few groups). A mutant of a target the config no longer has gets no project (the audit reports it).
  */
 export function auditProjects<P extends Project>(projects: readonly P[], mutants: readonly PlannedMutant[]): AuditProject<P>[] {
   const byName = new Map(projects.map((project) => [project.name, project]));
-  const tests = mutantTests(mutants);
   const targets = new Map<string, { base: P; mutants: PlannedMutant[]; titles: Set<string> }>();
   for (const mutant of mutants) {
     const base = byName.get(mutant.project);
@@ -157,7 +179,8 @@ export function auditProjects<P extends Project>(projects: readonly P[], mutants
     const target = targets.get(mutant.project) ?? { base, mutants: [], titles: new Set<string>() };
     targets.set(mutant.project, target);
     target.mutants.push(mutant);
-    target.titles.add(tests.get(mutant.id)!.titlePath.join(' '));
+    // The test's title: its copies that run a mutant here are matched by title as the test is.
+    target.titles.add(mutant.titlePath.join(' '));
   }
   return [...targets.values()].map(({ base, mutants: held, titles }) => ({
     ...base,

@@ -29,7 +29,7 @@ import { SecretVault } from '../secrets/vault.js';
 import type { AgentEntry, AttemptRunner, BuiltInAgent } from '../step/step-runner.js';
 import { createAgentApi, createApp, RaisedErrors, type Agent, type App, type RunningStep } from './agent-api.js';
 import { attemptCacheOptions, cacheTestId } from './attempt-cache-host.js';
-import { AUDIT_STILL_MS, copiedTitlePath, copyTestsOf, mutantOfTest, mutantVerdict, writeEndFacts, type EndFactsFile, type MutantVerdict, type PlannedMutant } from './audit-mutants.js';
+import { AUDIT_STILL_MS, copiedTitlePath, copyRunsMutant, copyTestsOf, mutantOfTest, mutantVerdict, writeEndFacts, type EndFactsFile, type MutantVerdict, type PlannedMutant } from './audit-mutants.js';
 import type { SourceLocation } from './caller-location.js';
 import { consoleLogger, hostEnvironment, readRunEnvironment, runRequest, secretValuesFromEnvironment, withholdFailureSnapshot } from './environment.js';
 import { ATTEMPT_ATTACHMENT, REPORT_VERSION, type AttemptPayload } from './report.js';
@@ -38,7 +38,7 @@ import type { ProjectSettings, WorkerSettings } from './settings.js';
 import { createScreenHandle, isPlaywrightPage } from './screen-handle.js';
 import { StepDetails } from './step-details.js';
 import { watchExpects } from './expect-verifications.js';
-import { copyTestRegistrations, requirePlaywrightInternals } from './playwright-internals.js';
+import { copyTestRegistrations, requirePlaywrightInternals, type TestCopy } from './playwright-internals.js';
 import { capturesVideo, keepsVideo, videoSettingsOf } from './video-policy.js';
 import type { WiredAttempt } from './wire-attempt.js';
 import { workerBrowser, type WorkerBrowser } from './worker-browser.js';
@@ -356,19 +356,34 @@ export interface E2EWorkerOptions {
 
 // `e2e cache audit`: each test the run's mutants name declares a copy of itself per mutant beyond the first, so
 // one worker runs them all (audit-mutants.ts); installed before e2e's `test` is made, so it and every extension of it copy.
-let copiesOfTest: ((declaration: { file: string; titlePath: readonly string[] }) => string[]) | undefined;
-copyTestRegistrations(base, (declaration) => {
-  if (copiesOfTest === undefined) {
-    let mutants: PlannedMutant[] | undefined;
+// A title filter (`--grep`) selects a copy that runs a mutant exactly when it selects the test.
+let requestMutants: PlannedMutant[] | undefined | null = null;
+function mutantsOfRequest(): PlannedMutant[] | undefined {
+  if (requestMutants === null) {
+    requestMutants = undefined;
     try {
-      mutants = runRequest().mutants;
+      requestMutants = runRequest().mutants;
     } catch {
       // An unusable request fails the config load, which reports it.
     }
-    copiesOfTest = mutants === undefined ? () => [] : copyTestsOf(mutants);
   }
-  return copiesOfTest(declaration);
-});
+  return requestMutants;
+}
+let copiesOfTest: ((declaration: { file: string; titlePath: readonly string[] }) => string[]) | undefined;
+let copyGreppedAsTest: ((copy: TestCopy) => boolean) | undefined;
+copyTestRegistrations(
+  base,
+  (declaration) => {
+    const mutants = mutantsOfRequest();
+    copiesOfTest ??= mutants === undefined ? () => [] : copyTestsOf(mutants);
+    return copiesOfTest(declaration);
+  },
+  (copy) => {
+    const mutants = mutantsOfRequest();
+    copyGreppedAsTest ??= mutants === undefined ? () => false : copyRunsMutant(mutants);
+    return copyGreppedAsTest(copy);
+  },
+);
 
 const extended = base.extend<Omit<E2EFixtures, 'screen'> & E2EOptions, E2EWorkerOptions & { e2eWorkerEntry: void; e2eBrowser: WorkerBrowser }>({
   // Playwright reads fixture names from the source text, so the option is spelled out here.

@@ -6,7 +6,7 @@
  * shows in a step title of the HTML report or the trace (`_wrapApiCall`), `--list` leaves
  * `.e2e/` as it was (the reporter option `_mode`), no failure page snapshot is kept after a
  * secret fill (`PLAYWRIGHT_NO_COPY_PROMPT`), and an audit runs every mutant of a test in one
- * worker (`TestTypeImpl._createTest`, {@link copyTestRegistrations}). A Playwright that lacks one fails the run with
+ * worker (`TestTypeImpl._createTest`, {@link copyTestRegistrations}) and a `--grep` selects them as it selects the test (`TestCase._grepBaseTitlePath`). A Playwright that lacks one fails the run with
  * `UNSUPPORTED_CAPABILITY` naming it and the fix; nothing falls back to a weaker guarantee.
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { E2EError } from '../errors/index.js';
 
 /** The internals, by the name a failure shows. */
-export type PlaywrightInternal = 'TestInfo._addStep' | 'Locator._expect' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT' | 'TestTypeImpl._createTest';
+export type PlaywrightInternal = 'TestInfo._addStep' | 'Locator._expect' | 'Page._wrapApiCall' | 'the reporter option _mode' | 'PLAYWRIGHT_NO_COPY_PROMPT' | 'TestTypeImpl._createTest' | 'TestCase._grepBaseTitlePath';
 
 /** What each internal keeps true, for the failure message. */
 export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> = {
@@ -25,6 +25,7 @@ export const PLAYWRIGHT_INTERNALS: Readonly<Record<PlaywrightInternal, string>> 
   'the reporter option _mode': 'keeps `--list` from writing .e2e/report.json',
   PLAYWRIGHT_NO_COPY_PROMPT: 'keeps the failure page snapshot (error-context.md) of an attempt that typed a secret',
   'TestTypeImpl._createTest': 'lets `e2e cache audit` run the mutants of a test in one worker process (one copy of the test per mutant)',
+  'TestCase._grepBaseTitlePath': "lets `e2e cache audit --grep` select a test's copies exactly when it selects the test",
 };
 
 /** The oldest and newest `@playwright/test` e2e is tested with (tests/install/playwright-range.install.test.ts). */
@@ -207,10 +208,28 @@ export interface TestDeclaration {
 }
 
 /** The registration e2e wraps: `TestTypeImpl.prototype._createTest(type, location, title, fnOrDetails, fn)`. */
-type CreateTest = (this: TestTypeInstance, type: string, location: { file?: unknown } | undefined, title: unknown, fnOrDetails: unknown, fn?: unknown) => void;
+type CreateTest = (this: TestTypeInstance, type: string, location: { file?: unknown; line?: unknown; column?: unknown } | undefined, title: unknown, fnOrDetails: unknown, fn?: unknown) => void;
 interface TestTypeInstance {
   _createTest: CreateTest;
-  _currentSuite(location: unknown, title: string): { titlePath(): string[] } | undefined;
+  _currentSuite(location: unknown, title: string): { titlePath(): string[]; tests?: unknown } | undefined;
+}
+
+/** What of Playwright's `TestCase` the copies' grep titles rest on: the title path a `--grep` and a project's `grep` match. */
+interface TestCaseInternals {
+  title: string;
+  location?: { file?: unknown; line?: unknown; column?: unknown };
+  _projectId?: unknown;
+  _grepBaseTitlePath(): string[];
+}
+
+/** A copy of a test as its project sees it when Playwright filters the tests by title. */
+export interface TestCopy {
+  /** The project's id (its name). */
+  projectId: string;
+  /** Absolute path of the file that declared the test. */
+  file: string;
+  /** The copy's describe titles and title (`<title> · audit n`). */
+  titlePath: string[];
 }
 
 /** Whether {@link copyTestRegistrations} wrapped Playwright's registration in this process. */
@@ -221,11 +240,15 @@ let copiesInstalled: boolean | undefined;
  * `test` and the user's extensions of it; `baseTest` is `@playwright/test`'s own, whose class
  * they share) also declare the titles `copiesOf` gives for it: same body, details, modifiers and
  * place in its describe. Playwright gives a test's worker by project (and repeat), never by
- * test, so copies of a test are what lets one worker run it several times. Idempotent; false
- * when this Playwright declares tests another way (`TestTypeImpl._createTest` and
- * `_currentSuite` missing): nothing is wrapped then.
+ * test, so copies of a test are what lets one worker run it several times. A copy that
+ * `greppedAsTest` says runs in its project is matched by title as its test is
+ * (`TestCase._grepBaseTitlePath`, what `--grep`, `--grep-invert` and a project's `grep` read):
+ * the user's title filters then select a test's copies exactly when they select the test.
+ * Idempotent; false when this Playwright declares tests another way (`TestTypeImpl._createTest`
+ * and `_currentSuite` missing): nothing is wrapped then. A Playwright whose tests have no
+ * `_grepBaseTitlePath` fails the declaration of the first copy with `UNSUPPORTED_CAPABILITY`.
  */
-export function copyTestRegistrations(baseTest: unknown, copiesOf: (declaration: TestDeclaration) => readonly string[]): boolean {
+export function copyTestRegistrations(baseTest: unknown, copiesOf: (declaration: TestDeclaration) => readonly string[], greppedAsTest: (copy: TestCopy) => boolean): boolean {
   if (copiesInstalled !== undefined) return copiesInstalled;
   const symbol = typeof baseTest === 'function' ? Object.getOwnPropertySymbols(baseTest).find((candidate) => candidate.description === 'testType') : undefined;
   const instance = symbol === undefined ? undefined : ((baseTest as unknown as Record<symbol, unknown>)[symbol] as TestTypeInstance | undefined);
@@ -234,13 +257,37 @@ export function copyTestRegistrations(baseTest: unknown, copiesOf: (declaration:
     copiesInstalled = false;
     return false;
   }
+  // Each copy, by where it was declared and its title: the test's title and the copy's title path.
+  const copies = new Map<string, { title: string; file: string; titlePath: string[] }>();
+  const placeOf = (location: TestCaseInternals['location'], title: string): string => `${String(location?.file)}\u0000${String(location?.line)}:${String(location?.column)}\u0000${title}`;
+  let greppedAsTests = false;
+  const grepCopiesAsTests = (declared: unknown): void => {
+    if (greppedAsTests) return;
+    const testCase = (declared === null || typeof declared !== 'object' ? undefined : Object.getPrototypeOf(declared)) as TestCaseInternals | undefined;
+    const grepPath = testCase?._grepBaseTitlePath;
+    if (testCase === undefined || typeof grepPath !== 'function') throw missingInternalError(['TestCase._grepBaseTitlePath']);
+    testCase._grepBaseTitlePath = function grepTitlePathOfTestOrCopy(this: TestCaseInternals): string[] {
+      const path = grepPath.call(this);
+      const copy = copies.get(placeOf(this.location, this.title));
+      if (copy !== undefined && typeof this._projectId === 'string' && greppedAsTest({ projectId: this._projectId, file: copy.file, titlePath: copy.titlePath })) path[path.length - 1] = copy.title;
+      return path;
+    };
+    greppedAsTests = true;
+  };
   const original = prototype._createTest;
   prototype._createTest = function createTestAndCopies(type, location, title, fnOrDetails, fn) {
     original.call(this, type, location, title, fnOrDetails, fn);
     if (typeof title !== 'string' || typeof location?.file !== 'string') return;
     // The loading file's suite is parentless: its title path is the file's, then the describes'.
-    const describes = this._currentSuite(location, 'test()')?.titlePath().slice(1) ?? [];
-    for (const copy of copiesOf({ file: location.file, titlePath: [...describes, title] })) original.call(this, type, location, copy, fnOrDetails, fn);
+    const suite = this._currentSuite(location, 'test()');
+    const describes = suite?.titlePath().slice(1) ?? [];
+    const titles = copiesOf({ file: location.file, titlePath: [...describes, title] });
+    if (titles.length === 0) return;
+    grepCopiesAsTests(Array.isArray(suite?.tests) ? suite.tests.at(-1) : undefined);
+    for (const copy of titles) {
+      copies.set(placeOf(location, copy), { title, file: location.file, titlePath: [...describes, copy] });
+      original.call(this, type, location, copy, fnOrDetails, fn);
+    }
   };
   copiesInstalled = true;
   return true;

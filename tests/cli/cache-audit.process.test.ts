@@ -10,7 +10,10 @@
  * typing handler React never needs is equivalent (the rest of the test passes with it), listed
  * apart and out of the score; `cache diff --format markdown` then shows each new entry's audit, and
  * `--min-audit-score` gates on it; `cache audit --since <base> --min-score` audits and gates only
- * what the cache adds or changes against a base, and a filter narrows it further.
+ * what the cache adds or changes against a base, and a filter narrows it further: a `--grep`
+ * anchored at a title's end selects the test's copies (its mutants) with the test, and the
+ * audit says which mutants it left out, by the filter or in which other `--shard` (a test and
+ * all its mutants in one shard), and how to audit them.
  *
  * The steps build on each other, in order. One audit run serves each part: the full audit, and,
  * once the entry is made blind, the audit against a base with a filter (an audit's cost is its
@@ -27,6 +30,7 @@ import { FileCacheStore, initHashing, type ActEntry } from '../../cache-format/i
 import { contentsOf } from '../support/directory-snapshot.js';
 import { folderRoute, serveStatic, type StaticServer } from '../support/static-server.js';
 import { ensureBuilt } from '../runner/support/build.js';
+import { fixtureLane } from '../support/fixture-lane.js';
 import { runE2E, type E2ERun } from '../runner/support/e2e-process.js';
 import { scaledTimeout } from '../support/load-scaled.js';
 
@@ -41,6 +45,8 @@ interface AuditJson {
   notRun: number;
   equivalent: number;
   entries: { key: string; testId: string; kind: string; instruction: string; caught: number; total: number; notRun: number; survivors: string[]; survivorFailures: string[]; equivalent: string[]; proofs: string[] }[];
+  notAudited: { reason: string; shard?: string; mutants: number; entries: { key: string; testId: string; kind: string; mutants: number }[]; include: string }[];
+  message?: string;
 }
 
 let server: StaticServer;
@@ -116,6 +122,7 @@ describe('e2e cache audit on TodoMVC (React)', () => {
     expect(audit).not.toHaveProperty('causal');
     expect(audit.caught).toBe(audit.entries.reduce((sum, entry) => sum + entry.caught, 0));
     expect(audit.score).toBe(1);
+    expect(audit.notAudited).toEqual([]);
     // Every mutant ran in the target's one audit project (so in the run's workers, not one per mutant of a test): a
     // test's control run in the test itself, each of its mutants in a copy of it.
     const ran = JSON.parse(readFileSync(join(FIXTURE, '.e2e', 'audit-run.json'), 'utf8')) as { tests: { project: string; titlePath: string[] }[] };
@@ -137,8 +144,13 @@ describe('e2e cache audit on TodoMVC (React)', () => {
 
 /** The `--since` audits of the cache with the "complete" entry made blind, run once for every test that reads them. */
 interface SinceAudit {
-  /** `--since <base> --grep 'completes a todo' --min-score 1`: the base changed the "complete" entry and the judgment. */
+  /**
+   * `--since <base> --shard 1/2 --grep 'completes a todo$' --min-score 1`: the base changed the "complete" entry
+   * and the judgment; shard 1 holds the "complete" entry's test (3 runs: its control and 2 mutants), shard 2 the judgment's (2).
+   */
   run: E2ERun;
+  /** The same, `--shard 2/2 --json`, in a lane of its own: the grep leaves out the judgment's test, the only one of shard 2. */
+  otherShard: E2ERun;
   /** `--since` the cache itself. */
   same: E2ERun;
   /** `--since` a base that is not there. */
@@ -171,13 +183,15 @@ function sinceAudit(): Promise<SinceAudit> {
     expect([...changed.keys()].sort()).toEqual(['act', 'assert']);
     const before = contentsOf(cacheDir);
     rmSync(callLog, { force: true });
-    // The two runs that audit nothing go alongside.
-    const [run, same, missing] = await Promise.all([
-      runE2E(['cache', 'audit', '--since', base, '--grep', 'completes a todo', '--min-score', '1'], { cwd: FIXTURE, env: env() }),
+    // The runs that run no mutant go alongside (the other shard in a lane: it writes its own .e2e/audit.json).
+    const lane = fixtureLane(FIXTURE, 'shard');
+    const [run, otherShard, same, missing] = await Promise.all([
+      runE2E(['cache', 'audit', '--since', base, '--shard', '1/2', '--grep', 'completes a todo$', '--min-score', '1'], { cwd: FIXTURE, env: env() }),
+      runE2E(['cache', 'audit', '--since', base, '--shard', '2/2', '--grep', 'completes a todo$', '--json'], { cwd: lane.folder, env: env() }).finally(() => lane.remove()),
       runE2E(['cache', 'audit', '--since', cacheDir, '--min-score', '1'], { cwd: FIXTURE, env: env() }),
       runE2E(['cache', 'audit', '--since', 'no-such-revision'], { cwd: FIXTURE, env: env() }),
     ]);
-    return { run, same, missing, changed, calls: agentCalls(), before };
+    return { run, otherShard, same, missing, changed, calls: agentCalls(), before };
   })();
   return since;
 }
@@ -218,13 +232,26 @@ describe('e2e cache audit on TodoMVC (React), the "complete" entry made blind on
     expect(run.stdout).toContain('"Buy milk": a real blind spot, the test then failed: ');
   }, scaledTimeout(900_000));
 
-  it('audits only what the cache changes against a base and the filter selects; against itself nothing is new, and a base that is not there is refused', async () => {
-    const { changed, same, missing } = await sinceAudit();
-    // Only the changed entry of the selected test was audited: no filter named it, the base did, and the filter left
-    // out the other changed entry (the judgment of "lists a todo").
+  it('audits only what the cache changes against a base, the shard holds and the filter selects, and says what it left out and why; against itself nothing is new, and a base that is not there is refused', async () => {
+    const { changed, run, otherShard, same, missing } = await sinceAudit();
+    // Only the changed entry of the selected test was audited: no filter named it, the base did; both its mutants ran
+    // (caught 1 of 2), each in a copy of the test that `--grep 'completes a todo$'` selected with the test. The other
+    // changed entry (the judgment of "lists a todo") is in shard 2, and the audit says so, with how to audit it.
     const audit = auditOf();
     expect(audit.entries.map((entry) => entry.key)).toEqual([changed.get('act')]);
     expect(audit).toMatchObject({ caught: 1, total: 2 });
+    const judgment = { key: changed.get('assert'), testId: expect.stringMatching(/::lists a todo$/), kind: 'assert', instruction: '"Buy milk" is listed', mutants: 1 };
+    expect(audit.notAudited).toEqual([{ reason: 'shard', shard: '2/2', mutants: 1, entries: [judgment], include: "e2e cache audit --shard 2/2 --grep 'completes a todo$'" }]);
+    expect(run.stdout).toContain("Not audited: 1 mutant of 1 entry, in shard 2/2; to audit them: e2e cache audit --shard 2/2 --grep 'completes a todo$'");
+    expect(run.stdout).toMatch(/Audit {2}score 0\.50 · 1 of 2 mutants caught · 1 entry · 1 mutant of 1 entry not audited$/m);
+    // Shard 2 holds only the judgment's test, which the grep leaves out: nothing ran there, and it says both, never a silent skip.
+    expect(otherShard.exitCode, otherShard.stderr.slice(-4000)).toBe(0);
+    const other = JSON.parse(otherShard.stdout) as AuditJson;
+    expect(other).toMatchObject({ entries: [], total: 0, message: expect.stringMatching(/^No mutant ran/) });
+    expect(other.notAudited).toEqual([
+      { reason: 'filter', mutants: 1, entries: [judgment], include: "run the audit without --grep 'completes a todo$', or with a filter that selects their tests" },
+      { reason: 'shard', shard: '1/2', mutants: 2, entries: [{ key: changed.get('act'), testId: expect.stringMatching(/::completes a todo$/), kind: 'act', instruction: 'complete "Buy milk"', mutants: 2 }], include: "e2e cache audit --shard 1/2 --grep 'completes a todo$'" },
+    ]);
     // Against itself nothing is new: the gate passes without running a test.
     expect(same.exitCode, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toContain(`No entry is new or changed since `);

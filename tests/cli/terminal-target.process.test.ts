@@ -164,7 +164,8 @@ function runsSideBySide(): SideBySide {
   const audit = move.then(({ cache }) => {
     const audited = join(work, 'audited-cache');
     cpSync(cache, audited, { recursive: true });
-    return e2e(['cache', 'audit', '--grep', 'latte', '--json'], { ...RENAMED, E2E_FIXTURE_CACHE_DIR: audited }, projectOfItsOwn('audit'));
+    // The filters a user gives a run: a grep anchored at the title's end (the test's copies, its mutants, match it too) and the target.
+    return e2e(['cache', 'audit', '--grep', 'latte for Ada$', '--project', 'terminal', '--json'], { ...RENAMED, E2E_FIXTURE_CACHE_DIR: audited }, projectOfItsOwn('audit'));
   });
   const prune = move.then(async ({ cache }): Promise<PruneRuns> => {
     const project = projectOfItsOwn('prune');
@@ -321,9 +322,14 @@ describe('a terminal target through the e2e binary', () => {
   it('proves the latte entries can fail with cache audit, model-free', async () => {
     const run = await runsSideBySide().audit;
     expect(run.exitCode, output(run).slice(-4000)).toBe(0);
-    const audit = JSON.parse(run.stdout) as { caught: number; total: number; entries: Array<{ testId: string; caught: number; total: number; survivors: string[] }> };
+    const audit = JSON.parse(run.stdout) as { caught: number; total: number; entries: Array<{ testId: string; caught: number; total: number; survivors: string[] }>; notAudited: Array<{ reason: string; mutants: number; entries: Array<{ testId: string }>; include: string }> };
     expect(audit.entries).toHaveLength(5);
     expect(audit.entries.every((entry) => entry.testId.endsWith('::orders a latte for Ada'))).toBe(true);
+    // The espresso test's entries, which the grep leaves out, are said to be, with how to audit them.
+    expect(audit.notAudited).toEqual([expect.objectContaining({ reason: 'filter', include: "run the audit without --grep 'latte for Ada$' --project terminal, or with a filter that selects their tests" })]);
+    expect(audit.notAudited[0]!.mutants).toBeGreaterThan(0);
+    expect(audit.notAudited[0]!.entries.length).toBeGreaterThan(0);
+    expect(audit.notAudited[0]!.entries.every((entry) => entry.testId.endsWith(`${ESPRESSO}`))).toBe(true);
     // Every action skipped, every keystroke swallowed (the break-handlers mutant) and the judgment's evidence hidden is caught.
     expect(audit.entries.flatMap((entry) => entry.survivors)).toEqual([]);
     expect({ caught: audit.caught, total: audit.total }).toEqual({ caught: 11, total: 11 });
