@@ -241,10 +241,16 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * element, the page replaced `document.evaluate`, a text is not of that shape, or the whole holds
    * more than {@link MAX_TEXT_MATCHES} matches.
    */
+  /** Whether `document.evaluate` is the browser's own (a page may replace it). */
+  const nativeEvaluate = (document: Document | null): document is Document =>
+    document !== null && typeof document.evaluate === 'function' && /\[native code\]/.test(Function.prototype.toString.call(document.evaluate));
+  /** A string as an XPath literal. */
+  const quoted = (text: string): string =>
+    !text.includes("'") ? `'${text}'` : !text.includes('"') ? `"${text}"` : `concat(${text.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
+
   const textHoldersOf = (parent: Node, whole: string): Set<Element> | undefined => {
     const document = parent.ownerDocument;
-    if (parent.nodeType !== 1 || document === null || includePatterns === undefined || typeof document.evaluate !== 'function') return undefined;
-    if (!/\[native code\]/.test(Function.prototype.toString.call(document.evaluate))) return undefined;
+    if (parent.nodeType !== 1 || includePatterns === undefined || !nativeEvaluate(document)) return undefined;
     if (!args.includeText.every((needle) => /^\S(?:.*\S)?$/su.test(needle) && !/[^\S ]| {2}/u.test(needle))) return undefined;
     const literals = new Set<string>();
     if (whole.includes('\u0130')) literals.add('\u0130');
@@ -262,8 +268,6 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     }
     const found = new Set<Element>();
     if (literals.size === 0) return found;
-    const quoted = (text: string): string =>
-      !text.includes("'") ? `'${text}'` : !text.includes('"') ? `"${text}"` : `concat(${text.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
     const expression = `./*[${Array.from(literals, (literal) => `contains(., ${quoted(literal)})`).join(' or ')}]`;
     // 7: ORDERED_NODE_SNAPSHOT_TYPE (the constant of the element's own window).
     const result = document.evaluate(expression, parent, null, 7, null);
@@ -278,17 +282,28 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * element whose own text cannot hold one is not tested further, so a read makes one string per
    * element at most, not the several that become garbage to collect on a list of 200,000 rows.
    */
-  const includedTest = (parent: Node): ((element: Element) => boolean) => {
+  /** What may change an element's words unseen by a mutation observer: form values, labels referenced from elsewhere. */
+  const UNWATCHABLE = 'input,textarea,select,[aria-labelledby]';
+  /**
+   * `test`: whether an element of the run holds an included text. `candidates`: when known, the
+   * only children of the parent that may (found natively). `unwatchable`: when known, whether
+   * anything under the parent matches {@link UNWATCHABLE} (such elements are word holders too).
+   */
+  const includedTest = (parent: Node): { test: (element: Element) => boolean; candidates?: Set<Element>; unwatchable?: boolean } => {
     const exact = (element: Element): boolean => {
       const words = findableWords(element);
       return args.includeText.some((needle) => words.includes(needle));
     };
-    if (includePatterns === undefined) return exact;
+    if (includePatterns === undefined) return { test: exact };
     const whole = parent.textContent;
+    let unwatchable: boolean | undefined;
     const holdersIn = (): Set<Element> => {
       const holders = new Set<Element>();
       if (parent.nodeType === 1 || parent.nodeType === 11) {
-        for (const holder of Array.from((parent as ParentNode).querySelectorAll(wordHolders))) {
+        const found = Array.from((parent as ParentNode).querySelectorAll(wordHolders));
+        // Every element matching UNWATCHABLE is among them: a few are asked, many leave the question to the caller.
+        if (found.length <= 1000) unwatchable = found.some((holder) => holder.matches(UNWATCHABLE));
+        for (const holder of found) {
           let child: Node = holder;
           while (child.parentNode !== null && child.parentNode !== parent) child = child.parentNode;
           if (child.nodeType === 1) holders.add(child as Element);
@@ -300,20 +315,21 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     const textHolders = whole === null ? undefined : textHoldersOf(parent, whole);
     if (textHolders === undefined && whole !== null && !mayHoldIncluded(whole)) {
       const holders = holdersIn();
-      return (element) => holders.has(element) && exact(element);
+      return { test: (element) => holders.has(element) && exact(element), candidates: holders, ...(unwatchable === undefined ? {} : { unwatchable }) };
     }
     if (textHolders !== undefined) {
       const candidates = holdersIn();
       for (const element of textHolders) candidates.add(element);
-      return (element) => candidates.has(element) && exact(element);
+      return { test: (element) => candidates.has(element) && exact(element), candidates, ...(unwatchable === undefined ? {} : { unwatchable }) };
     }
-    return (element) => {
+    const test = (element: Element): boolean => {
       if (mayHoldIncluded(element.textContent ?? '')) return exact(element);
       // Words beyond the text (word attributes, form values): rows of long lists rarely carry any.
       const tag = element.localName;
       if (element.firstElementChild === null && !element.hasAttributes() && tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
       return (element.matches(wordHolders) || element.querySelector(wordHolders) !== null) && exact(element);
     };
+    return { test };
   };
 
   /**
@@ -323,11 +339,11 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * line) do not read 200,000 texts again. Not kept where words could change unseen: a form
    * value, a label referenced from elsewhere, or a page whose MutationObserver is not the browser's.
    */
-  const includedIn = (parent: Node, run: ReadonlyArray<Element | null>, length: number, state: IdState): Set<Element> => {
+  const includedIn = (parent: Node, at: (index: number) => Element, length: number, wholeRun: boolean, state: IdState): Set<Element> => {
     const key = args.includeText.join('\n');
     const runs = (state.included ??= new WeakMap<Element, IncludedRun>());
-    const first = run[0]!;
-    const last = run[length - 1]!;
+    const first = at(0);
+    const last = at(length - 1);
     const cached = runs.get(first);
     if (cached !== undefined) {
       if (cached.watch.takeRecords().length > 0) cached.changed = true;
@@ -335,14 +351,19 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
       cached.watch.disconnect();
       runs.delete(first);
     }
-    const test = includedTest(parent);
+    const { test, candidates, unwatchable } = includedTest(parent);
     const found = new Set<Element>();
-    for (let index = 0; index < length; index++) {
-      const element = run[index]!;
-      if (test(element)) found.add(element);
+    // The candidates are children of the parent; in a run of all its children, only they need the test.
+    if (wholeRun && candidates !== undefined) {
+      for (const element of candidates) if (test(element)) found.add(element);
+    } else {
+      for (let index = 0; index < length; index++) {
+        const element = at(index);
+        if (test(element)) found.add(element);
+      }
     }
     const watchable = typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver));
-    if (watchable && (parent.nodeType === 1 || parent.nodeType === 11) && (parent as ParentNode).querySelector('input,textarea,select,[aria-labelledby]') === null) {
+    if (watchable && (parent.nodeType === 1 || parent.nodeType === 11) && !(unwatchable ?? (parent as ParentNode).querySelector(UNWATCHABLE) !== null)) {
       const watch = new MutationObserver(() => {
         entry.changed = true;
         watch.disconnect();
@@ -358,10 +379,133 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   const hintOf = (element: Element): string => clip(collapse(element.getAttribute('aria-label') ?? element.textContent ?? ''), 60);
 
   /**
+   * The element children of `parent` when they are all its children and all of one tag: one run
+   * that needs no look at each child (no JS object made for each of 200,000 rows). Undefined (go
+   * child by child) for any text or comment child, for a parent that is no element, or where the
+   * page replaced `document.evaluate`. XPath's local-name() is the exact `localName`, as the walk
+   * compares them.
+   */
+  const wholeRunOf = (parent: Node, count: number): HTMLCollection | undefined => {
+    if (parent.nodeType !== 1) return undefined;
+    const element = parent as Element;
+    if (element.childNodes.length !== count || !nativeEvaluate(element.ownerDocument)) return undefined;
+    const tag = element.firstElementChild!.localName;
+    // 9: FIRST_ORDERED_NODE_TYPE.
+    const other = element.ownerDocument.evaluate(`./*[local-name() != ${quoted(tag)}]`, element, null, 9, null).singleNodeValue;
+    return other === null ? element.children : undefined;
+  };
+
+  /** Most elements of a whole run (see {@link wholeRunOf}) that are found by a search each; past that, the run is gone through. */
+  const MAX_SEARCHED = 64;
+  /** The index of `element` among `children`, a search in document order; -1 when not there. */
+  const indexAmong = (children: HTMLCollection, element: Element): number => {
+    let low = 0;
+    let high = children.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const at = children[middle]!;
+      if (at === element) return middle;
+      // 4: DOCUMENT_POSITION_FOLLOWING.
+      if ((at.compareDocumentPosition(element) & 4) !== 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  };
+
+  /**
+   * Into `planned`: a run of more than `maxRun` same-tag elements (`at(0)` … `at(length - 1)`, all
+   * of the parent's children when `whole` is given), reading its first and last, those near the
+   * viewport, those holding the focus or an included id, and those whose words contain an
+   * included text; each stretch left out becomes one placeholder.
+   */
+  const planRun = (parent: Node, at: (index: number) => Element, length: number, whole: HTMLCollection | undefined, scope: Scope, planned: Array<Node | WalkedNode>): void => {
+    // 1: read; 0: left out; LEFT_OUT_HOLDING: left out though its words hold an included text.
+    // The marks go into a buffer kept from walk to walk (no array per run or walk).
+    if (topState.keepBuffer === undefined || topState.keepBuffer.length < length) topState.keepBuffer = new Uint8Array(length);
+    const keep = topState.keepBuffer;
+    keep.fill(0, 0, length);
+    for (let index = 0; index < Math.min(args.runHead, length); index++) keep[index] = 1;
+    for (let index = Math.max(0, length - args.runTail); index < length; index++) keep[index] = 1;
+    // Near the viewport: the first element reaching down to one screen above it (the run is laid
+    // out top to bottom), then on until one screen below it.
+    const height = scope.view.innerHeight;
+    let low = 0;
+    let high = length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (at(middle).getBoundingClientRect().bottom + scope.offsetY < -height) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low, near = 0; index < length && near < args.runNearViewport; index++, near++) {
+      if (at(index).getBoundingClientRect().top + scope.offsetY > 2 * height) break;
+      keep[index] = 1;
+    }
+    const included = args.includeText.length > 0 ? includedIn(parent, at, length, whole !== undefined, scope.state) : undefined;
+    // More elements hold included texts than a run reads: each text gets at most maxRun of its
+    // holders read (in document order), so a text few rows hold is never crowded out by one that
+    // many hold; a holder of only texts past their cap is left out, and remembered with them.
+    const capped = included !== undefined && included.size > args.maxRun;
+    const holders = new Map<string, number>();
+    const leftHolding = new Map<number, string[]>();
+    const look = (index: number, element: Element): void => {
+      if (kept.has(element)) keep[index] = 1;
+      else if (keep[index] === 0 && included !== undefined && included.has(element)) {
+        if (!capped) {
+          keep[index] = 1;
+          return;
+        }
+        const words = findableWords(element);
+        const held = args.includeText.filter((needle) => words.includes(needle));
+        if (held.length === 0 || held.some((needle) => (holders.get(needle) ?? 0) < args.maxRun)) keep[index] = 1;
+        else {
+          keep[index] = LEFT_OUT_HOLDING;
+          leftHolding.set(index, held);
+          partial = true;
+        }
+        for (const needle of held) holders.set(needle, (holders.get(needle) ?? 0) + 1);
+      }
+    };
+    // Only elements kept or included need a look; in a whole run, a few are found by a search
+    // each (in document order, as a look at every element would take them).
+    if (kept.size > 0 || (included !== undefined && included.size > 0)) {
+      const searched: Element[] = [];
+      if (whole !== undefined) {
+        for (const node of kept) if (node.parentNode === parent && node.nodeType === 1) searched.push(node as Element);
+        for (const element of included ?? []) if (!kept.has(element)) searched.push(element);
+      }
+      if (whole !== undefined && searched.length <= MAX_SEARCHED) {
+        const indexes: number[] = [];
+        for (const element of searched) {
+          const index = indexAmong(whole, element);
+          if (index >= 0 && !indexes.includes(index)) indexes.push(index);
+        }
+        indexes.sort((left, right) => left - right);
+        for (const index of indexes) look(index, at(index));
+      } else for (let index = 0; index < length; index++) look(index, at(index));
+    }
+    for (let index = 0; index < length; ) {
+      if (keep[index] === 1) {
+        planned.push(at(index));
+        index++;
+        continue;
+      }
+      const start = index;
+      const holding = new Set<string>();
+      for (; index < length && keep[index] !== 1; index++) {
+        if (keep[index] !== LEFT_OUT_HOLDING) continue;
+        for (const needle of leftHolding.get(index)!) holding.add(needle);
+      }
+      const first = at(start);
+      const last = at(index - 1);
+      const omitted: [number, string, string, string] = [index - start, roleOf(first, first.localName), hintOf(first), hintOf(last)];
+      const held = args.includeText.filter((needle) => holding.has(needle));
+      planned.push({ i: 'omitted' + String(++placeholders), r: 'omitted', n: '', s: 0, o: held.length === 0 ? omitted : [...omitted, held] });
+    }
+  };
+
+  /**
    * The children of `parent` to visit: all of them, except that a run of more than `maxRun`
-   * same-tag elements keeps only its first and last, those near the viewport, those holding the
-   * focus or an included id, and those whose words contain an included text; each stretch left
-   * out becomes one placeholder.
+   * same-tag elements is read in part (see {@link planRun}).
    */
   const plannedChildren = (parent: Node, scope: Scope): Array<Node | WalkedNode> | null => {
     // Counting walks the children: not when every run is read whole.
@@ -369,88 +513,22 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     const count = (parent as Element | DocumentFragment).childElementCount;
     if (count === undefined || count <= args.maxRun) return null;
     const planned: Array<Node | WalkedNode> = [];
-    // The run's elements go into the walk's buffers (no array per run or walk), made once at their
-    // full size: `length` of them count.
-    if (topState.runBuffer === undefined || topState.runBuffer.length < count) {
-      topState.runBuffer = new Array<Element | null>(count).fill(null);
-      topState.keepBuffer = new Uint8Array(count);
+    const whole = wholeRunOf(parent, count);
+    if (whole !== undefined) {
+      planRun(parent, (index) => whole[index]!, count, whole, scope, planned);
+      return planned;
     }
+    // Child by child: a run's elements go into a buffer kept from walk to walk (no array per run
+    // or walk), made once at its full size; `length` of them count.
+    if (topState.runBuffer === undefined || topState.runBuffer.length < count) topState.runBuffer = new Array<Element | null>(count).fill(null);
     const run = topState.runBuffer;
-    const keep = topState.keepBuffer!;
+    const at = (index: number): Element => run[index]!;
     let length = 0;
     let used = 0;
     const flush = (): void => {
       used = Math.max(used, length);
-      if (length <= args.maxRun) {
-        for (let index = 0; index < length; index++) planned.push(run[index]!);
-        length = 0;
-        return;
-      }
-      // 1: read; 0: left out; LEFT_OUT_HOLDING: left out though its words hold an included text.
-      keep.fill(0, 0, length);
-      for (let index = 0; index < Math.min(args.runHead, length); index++) keep[index] = 1;
-      for (let index = Math.max(0, length - args.runTail); index < length; index++) keep[index] = 1;
-      // Near the viewport: the first element reaching down to one screen above it (the run is laid
-      // out top to bottom), then on until one screen below it.
-      const height = scope.view.innerHeight;
-      let low = 0;
-      let high = length;
-      while (low < high) {
-        const middle = (low + high) >> 1;
-        if (run[middle]!.getBoundingClientRect().bottom + scope.offsetY < -height) low = middle + 1;
-        else high = middle;
-      }
-      for (let index = low, near = 0; index < length && near < args.runNearViewport; index++, near++) {
-        if (run[index]!.getBoundingClientRect().top + scope.offsetY > 2 * height) break;
-        keep[index] = 1;
-      }
-      const included = args.includeText.length > 0 ? includedIn(parent, run, length, scope.state) : undefined;
-      // More elements hold included texts than a run reads: each text gets at most maxRun of its
-      // holders read (in document order), so a text few rows hold is never crowded out by one that
-      // many hold; a holder of only texts past their cap is left out, and remembered with them.
-      const capped = included !== undefined && included.size > args.maxRun;
-      const holders = new Map<string, number>();
-      const leftHolding = new Map<number, string[]>();
-      // Most runs hold nothing kept or included: then no element needs a look.
-      if (kept.size > 0 || (included !== undefined && included.size > 0)) {
-        for (let index = 0; index < length; index++) {
-          const element = run[index]!;
-          if (kept.has(element)) keep[index] = 1;
-          else if (keep[index] === 0 && included !== undefined && included.has(element)) {
-            if (!capped) {
-              keep[index] = 1;
-              continue;
-            }
-            const words = findableWords(element);
-            const held = args.includeText.filter((needle) => words.includes(needle));
-            if (held.length === 0 || held.some((needle) => (holders.get(needle) ?? 0) < args.maxRun)) keep[index] = 1;
-            else {
-              keep[index] = LEFT_OUT_HOLDING;
-              leftHolding.set(index, held);
-              partial = true;
-            }
-            for (const needle of held) holders.set(needle, (holders.get(needle) ?? 0) + 1);
-          }
-        }
-      }
-      for (let index = 0; index < length; ) {
-        if (keep[index] === 1) {
-          planned.push(run[index]!);
-          index++;
-          continue;
-        }
-        const start = index;
-        const holding = new Set<string>();
-        for (; index < length && keep[index] !== 1; index++) {
-          if (keep[index] !== LEFT_OUT_HOLDING) continue;
-          for (const needle of leftHolding.get(index)!) holding.add(needle);
-        }
-        const first = run[start]!;
-        const last = run[index - 1]!;
-        const omitted: [number, string, string, string] = [index - start, roleOf(first, first.localName), hintOf(first), hintOf(last)];
-        const held = args.includeText.filter((needle) => holding.has(needle));
-        planned.push({ i: 'omitted' + String(++placeholders), r: 'omitted', n: '', s: 0, o: held.length === 0 ? omitted : [...omitted, held] });
-      }
+      if (length <= args.maxRun) for (let index = 0; index < length; index++) planned.push(run[index]!);
+      else planRun(parent, at, length, undefined, scope, planned);
       length = 0;
     };
     try {

@@ -102,6 +102,32 @@ describe('web engine observation', () => {
     expect(await readFor('stanbul')).toEqual(['İSTANBUL office']);
   });
 
+  it('reads a long run alike whether its rows are all of one tag with nothing between them or are gone through one by one', async () => {
+    const instance = await open('huge.html?count=3000&field=2000');
+    const page = surfaceOf(engine).page();
+    const read = async (text: string[], maxRun = 100): Promise<unknown[]> =>
+      nodeNamed((await instance.observe({ bounds: { maxRun }, include: { text } })).root, 'list', 'Log').children.map((child) => ({ id: child.id, role: child.role, name: child.name, omitted: child.omitted }));
+    // A few rows holding the words (also more than a bound of 5), more than the bound, the focused row's field, none.
+    const asked: Array<[string[], number]> = [[['item 1,23'], 100], [['item 1,23'], 5], [['item 1'], 100], [['note'], 100], [[], 100]];
+    const alone: unknown[][] = [];
+    for (const [text, maxRun] of asked) alone.push(await read(text, maxRun));
+    // Whitespace between the rows: the same run, read child by child.
+    await page.evaluate(() => {
+      const log = document.getElementById('log')!;
+      for (const row of Array.from(log.children)) log.insertBefore(document.createTextNode('\n  '), row);
+    });
+    for (const [index, [text, maxRun]] of asked.entries()) expect(await read(text, maxRun)).toEqual(alone[index]);
+    // A row whose tag differs only in case ends the run, as a row of another tag does: two runs, each with its first and last rows.
+    await page.evaluate(() => {
+      const log = document.getElementById('log')!;
+      for (const space of Array.from(log.childNodes)) if (space.nodeType === 3) space.remove();
+      log.children[1_500]!.replaceWith(document.createElementNS('http://www.w3.org/1999/xhtml', 'LI'));
+    });
+    const names = ((await read([])) as Array<{ name: string }>).map((row) => row.name);
+    expect(names).toEqual(expect.arrayContaining(['Item 1,500', 'Item 1,502', 'Item 1,521', 'Item 3,000']));
+    expect(names).not.toContain('Item 1,522');
+  });
+
   it('reads again in full what a later change made to hold an included text, in the rows text or an attribute', async () => {
     const instance = await open('huge.html?count=5000');
     const include = { text: ['item 4,321'] };
