@@ -112,6 +112,8 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
      */
     runBuffer?: Array<Element | null>;
     keepBuffer?: Uint8Array;
+    /** Top document only: parents proven to hold one run of all their children (see `wholeRunOf`), while none came or went. */
+    wholeRuns?: WeakMap<Element, { watch: MutationObserver; changed: boolean }>;
   }
   interface IncludedRun {
     key: string;
@@ -383,16 +385,35 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * that needs no look at each child (no JS object made for each of 200,000 rows). Undefined (go
    * child by child) for any text or comment child, for a parent that is no element, or where the
    * page replaced `document.evaluate`. XPath's local-name() is the exact `localName`, as the walk
-   * compares them.
+   * compares them. The proof holds for the next walks while a mutation observer of the walk's
+   * own sees no child come or go (a child's tag never changes).
    */
   const wholeRunOf = (parent: Node, count: number): HTMLCollection | undefined => {
     if (parent.nodeType !== 1) return undefined;
     const element = parent as Element;
+    const proven = (topState.wholeRuns ??= new WeakMap());
+    const earlier = proven.get(element);
+    if (earlier !== undefined) {
+      if (earlier.watch.takeRecords().length > 0) earlier.changed = true;
+      if (!earlier.changed) return element.children;
+      earlier.watch.disconnect();
+      proven.delete(element);
+    }
     if (element.childNodes.length !== count || !nativeEvaluate(element.ownerDocument)) return undefined;
     const tag = element.firstElementChild!.localName;
     // 9: FIRST_ORDERED_NODE_TYPE.
     const other = element.ownerDocument.evaluate(`./*[local-name() != ${quoted(tag)}]`, element, null, 9, null).singleNodeValue;
-    return other === null ? element.children : undefined;
+    if (other !== null) return undefined;
+    if (typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver))) {
+      const watch = new MutationObserver(() => {
+        entry.changed = true;
+        watch.disconnect();
+      });
+      const entry = { watch, changed: false };
+      watch.observe(element, { childList: true });
+      proven.set(element, entry);
+    }
+    return element.children;
   };
 
   /** Most elements of a whole run (see {@link wholeRunOf}) that are found by a search each; past that, the run is gone through. */
