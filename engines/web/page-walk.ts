@@ -230,6 +230,13 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   /** Elements whose words are not only their text (word attributes, form values). */
   const wordHolders = [...WORD_ATTRIBUTES, 'aria-labelledby'].map((name) => `[${CSS.escape(name)}]`).join(',') + ',input,textarea,select';
 
+  /** Whether `document.evaluate` is the browser's own (a page may replace it). */
+  const nativeEvaluate = (document: Document | null): document is Document =>
+    document !== null && typeof document.evaluate === 'function' && /\[native code\]/.test(Function.prototype.toString.call(document.evaluate));
+  /** A string as an XPath literal. */
+  const quoted = (text: string): string =>
+    !text.includes("'") ? `'${text}'` : !text.includes('"') ? `"${text}"` : `concat(${text.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
+
   /** Most matches of the included texts in one run's whole text that {@link textHoldersOf} looks up. */
   const MAX_TEXT_MATCHES = 200;
   /**
@@ -243,13 +250,6 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
    * element, the page replaced `document.evaluate`, a text is not of that shape, or the whole holds
    * more than {@link MAX_TEXT_MATCHES} matches.
    */
-  /** Whether `document.evaluate` is the browser's own (a page may replace it). */
-  const nativeEvaluate = (document: Document | null): document is Document =>
-    document !== null && typeof document.evaluate === 'function' && /\[native code\]/.test(Function.prototype.toString.call(document.evaluate));
-  /** A string as an XPath literal. */
-  const quoted = (text: string): string =>
-    !text.includes("'") ? `'${text}'` : !text.includes('"') ? `"${text}"` : `concat(${text.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
-
   const textHoldersOf = (parent: Node, whole: string): Set<Element> | undefined => {
     const document = parent.ownerDocument;
     if (parent.nodeType !== 1 || includePatterns === undefined || !nativeEvaluate(document)) return undefined;
@@ -277,19 +277,17 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     return found;
   };
 
+  /** What may change an element's words unseen by a mutation observer: form values, labels referenced from elsewhere. */
+  const UNWATCHABLE = 'input,textarea,select,[aria-labelledby]';
   /**
    * Whether the words of `element`, one of a long run of `parent`'s children, hold an included
    * text. The test on the words is exact; a run whose whole text cannot hold one (one read of
    * the parent's text) tests only the elements carrying word attributes or form values, and an
    * element whose own text cannot hold one is not tested further, so a read makes one string per
    * element at most, not the several that become garbage to collect on a list of 200,000 rows.
-   */
-  /** What may change an element's words unseen by a mutation observer: form values, labels referenced from elsewhere. */
-  const UNWATCHABLE = 'input,textarea,select,[aria-labelledby]';
-  /**
-   * `test`: whether an element of the run holds an included text. `candidates`: when known, the
-   * only children of the parent that may (found natively). `unwatchable`: when known, whether
-   * anything under the parent matches {@link UNWATCHABLE} (such elements are word holders too).
+   * Gives `test`, and when known `candidates` (the only children of the parent that may hold
+   * one, found natively) and `unwatchable` (whether anything under the parent matches
+   * {@link UNWATCHABLE}; such elements are word holders too).
    */
   const includedTest = (parent: Node): { test: (element: Element) => boolean; candidates?: Set<Element>; unwatchable?: boolean } => {
     const exact = (element: Element): boolean => {
