@@ -233,6 +233,8 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
   /** Whether `document.evaluate` is the browser's own (a page may replace it). */
   const nativeEvaluate = (document: Document | null): document is Document =>
     document !== null && typeof document.evaluate === 'function' && /\[native code\]/.test(Function.prototype.toString.call(document.evaluate));
+  /** Whether `MutationObserver` is the browser's own, so an observer of the walk's own sees every change. */
+  const nativeObserver = (): boolean => typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver));
   /** A string as an XPath literal. */
   const quoted = (text: string): string =>
     !text.includes("'") ? `'${text}'` : !text.includes('"') ? `"${text}"` : `concat(${text.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
@@ -362,8 +364,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
         if (test(element)) found.add(element);
       }
     }
-    const watchable = typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver));
-    if (watchable && (parent.nodeType === 1 || parent.nodeType === 11) && !(unwatchable ?? (parent as ParentNode).querySelector(UNWATCHABLE) !== null)) {
+    if (nativeObserver() && (parent.nodeType === 1 || parent.nodeType === 11) && !(unwatchable ?? (parent as ParentNode).querySelector(UNWATCHABLE) !== null)) {
       const watch = new MutationObserver(() => {
         entry.changed = true;
         watch.disconnect();
@@ -402,7 +403,7 @@ export function walkPage(args: WalkArguments, semantics: PageSemantics, watch: (
     // 9: FIRST_ORDERED_NODE_TYPE.
     const other = element.ownerDocument.evaluate(`./*[local-name() != ${quoted(tag)}]`, element, null, 9, null).singleNodeValue;
     if (other !== null) return undefined;
-    if (typeof MutationObserver === 'function' && /\[native code\]/.test(Function.prototype.toString.call(MutationObserver))) {
+    if (nativeObserver()) {
       const watch = new MutationObserver(() => {
         entry.changed = true;
         watch.disconnect();
