@@ -6,6 +6,7 @@
  * by reason, with its entries and how to audit them: never a silent skip.
  */
 import type { Entry } from '../cache-format/index.js';
+import { shellWord } from '../errors/index.js';
 import { auditProjectName, type PlannedMutant } from '../runner/audit-mutants.js';
 import { plural } from '../review/index.js';
 
@@ -34,7 +35,7 @@ export interface AuditArguments {
 
 /** Shell-quote a value when it needs it, for a hint the user can paste. */
 function quoted(text: string): string {
-  return /^[\w./:@%+,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  return /^[\w./:@%+,-]+$/.test(text) ? text : shellWord(text);
 }
 
 /** A selecting option as the user would type it: `--grep 'adds a todo$'`. */

@@ -91,6 +91,11 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
 }
 
+/** `text` as one POSIX shell word (single-quoted), so a command a message suggests can be pasted as it is. */
+export function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /** " (did you mean `x`?)" or "" */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
   const nearest = nearestName(name, candidates);

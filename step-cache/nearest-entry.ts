@@ -4,6 +4,7 @@
  * instruction`). Reading every entry's key parts costs a read per entry, so it happens only
  * on a miss, once per attempt, and only key parts are kept.
  */
+import { shellWord } from '../errors/index.js';
 import { explainKeyChange, type CacheStore, type KeyParts } from '../cache-format/index.js';
 import { splitTestId, TEST_ID_FILE_SEPARATOR } from '../cache-format/test-id.js';
 
@@ -46,7 +47,7 @@ export class NearestEntryIndex {
       const renamed = await this.#renamedFrom(wanted);
       if (renamed.length === 0) return { detail: 'no entry; this test has no recorded entries', differences: [] };
       const titles = renamed.map((testId) => JSON.stringify(testId)).join(', ');
-      const command = `e2e cache mv ${shellQuoted(renamed[0]!)} ${shellQuoted(wanted.testId)}`;
+      const command = `e2e cache mv ${shellWord(renamed[0]!)} ${shellWord(wanted.testId)}`;
       const move = renamed.length === 1 ? `move its entries: \`${command}\`` : `move the old title's entries, e.g. \`${command}\``;
       return {
         detail: `no entry; this test has no recorded entries, but ${titles} in the same file ${renamed.length === 1 ? 'has one' : 'have some'} for the same instruction (renamed? ${move})`,
@@ -134,11 +135,6 @@ export class NearestEntryIndex {
 /** Fewer differing parts first; among equals, the same occurrence, then the same instruction. */
 function rank(differences: readonly string[], parts: KeyParts, wanted: KeyParts): number {
   return differences.length * 4 + (parts.occurrence === wanted.occurrence ? 0 : 2) + (parts.instruction === wanted.instruction ? 0 : 1);
-}
-
-/** `text` as one POSIX shell word, so the suggested command can be pasted as it is. */
-function shellQuoted(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `a`, `a and b`, `a, b and c`. */
